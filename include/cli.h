@@ -1,0 +1,163 @@
+/*
+ * cli.h: the option table and the parsed configuration.
+ *
+ * One table (cli_options) drives parsing, --help, the man page (through
+ * --help) and the checks that keep the completion files and the README in
+ * sync.  Parsing validates every value (ranges, fixed sets) so that a bad
+ * invocation fails before anything runs.
+ *
+ * Ownership: cli_parse() fills a config whose strings point into argv or are
+ * owned by the config; free it with cli_free().
+ */
+#ifndef CBENCH_CLI_H
+#define CBENCH_CLI_H
+
+#include "diag.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum arg_kind {
+	ARG_NONE,
+	ARG_ONE,        /* --opt VALUE or --opt=VALUE */
+	ARG_OPTIONAL,   /* --opt or --opt=VALUE (never the next word) */
+	ARG_TWO,        /* --opt NAME VALUES */
+	ARG_THREE,      /* --opt NAME MIN MAX */
+};
+
+enum opt_scope { SCOPE_RUN = 1, SCOPE_COMPARE = 2, SCOPE_BOTH = 3 };
+
+enum opt_id {
+	OPT_WARMUP, OPT_RUNS, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_MIN_TIME,
+	OPT_MAX_TIME, OPT_PARAM_SCAN, OPT_PARAM_STEP, OPT_PARAM_LIST,
+	OPT_SETUP, OPT_PREPARE, OPT_CONCLUDE, OPT_CLEANUP, OPT_SHELL,
+	OPT_NO_SHELL, OPT_IGNORE_FAILURE, OPT_TIMEOUT, OPT_COMMAND_NAME,
+	OPT_REFERENCE, OPT_ORDER, OPT_SEED, OPT_SORT, OPT_INPUT, OPT_OUTPUT,
+	OPT_SHOW_OUTPUT, OPT_STYLE, OPT_TIME_UNIT, OPT_COUNTERS,
+	OPT_CONFIDENCE, OPT_PRECISION, OPT_EXPORT_JSON, OPT_EXPORT_MARKDOWN,
+	OPT_EXPORT_ASCIIDOC, OPT_EXPORT_ORGMODE, OPT_EXPORT_CSV,
+	OPT_EXPORT_CSV_RUNS, OPT_BASELINE, OPT_SAVE_BASELINE,
+	OPT_FAIL_IF_SLOWER, OPT_GATE_METRIC, OPT_REQUIRE_ALL, OPT_MATCH_BY,
+	OPT_HELP, OPT_VERSION,
+	OPT__COUNT
+};
+
+struct cli_option {
+	enum opt_id id;
+	const char *long_name;
+	char short_name;          /* 0 if none */
+	enum arg_kind kind;
+	const char *arg_name;     /* e.g. "NUM", "NAME MIN MAX" */
+	const char *values;       /* fixed set "a|b|c" for completion, or NULL */
+	const char *completion;   /* "file", "command", "counter", "metric", NULL */
+	enum opt_scope scope;
+	const char *help;         /* ends with the default where there is one */
+};
+
+extern const struct cli_option cli_options[];
+extern const size_t cli_n_options;
+
+enum shell_mode { SHELL_AUTO, SHELL_NONE, SHELL_FORCE };
+enum style { STYLE_AUTO, STYLE_BASIC, STYLE_FULL, STYLE_NOCOLOR, STYLE_COLOR,
+	     STYLE_NONE };
+enum time_unit { UNIT_AUTO, UNIT_US, UNIT_MS, UNIT_S };
+enum run_order { ORDER_SEQUENTIAL, ORDER_INTERLEAVED, ORDER_SHUFFLED };
+enum sort_mode { SORT_AUTO, SORT_COMMAND, SORT_MEAN_TIME };
+enum match_by { MATCH_COMMAND, MATCH_NAME };
+enum export_format { EXPORT_JSON, EXPORT_MARKDOWN, EXPORT_ASCIIDOC,
+		     EXPORT_ORGMODE, EXPORT_CSV, EXPORT_CSV_RUNS,
+		     EXPORT__COUNT };
+
+struct export_req {
+	enum export_format format;
+	const char *path;         /* "-" for stdout */
+};
+
+struct param_spec {
+	const char *name;
+	bool is_scan;
+	const char *min, *max, *step;  /* scan; step NULL = 1 */
+	const char *list;              /* list, unsplit */
+};
+
+/* A list of strings given by a repeatable option. */
+struct strlist {
+	const char **v;
+	size_t n, cap;
+};
+
+struct config {
+	bool compare_mode;             /* `cbench compare BASE NEW` */
+	struct strlist commands;       /* positional arguments */
+	struct strlist names;          /* -n */
+
+	long warmup;
+	long runs;                     /* 0: not given */
+	long min_runs;                 /* default 10 */
+	long max_runs;                 /* 0: unlimited */
+	bool min_runs_given, max_runs_given;
+	double min_time_s;             /* default 3 */
+	double max_time_s;             /* 0: none */
+
+	struct param_spec *params;
+	size_t n_params;
+
+	struct strlist setup, prepare, conclude, cleanup;
+
+	enum shell_mode shell_mode;
+	const char *shell;             /* for SHELL_FORCE */
+
+	bool ignore_failure;
+	int *ignore_codes;             /* NULL: every non-zero exit */
+	size_t n_ignore_codes;
+
+	double timeout_s;              /* 0: none */
+	const char *reference;
+	enum run_order order;
+	uint64_t seed;
+	bool seed_given;
+	enum sort_mode sort;
+	const char *input;
+	struct strlist outputs;        /* --output, once or per command */
+	bool show_output;
+	enum style style;
+	enum time_unit time_unit;
+	const char *counters;          /* NULL: default set */
+
+	double confidence;             /* 0 < c < 1, default 0.95 */
+	double precision;              /* relative, 0: off */
+
+	struct export_req *exports;
+	size_t n_exports;
+
+	const char *baseline;
+	double fail_if_slower;         /* relative, default 0.05 */
+	const char *gate_metric;       /* NULL: automatic */
+	bool require_all;
+	enum match_by match_by;
+
+	/* compare mode */
+	const char *compare_base, *compare_new;
+};
+
+/*
+ * Parse argv into cfg.  Returns -1 when the program should exit with
+ * *exit_code (after --help, --version or an error, already printed), 0 to
+ * go on.
+ */
+int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code);
+void cli_free(struct config *cfg);
+
+void cli_print_help(bool compare);
+void cli_print_version(void);
+
+/* Parse helpers shared with other modules; return 0 or -1. */
+int cli_parse_long(const char *s, long min, long max, long *out);
+int cli_parse_double(const char *s, double min, double max, double *out);
+/* "5", "5%", "0.05"? No: PCT is always percent; "5" and "5%" are 5 %. */
+int cli_parse_percent(const char *s, double *out_fraction);
+
+#define CBENCH_VERSION "0.1.0"
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * diag.h: every message cbench prints to the user about itself goes through
+ * here, so the format is the same everywhere:
+ *
+ *     cbench: error: command 'nosuchprog' not found
+ *     cbench: warning: ...
+ *
+ * The functions add the newline.  Exit codes live here too: one enum, listed
+ * in --help and the README.
+ */
+#ifndef CBENCH_DIAG_H
+#define CBENCH_DIAG_H
+
+#include <stdbool.h>
+
+enum cbench_exit {
+	CBENCH_EXIT_OK = 0,
+	CBENCH_EXIT_FAILURE = 1,     /* a command failed, could not run, or I/O failed */
+	CBENCH_EXIT_USAGE = 2,       /* bad option, value or input file */
+	CBENCH_EXIT_REGRESSION = 3,  /* a performance gate found a regression */
+	CBENCH_EXIT_SIGINT = 130,    /* interrupted by SIGINT (results kept) */
+	CBENCH_EXIT_SIGTERM = 143,   /* terminated by SIGTERM (results kept) */
+};
+
+/* Size of message buffers filled by library-style modules. */
+#define DIAG_MSG_MAX 512
+
+void diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void diag_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void diag_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A usage error: the message, then a hint line pointing at --help. */
+void diag_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Warnings printed so far (tests and the summary use it). */
+unsigned diag_warning_count(void);
+void diag_set_quiet(bool quiet);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * export_text.h: the terminal report (stdout) and the progress bar (stderr).
+ * With diag.c, the only code that prints for the user.
+ */
+#ifndef CBENCH_EXPORT_TEXT_H
+#define CBENCH_EXPORT_TEXT_H
+
+#include "cli.h"
+#include "results.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct text_style {
+	bool color;          /* ANSI colours on stdout */
+	bool progress;       /* progress bar on stderr */
+	bool quiet;          /* --style=none: no report at all */
+	enum time_unit unit;
+	double confidence;   /* --confidence */
+};
+
+/* Resolve --style against the terminal and NO_COLOR. */
+struct text_style text_style_from(const struct config *cfg);
+
+/* Format seconds in a fixed unit (or one chosen for `ref`). */
+const char *text_unit_name(enum time_unit u);
+enum time_unit text_pick_unit(double ref_s);
+double text_in_unit(double s, enum time_unit u);
+/* "1.23 M", "456", "12.0 k" into buf. */
+void text_count(double v, char *buf, size_t len);
+/* "1.9 MiB" into buf. */
+void text_bytes(double v, char *buf, size_t len);
+
+void text_bench_header(const struct text_style *st, size_t index,
+		       const struct bench_result *r);
+void text_bench_report(const struct text_style *st, const struct bench_result *r);
+/* Summary comparing all benchmarks; ref is the reference index or -1. */
+void text_summary(const struct text_style *st, struct bench_result *const *rs,
+		  size_t n, long ref, enum sort_mode sort);
+
+/* Progress bar on stderr; redraws at most every 50 ms. */
+void text_progress(const struct text_style *st, const char *what, size_t done,
+		   size_t total_hint, double estimate_s);
+void text_progress_clear(const struct text_style *st);
+
+#endif

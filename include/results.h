@@ -1,0 +1,96 @@
+/*
+ * results.h: what a benchmark collected, run by run.
+ *
+ * Every measured quantity is a *metric* with a fixed id: wall time, user and
+ * system time, peak RSS, rusage fault and context-switch counts, and one per
+ * perf counter.  A benchmark stores, for each metric it measures, one double
+ * per run (a column), so adding runs costs a few bytes per metric and all
+ * statistics read plain arrays.  NaN in a column means "not counted in that
+ * run".  Units: seconds for times, bytes for memory, plain counts otherwise.
+ *
+ * Ownership: results_new() returns a benchmark freed by results_free(); the
+ * strings given to it are copied.
+ */
+#ifndef CBENCH_RESULTS_H
+#define CBENCH_RESULTS_H
+
+#include "counters.h"
+#include "spawn.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum metric_id {
+	MET_WALL,
+	MET_USER,
+	MET_SYSTEM,
+	MET_MAX_RSS,
+	MET_MINFLT,
+	MET_MAJFLT,
+	MET_VCSW,
+	MET_IVCSW,
+	MET_CTR_FIRST,               /* MET_CTR_FIRST + counter_id */
+	MET_COUNT = MET_CTR_FIRST + CTR_MAX
+};
+
+enum metric_unit { UNIT_SECONDS, UNIT_BYTES, UNIT_COUNT };
+
+struct metric_info {
+	const char *key;     /* JSON/CSV key, e.g. "wall_time", "instructions" */
+	const char *label;   /* terminal label, e.g. "Peak RSS", "instructions" */
+	enum metric_unit unit;
+	bool shell_corrected; /* shell start-up cost is subtracted from it */
+};
+
+const struct metric_info *metric_info(enum metric_id id);
+/* Look up a metric by key or label (case-insensitive); -1 if unknown. */
+int metric_lookup(const char *name);
+
+/* Per-run flags. */
+enum {
+	RUN_TIMED_OUT = 1 << 0,
+	RUN_FAILED = 1 << 1,         /* non-zero exit or signal (ignored by -i) */
+	RUN_OUTLIER_MILD = 1 << 2,
+	RUN_OUTLIER_SEVERE = 1 << 3,
+};
+
+struct param_value {
+	char *name;
+	char *value;
+};
+
+struct bench_result {
+	char *name;            /* display name (-n or the command line) */
+	char *command;         /* the real command line, parameters substituted */
+	struct param_value *params;
+	size_t n_params;
+	bool via_shell;        /* run through a shell, with overhead subtracted */
+
+	size_t n_runs, cap;
+	double total_wall_s;   /* sum of the wall-time column */
+	bool has[MET_COUNT];   /* is the metric measured at all */
+	double *col[MET_COUNT];
+	int *exit_codes;       /* exit code, or -signal for a killed command */
+	uint8_t *flags;
+
+	bool interrupted;      /* stopped by Ctrl-C/SIGTERM before its last run */
+	bool exec_exact;       /* every run measured from the exec stop */
+	char *stop_reason;     /* why adaptive running stopped, or NULL */
+};
+
+struct bench_result *results_new(const char *name, const char *command,
+				 const struct param_value *params, size_t n_params);
+void results_free(struct bench_result *r);
+/* Mark which metrics this benchmark measures (before the first run). */
+void results_enable(struct bench_result *r, enum metric_id id);
+/* Append one run; values for metrics not enabled are ignored. */
+void results_add_run(struct bench_result *r, const double value[MET_COUNT],
+		     int exit_code, uint8_t flags);
+/* Fill value[] from a spawn result. */
+void results_values_from_spawn(const struct spawn_result *s,
+			       double value[MET_COUNT]);
+/* Total measured wall time so far. */
+double results_total_wall(const struct bench_result *r);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * spawn.h: the frozen-exec engine.  One call runs one command once and
+ * returns one measurement.
+ *
+ *   fork -> child: own process group, default signals, empty mask, stdio,
+ *           PTRACE_TRACEME, execve (errno sent back on a close-on-exec pipe)
+ *   parent: wait for the exec stop -> open counters on the frozen child ->
+ *           read the clock -> PTRACE_DETACH -> wait4 -> read the clock,
+ *           rusage and counters.
+ *
+ * Wall time therefore runs from the detach to the reap: fork, exec and
+ * cbench's own bookkeeping are outside it.
+ */
+#ifndef CBENCH_SPAWN_H
+#define CBENCH_SPAWN_H
+
+#include "counters.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+enum spawn_outcome {
+	SPAWN_EXITED,       /* code holds the exit status */
+	SPAWN_SIGNALED,     /* code holds the signal number */
+	SPAWN_TIMED_OUT,    /* killed by cbench after --timeout */
+	SPAWN_INTERRUPTED,  /* killed by cbench on SIGINT/SIGTERM/SIGHUP */
+	SPAWN_EXEC_FAILED,  /* exec failed; exec_errno says why */
+};
+
+/* Where the command's stdout/stderr go. */
+enum spawn_output {
+	SPAWN_OUT_NULL,     /* /dev/null */
+	SPAWN_OUT_PIPE,     /* a pipe cbench drains and discards */
+	SPAWN_OUT_INHERIT,  /* cbench's own */
+	SPAWN_OUT_FD,       /* an open file (stdout_fd) */
+};
+
+struct spawn_cmd {
+	const char *path;          /* resolved executable */
+	char *const *argv;
+	char *const *envp;
+	int stdin_fd;              /* -1: /dev/null */
+	enum spawn_output output;
+	int stdout_fd;             /* for SPAWN_OUT_FD */
+	double timeout_s;          /* 0: none */
+	struct counters *counters; /* NULL: none */
+};
+
+struct spawn_result {
+	enum spawn_outcome outcome;
+	int code;
+	int exec_errno;
+	bool exec_exact;           /* counters and clock started at the exec stop */
+	double wall_s;
+	double user_s, system_s;
+	double max_rss_bytes;
+	double minflt, majflt, nvcsw, nivcsw;
+	struct counter_values ctr;
+};
+
+/* Call once before the first run (records inherited signal dispositions,
+ * opens /dev/null).  Returns 0 or -1 with a message. */
+int spawn_init(char *err, size_t errlen);
+void spawn_shutdown(void);
+
+/* Run once.  Returns 0 when a result was produced (even a failing command)
+ * or -1 on an internal error with a message in err. */
+int spawn_run(const struct spawn_cmd *cmd, struct spawn_result *res,
+	      char *err, size_t errlen);
+
+/* Async-signal-safe: ask the engine to stop the running command (its whole
+ * process group) and return SPAWN_INTERRUPTED. */
+void spawn_request_stop(int sig);
+/* The signal that stopped us, or 0. */
+int spawn_stop_signal(void);
+
+/* errno of the refused PTRACE_TRACEME once the engine fell back to
+ * enable_on_exec (counters exec-exact, wall clock includes exec), else 0. */
+int spawn_ptrace_errno(void);
+
+/* "SIGSEGV" style name of a signal. */
+const char *spawn_signal_name(int sig);
+
+#endif

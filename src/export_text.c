@@ -1,0 +1,375 @@
+/*
+ * export_text.c: the terminal report, in hyperfine's layout so its users
+ * feel at home, with lines for peak RSS and every counter, and a progress
+ * bar on stderr.  Colour and the bar only go to terminals, never when
+ * NO_COLOR is set (https://no-color.org).
+ */
+#include "export_text.h"
+#include "stats.h"
+#include "xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define C_BOLD "\033[1m"
+#define C_GREEN "\033[32m"
+#define C_YELLOW "\033[33m"
+#define C_CYAN "\033[36m"
+#define C_MAGENTA "\033[35m"
+#define C_DIM "\033[2m"
+#define C_BLUE_OR_DIM "\033[34m"
+#define C_RESET "\033[0m"
+
+struct text_style text_style_from(const struct config *cfg)
+{
+	struct text_style st = {0};
+	bool out_tty = isatty(STDOUT_FILENO);
+	bool err_tty = isatty(STDERR_FILENO);
+	const char *nc = getenv("NO_COLOR");
+	bool no_color = nc != NULL && nc[0] != '\0';
+
+	st.unit = cfg->time_unit;
+	st.confidence = cfg->confidence;
+	switch (cfg->style) {
+	case STYLE_AUTO:
+		st.color = out_tty && !no_color;
+		st.progress = err_tty && !no_color;
+		break;
+	case STYLE_FULL:
+		st.color = !no_color;
+		st.progress = err_tty;
+		break;
+	case STYLE_COLOR:
+		st.color = true;
+		st.progress = false;
+		break;
+	case STYLE_NOCOLOR:
+		st.color = false;
+		st.progress = err_tty;
+		break;
+	case STYLE_BASIC:
+		break;
+	case STYLE_NONE:
+		st.quiet = true;
+		break;
+	}
+	return st;
+}
+
+static const char *c(const struct text_style *st, const char *code)
+{
+	return st->color ? code : "";
+}
+
+const char *text_unit_name(enum time_unit u)
+{
+	switch (u) {
+	case UNIT_US:
+		return "µs";
+	case UNIT_MS:
+		return "ms";
+	default:
+		return "s";
+	}
+}
+
+enum time_unit text_pick_unit(double ref_s)
+{
+	if (!(ref_s >= 1e-3))
+		return UNIT_US;
+	if (ref_s < 1.0)
+		return UNIT_MS;
+	return UNIT_S;
+}
+
+/* A time value with about four significant digits: 1.234, 12.34, 123.4. */
+static const char *tfmt(double v)
+{
+	double a = fabs(v);
+	return a >= 100 ? "%.1f" : a >= 10 ? "%.2f" : "%.3f";
+}
+
+double text_in_unit(double s, enum time_unit u);
+
+static void ftime(char *buf, size_t len, double s, enum time_unit u)
+{
+	double v = text_in_unit(s, u);
+	snprintf(buf, len, tfmt(v), v);
+}
+
+double text_in_unit(double s, enum time_unit u)
+{
+	switch (u) {
+	case UNIT_US:
+		return s * 1e6;
+	case UNIT_MS:
+		return s * 1e3;
+	default:
+		return s;
+	}
+}
+
+void text_count(double v, char *buf, size_t len)
+{
+	static const char *const pre[] = {"", " k", " M", " G", " T", " P"};
+	if (!isfinite(v)) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	int i = 0;
+	double a = fabs(v);
+	if (a < 1e6) {
+		snprintf(buf, len, "%.1f", v);
+		return;
+	}
+	while (a >= 1000.0 && i < 5) {
+		a /= 1000.0;
+		v /= 1000.0;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.3f%s", v, pre[i]);
+}
+
+void text_bytes(double v, char *buf, size_t len)
+{
+	static const char *const pre[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	if (!isfinite(v)) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	int i = 0;
+	while (fabs(v) >= 1024.0 && i < 4) {
+		v /= 1024.0;
+		i++;
+	}
+	snprintf(buf, len, i == 0 ? "%.0f %s" : "%.1f %s", v, pre[i]);
+}
+
+void text_bench_header(const struct text_style *st, size_t index,
+		       const struct bench_result *r)
+{
+	if (st->quiet)
+		return;
+	printf("%sBenchmark %zu:%s %s", c(st, C_BOLD), index + 1, c(st, C_RESET),
+	       r->name);
+	/* Parameters that the display name does not show. */
+	bool first = true;
+	for (size_t i = 0; i < r->n_params; i++) {
+		if (strstr(r->name, r->params[i].value) == NULL) {
+			printf("%s%s = %s", first ? " (" : ", ", r->params[i].name,
+			       r->params[i].value);
+			first = false;
+		}
+	}
+	if (!first)
+		putchar(')');
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* One "label: mean ± sd" line for a metric. */
+static void metric_line(const struct text_style *st, const struct bench_result *r,
+			enum metric_id m, enum time_unit unit)
+{
+	struct stats_summary s;
+	if (!r->has[m] || stats_summarize(r->col[m], r->n_runs, st->confidence, &s) != 0) {
+		if (r->has[m])
+			printf("  %-19s %snot counted%s\n",
+			       metric_info(m)->label, c(st, C_DIM), c(st, C_RESET));
+		return;
+	}
+	const struct metric_info *mi = metric_info(m);
+	char label[48], mean[32], sd[32];
+	snprintf(label, sizeof label, "%s:", mi->label);
+	switch (mi->unit) {
+	case UNIT_SECONDS: {
+		char a[24], b[24];
+		ftime(a, sizeof a, s.mean, unit);
+		ftime(b, sizeof b, isfinite(s.stddev) ? s.stddev : 0.0, unit);
+		snprintf(mean, sizeof mean, "%s %s", a, text_unit_name(unit));
+		snprintf(sd, sizeof sd, "%s %s", b, text_unit_name(unit));
+		break;
+	}
+	case UNIT_BYTES:
+		text_bytes(s.mean, mean, sizeof mean);
+		text_bytes(isfinite(s.stddev) ? s.stddev : 0, sd, sizeof sd);
+		break;
+	case UNIT_COUNT:
+		text_count(s.mean, mean, sizeof mean);
+		text_count(isfinite(s.stddev) ? s.stddev : 0, sd, sizeof sd);
+		break;
+	}
+	printf("  %-19s %s%12s%s ± %s%-12s%s", label, c(st, C_GREEN), mean,
+	       c(st, C_RESET), c(st, C_GREEN), sd, c(st, C_RESET));
+	if (s.n < r->n_runs)
+		printf(" %s(counted in %zu of %zu runs)%s", c(st, C_DIM), s.n,
+		       r->n_runs, c(st, C_RESET));
+	putchar('\n');
+}
+
+void text_bench_report(const struct text_style *st, const struct bench_result *r)
+{
+	if (st->quiet)
+		return;
+	struct stats_summary w, u, sy;
+	if (r->n_runs == 0 || stats_summarize(r->col[MET_WALL], r->n_runs, st->confidence, &w) != 0) {
+		printf("  no completed runs\n\n");
+		return;
+	}
+	stats_summarize(r->col[MET_USER], r->n_runs, st->confidence, &u);
+	stats_summarize(r->col[MET_SYSTEM], r->n_runs, st->confidence, &sy);
+	enum time_unit unit = st->unit != UNIT_AUTO ? st->unit : text_pick_unit(w.mean);
+	const char *un = text_unit_name(unit);
+
+	char mean[24], sd[24], us[24], sys[24], lo[24], hi[24];
+	ftime(mean, sizeof mean, w.mean, unit);
+	ftime(sd, sizeof sd, isfinite(w.stddev) ? w.stddev : 0, unit);
+	ftime(us, sizeof us, u.mean, unit);
+	ftime(sys, sizeof sys, sy.mean, unit);
+	ftime(lo, sizeof lo, w.min, unit);
+	ftime(hi, sizeof hi, w.max, unit);
+	if (w.n >= 2)
+		printf("  Time (%smean%s ± %sσ%s):     %s%8s %s%s ± %s%7s %s%s",
+		       c(st, C_GREEN), c(st, C_RESET), c(st, C_GREEN), c(st, C_RESET),
+		       c(st, C_GREEN C_BOLD), mean, un, c(st, C_RESET),
+		       c(st, C_GREEN), sd, un, c(st, C_RESET));
+	else
+		printf("  Time (%sabs%s ≡):         %s%8s %s%s             ",
+		       c(st, C_GREEN), c(st, C_RESET), c(st, C_GREEN C_BOLD), mean, un,
+		       c(st, C_RESET));
+	printf("    [User: %s%s %s%s, System: %s%s %s%s]\n", c(st, C_BLUE_OR_DIM),
+	       us, un, c(st, C_RESET), c(st, C_BLUE_OR_DIM), sys, un, c(st, C_RESET));
+	printf("  Range (%smin%s … %smax%s):   %s%8s %s%s … %s%8s %s%s    "
+	       "%s%zu runs%s\n", c(st, C_CYAN), c(st, C_RESET), c(st, C_MAGENTA),
+	       c(st, C_RESET), c(st, C_CYAN), lo, un, c(st, C_RESET),
+	       c(st, C_MAGENTA), hi, un, c(st, C_RESET), c(st, C_DIM), w.n,
+	       c(st, C_RESET));
+
+	metric_line(st, r, MET_MAX_RSS, unit);
+	for (int k = 0; k < CTR_MAX; k++)
+		if (r->has[MET_CTR_FIRST + k])
+			metric_line(st, r, (enum metric_id)(MET_CTR_FIRST + k), unit);
+	if (r->interrupted)
+		printf("  %sinterrupted after %zu runs%s\n", c(st, C_YELLOW),
+		       r->n_runs, c(st, C_RESET));
+	putchar('\n');
+	fflush(stdout);
+}
+
+static int cmp_mean(const void *a, const void *b, void *arg)
+{
+	const double *means = arg;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	return (means[i] > means[j]) - (means[i] < means[j]);
+}
+
+void text_summary(const struct text_style *st, struct bench_result *const *rs,
+		  size_t n, long ref, enum sort_mode sort)
+{
+	if (st->quiet || n < 2)
+		return;
+	struct stats_summary *s = xcalloc(n, sizeof *s);
+	double *means = xcalloc(n, sizeof *means);
+	size_t *order = xcalloc(n, sizeof *order);
+	size_t usable = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (rs[i]->n_runs == 0 ||
+		    stats_summarize(rs[i]->col[MET_WALL], rs[i]->n_runs, st->confidence, &s[i]) != 0)
+			continue;
+		means[i] = s[i].mean;
+		order[usable++] = i;
+	}
+	if (usable < 2)
+		goto out;
+	if (sort != SORT_COMMAND)
+		qsort_r(order, usable, sizeof *order, cmp_mean, means);
+	size_t base = ref >= 0 ? (size_t)ref : order[0];
+	if (s[base].n == 0)
+		goto out;
+
+	printf("%sSummary%s\n", c(st, C_BOLD), c(st, C_RESET));
+	printf("  %s%s%s ran\n", c(st, C_CYAN), rs[base]->name, c(st, C_RESET));
+	for (size_t k = 0; k < usable; k++) {
+		size_t i = order[k];
+		if (i == base)
+			continue;
+		double ratio, spread;
+		stats_ratio(&s[base], &s[i], &ratio, &spread);
+		if (ratio >= 1)
+			printf("  %s%8.2f%s ± %s%.2f%s times faster than %s%s%s\n",
+			       c(st, C_GREEN C_BOLD), ratio, c(st, C_RESET),
+			       c(st, C_GREEN), spread, c(st, C_RESET), c(st, C_MAGENTA),
+			       rs[i]->name, c(st, C_RESET));
+		else
+			printf("  %s%8.2f%s ± %s%.2f%s times slower than %s%s%s\n",
+			       c(st, C_YELLOW C_BOLD), 1 / ratio, c(st, C_RESET),
+			       c(st, C_YELLOW), spread / (ratio * ratio), c(st, C_RESET),
+			       c(st, C_MAGENTA), rs[i]->name, c(st, C_RESET));
+	}
+out:
+	free(s);
+	free(means);
+	free(order);
+	fflush(stdout);
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool bar_shown;
+
+void text_progress(const struct text_style *st, const char *what, size_t done,
+		   size_t total_hint, double estimate_s)
+{
+	static double last;
+	if (!st->progress)
+		return;
+	double t = mono_s();
+	if (bar_shown && t - last < 0.05)
+		return;
+	last = t;
+	char est[48] = "";
+	if (isfinite(estimate_s) && estimate_s > 0) {
+		enum time_unit u = st->unit != UNIT_AUTO ? st->unit
+			: text_pick_unit(estimate_s);
+		snprintf(est, sizeof est, "Current estimate: %.3f %s",
+			 text_in_unit(estimate_s, u), text_unit_name(u));
+	}
+	const int width = 30;
+	int filled = total_hint ? (int)((double)width * (double)done /
+					 (double)total_hint) : 0;
+	if (filled > width)
+		filled = width;
+	char bar[width * 3 + 1];
+	size_t b = 0;
+	for (int i = 0; i < width; i++) {
+		const char *g = i < filled ? "█" : "░";
+		size_t gl = strlen(g);
+		memcpy(bar + b, g, gl);
+		b += gl;
+	}
+	bar[b] = '\0';
+	fprintf(stderr, "\r\033[K%-8s %s %s %zu/%zu %s", what, est, bar, done,
+		total_hint, "");
+	fflush(stderr);
+	bar_shown = true;
+}
+
+void text_progress_clear(const struct text_style *st)
+{
+	if (!st->progress || !bar_shown)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	bar_shown = false;
+}

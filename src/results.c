@@ -1,0 +1,138 @@
+/*
+ * results.c: the per-benchmark store of runs (see results.h), and the table
+ * of metrics shared by the terminal, exporters and comparisons.
+ */
+#include "results.h"
+#include "xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static struct metric_info infos[MET_COUNT] = {
+	[MET_WALL] = {"wall_time", "Time", UNIT_SECONDS, true},
+	[MET_USER] = {"user_time", "User", UNIT_SECONDS, true},
+	[MET_SYSTEM] = {"system_time", "System", UNIT_SECONDS, true},
+	[MET_MAX_RSS] = {"peak_rss", "Peak RSS", UNIT_BYTES, false},
+	[MET_MINFLT] = {"minor_faults", "minor faults", UNIT_COUNT, true},
+	[MET_MAJFLT] = {"major_faults", "major faults", UNIT_COUNT, true},
+	[MET_VCSW] = {"voluntary_context_switches", "voluntary ctx switches",
+		      UNIT_COUNT, true},
+	[MET_IVCSW] = {"involuntary_context_switches", "involuntary ctx switches",
+		       UNIT_COUNT, true},
+};
+static bool infos_ready;
+
+const struct metric_info *metric_info(enum metric_id id)
+{
+	if (!infos_ready) {
+		for (int c = 0; c < CTR_MAX; c++) {
+			const struct counter_info *ci = counters_info((enum counter_id)c);
+			infos[MET_CTR_FIRST + c] = (struct metric_info){
+				ci->key, ci->name,
+				ci->is_time ? UNIT_SECONDS : UNIT_COUNT, true};
+		}
+		infos_ready = true;
+	}
+	return (unsigned)id < MET_COUNT ? &infos[id] : NULL;
+}
+
+int metric_lookup(const char *name)
+{
+	for (int i = 0; i < MET_COUNT; i++) {
+		const struct metric_info *m = metric_info((enum metric_id)i);
+		if (strcasecmp(name, m->key) == 0 || strcasecmp(name, m->label) == 0)
+			return i;
+	}
+	if (strcasecmp(name, "wall") == 0 || strcasecmp(name, "time") == 0 ||
+	    strcasecmp(name, "mean") == 0)
+		return MET_WALL;
+	if (strcasecmp(name, "rss") == 0 || strcasecmp(name, "max_rss") == 0)
+		return MET_MAX_RSS;
+	return -1;
+}
+
+struct bench_result *results_new(const char *name, const char *command,
+				 const struct param_value *params, size_t n_params)
+{
+	struct bench_result *r = xcalloc(1, sizeof *r);
+	r->name = xstrdup(name);
+	r->command = xstrdup(command);
+	if (n_params) {
+		r->params = xcalloc(n_params, sizeof *r->params);
+		for (size_t i = 0; i < n_params; i++) {
+			r->params[i].name = xstrdup(params[i].name);
+			r->params[i].value = xstrdup(params[i].value);
+		}
+		r->n_params = n_params;
+	}
+	r->exec_exact = true;
+	return r;
+}
+
+void results_free(struct bench_result *r)
+{
+	if (r == NULL)
+		return;
+	free(r->name);
+	free(r->command);
+	for (size_t i = 0; i < r->n_params; i++) {
+		free(r->params[i].name);
+		free(r->params[i].value);
+	}
+	free(r->params);
+	for (int m = 0; m < MET_COUNT; m++)
+		free(r->col[m]);
+	free(r->exit_codes);
+	free(r->flags);
+	free(r->stop_reason);
+	free(r);
+}
+
+void results_enable(struct bench_result *r, enum metric_id id)
+{
+	r->has[id] = true;
+}
+
+void results_add_run(struct bench_result *r, const double value[MET_COUNT],
+		     int exit_code, uint8_t flags)
+{
+	if (r->n_runs == r->cap) {
+		size_t ncap = r->cap ? r->cap * 2 : 16;
+		for (int m = 0; m < MET_COUNT; m++)
+			if (r->has[m])
+				r->col[m] = xreallocarray(r->col[m], ncap, sizeof(double));
+		r->exit_codes = xreallocarray(r->exit_codes, ncap, sizeof(int));
+		r->flags = xreallocarray(r->flags, ncap, 1);
+		r->cap = ncap;
+	}
+	for (int m = 0; m < MET_COUNT; m++)
+		if (r->has[m])
+			r->col[m][r->n_runs] = value[m];
+	if (r->has[MET_WALL] && value[MET_WALL] == value[MET_WALL])
+		r->total_wall_s += value[MET_WALL];
+	r->exit_codes[r->n_runs] = exit_code;
+	r->flags[r->n_runs] = flags;
+	r->n_runs++;
+}
+
+void results_values_from_spawn(const struct spawn_result *s,
+			       double value[MET_COUNT])
+{
+	value[MET_WALL] = s->wall_s;
+	value[MET_USER] = s->user_s;
+	value[MET_SYSTEM] = s->system_s;
+	value[MET_MAX_RSS] = s->max_rss_bytes;
+	value[MET_MINFLT] = s->minflt;
+	value[MET_MAJFLT] = s->majflt;
+	value[MET_VCSW] = s->nvcsw;
+	value[MET_IVCSW] = s->nivcsw;
+	for (int c = 0; c < CTR_MAX; c++)
+		value[MET_CTR_FIRST + c] = s->ctr.value[c];
+}
+
+double results_total_wall(const struct bench_result *r)
+{
+	return r->total_wall_s;
+}

@@ -1,0 +1,461 @@
+/*
+ * spawn.c: the frozen-exec engine (see spawn.h and DESIGN.md).
+ *
+ * The child asks to be traced and execs; the kernel stops it after a
+ * successful exec, before its first user instruction.  The parent opens the
+ * counters on the stopped child, reads the clock and detaches, so counts and
+ * wall time start exactly at the command's first instruction.  It then waits
+ * on a pidfd together with a self-pipe written by the signal handlers (so a
+ * Ctrl-C can never slip in between a check and a blocking wait), the output
+ * pipe when output is drained, and the --timeout deadline.
+ *
+ * When the kernel refuses ptrace (seccomp, Yama ptrace_scope 3) the engine
+ * falls back to perf stat's method: the child parks on a pipe, counters are
+ * opened on it with enable_on_exec, and it is released to exec.  Counters are
+ * still exec-exact then; the wall clock includes the exec itself.
+ */
+#include "spawn.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* What a child reports on the error pipe before it dies. */
+enum child_stage { STAGE_SETUP = 1, STAGE_TRACEME = 2, STAGE_EXEC = 3 };
+struct child_report {
+	int stage;
+	int err;
+};
+
+static int devnull_fd = -1;
+static int stop_pipe[2] = {-1, -1};
+static volatile sig_atomic_t stop_sig;
+static sigset_t reset_set;   /* signals the child sets back to SIG_DFL */
+static bool use_ptrace = true;
+static int ptrace_errno;     /* why ptrace was given up, 0 if it was not */
+
+int spawn_init(char *err, size_t errlen)
+{
+	devnull_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (devnull_fd < 0) {
+		snprintf(err, errlen, "cannot open /dev/null: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	/* The command gets default dispositions: every signal that whoever
+	 * started cbench ignored, and those cbench itself handles. */
+	sigemptyset(&reset_set);
+	for (int s = 1; s < NSIG; s++) {
+		struct sigaction sa;
+		if (sigaction(s, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			sigaddset(&reset_set, s);
+	}
+	sigaddset(&reset_set, SIGINT);
+	sigaddset(&reset_set, SIGTERM);
+	sigaddset(&reset_set, SIGHUP);
+	sigaddset(&reset_set, SIGPIPE);
+	sigaddset(&reset_set, SIGCHLD);
+	if (getenv("CBENCH_TEST_NO_PTRACE"))
+		use_ptrace = false, ptrace_errno = EPERM;
+	return 0;
+}
+
+void spawn_shutdown(void)
+{
+	if (devnull_fd >= 0)
+		close(devnull_fd);
+	if (stop_pipe[0] >= 0) {
+		close(stop_pipe[0]);
+		close(stop_pipe[1]);
+	}
+	devnull_fd = stop_pipe[0] = stop_pipe[1] = -1;
+}
+
+void spawn_request_stop(int sig)
+{
+	int saved = errno;
+	if (stop_sig == 0)
+		stop_sig = sig;
+	if (stop_pipe[1] >= 0) {
+		ssize_t r = write(stop_pipe[1], "x", 1);
+		(void)r;
+	}
+	errno = saved;
+}
+
+int spawn_stop_signal(void)
+{
+	return stop_sig;
+}
+
+int spawn_ptrace_errno(void)
+{
+	return ptrace_errno;
+}
+
+const char *spawn_signal_name(int sig)
+{
+	static char buf[32];
+	const char *abbrev = sigabbrev_np(sig);
+	if (abbrev)
+		snprintf(buf, sizeof buf, "SIG%s", abbrev);
+	else
+		snprintf(buf, sizeof buf, "signal %d", sig);
+	return buf;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
+}
+
+static void report_and_die(int fd, int stage, int e)
+{
+	struct child_report r = {stage, e};
+	ssize_t w = write(fd, &r, sizeof r);
+	(void)w;
+	_exit(127);
+}
+
+/* In the child, between fork and exec.  Only async-signal-safe calls. */
+static void child_main(const struct spawn_cmd *cmd, int report_fd, int out_fd,
+		       int go_fd)
+{
+	setpgid(0, 0);
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&reset_set, s) == 1)
+			sigaction(s, &dfl, NULL);
+	/* An inherited mask (a blocked SIGTRAP above all) must not reach the
+	 * command: a blocked SIGTRAP would suppress the exec stop. */
+	sigset_t empty;
+	sigemptyset(&empty);
+	sigprocmask(SIG_SETMASK, &empty, NULL);
+
+	int in = cmd->stdin_fd >= 0 ? cmd->stdin_fd : devnull_fd;
+	if (dup2(in, 0) < 0)
+		report_and_die(report_fd, STAGE_SETUP, errno);
+	if (cmd->output != SPAWN_OUT_INHERIT) {
+		int o = cmd->output == SPAWN_OUT_NULL ? devnull_fd : out_fd;
+		if (dup2(o, 1) < 0 || dup2(o, 2) < 0)
+			report_and_die(report_fd, STAGE_SETUP, errno);
+	}
+	if (go_fd >= 0) {
+		char c;
+		while (read(go_fd, &c, 1) < 0 && errno == EINTR)
+			;
+	} else if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0) {
+		report_and_die(report_fd, STAGE_TRACEME, errno);
+	}
+	execve(cmd->path, cmd->argv, cmd->envp);
+	report_and_die(report_fd, STAGE_EXEC, errno);
+}
+
+static void drain(int fd)
+{
+	static char sink[65536];
+	while (read(fd, sink, sizeof sink) > 0)
+		;
+}
+
+static void kill_group(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+}
+
+/*
+ * Wait for pid to end, draining out_fd, honouring the deadline and stop
+ * requests.  Returns the outcome override (SPAWN_TIMED_OUT or
+ * SPAWN_INTERRUPTED) or -1 if the command simply ended; fills status/ru.
+ */
+static int wait_child(pid_t pid, int out_fd, double deadline, int *status,
+		      struct rusage *ru, double *end)
+{
+	int override = -1;
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (pidfd >= 0) {
+		for (;;) {
+			struct pollfd p[3] = {
+				{pidfd, POLLIN, 0},
+				{stop_pipe[0], POLLIN, 0},
+				{out_fd, POLLIN, 0},
+			};
+			int nfds = out_fd >= 0 ? 3 : 2;
+			int ms = -1;
+			if (deadline > 0) {
+				double left = deadline - now_s();
+				ms = left <= 0 ? 0 : (int)ceil(left * 1000);
+			}
+			int r = poll(p, (nfds_t)nfds, ms);
+			if (r < 0 && errno != EINTR)
+				break;
+			if (r == 0 && deadline > 0 && now_s() >= deadline) {
+				override = SPAWN_TIMED_OUT;
+				kill_group(pid);
+				break;
+			}
+			if (r > 0 && (p[1].revents & POLLIN)) {
+				drain(stop_pipe[0]);
+				if (stop_sig) {
+					override = SPAWN_INTERRUPTED;
+					kill_group(pid);
+					break;
+				}
+			}
+			if (nfds == 3 && (p[2].revents & (POLLIN | POLLHUP))) {
+				static char sink[65536];
+				ssize_t n = read(out_fd, sink, sizeof sink);
+				if (n == 0)
+					out_fd = -1; /* EOF: stop polling it */
+			}
+			if (r > 0 && (p[0].revents & POLLIN))
+				break;
+		}
+		close(pidfd);
+	}
+	/* Without a pidfd (old kernel), wait4 blocks; the signal handlers
+	 * interrupt it (no SA_RESTART). */
+	for (;;) {
+		pid_t w = wait4(pid, status, 0, ru);
+		if (w == pid)
+			break;
+		if (w < 0 && errno == EINTR) {
+			if (stop_sig && override < 0) {
+				override = SPAWN_INTERRUPTED;
+				kill_group(pid);
+			}
+			continue;
+		}
+		if (w < 0)
+			return -2;
+	}
+	*end = now_s();
+	if (out_fd >= 0) {
+		/* Whatever the command left in the pipe; don't wait for EOF,
+		 * a daemonised grandchild may hold the pipe open forever. */
+		int fl = fcntl(out_fd, F_GETFL);
+		fcntl(out_fd, F_SETFL, fl | O_NONBLOCK);
+		drain(out_fd);
+	}
+	return override;
+}
+
+static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
+		    bool traced, char *err, size_t errlen)
+{
+	int report[2], out[2] = {-1, -1}, go[2] = {-1, -1};
+
+	if (pipe2(report, O_CLOEXEC) != 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (cmd->output == SPAWN_OUT_PIPE && pipe2(out, O_CLOEXEC) != 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		close(report[0]);
+		close(report[1]);
+		return -1;
+	}
+	if (!traced && pipe2(go, O_CLOEXEC) != 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		close(report[0]);
+		close(report[1]);
+		if (out[0] >= 0) {
+			close(out[0]);
+			close(out[1]);
+		}
+		return -1;
+	}
+	int out_fd = cmd->output == SPAWN_OUT_PIPE ? out[1] : cmd->stdout_fd;
+
+	/* Block signals around fork so no handler of ours runs in the child
+	 * (tmux job.c does the same). */
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid_t pid = fork();
+	if (pid == 0)
+		child_main(cmd, report[1], out_fd, go[0]);
+	int fork_errno = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+
+	close(report[1]);
+	if (out[1] >= 0)
+		close(out[1]);
+	if (go[0] >= 0)
+		close(go[0]);
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(fork_errno));
+		close(report[0]);
+		if (out[0] >= 0)
+			close(out[0]);
+		if (go[1] >= 0)
+			close(go[1]);
+		return -1;
+	}
+	setpgid(pid, pid);
+
+	int status = 0;
+	struct rusage ru;
+	double start = 0, end = 0;
+	int rc = 0;
+	bool reaped = false;
+
+	if (traced) {
+		for (;;) {
+			pid_t w = waitpid(pid, &status, 0);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				snprintf(err, errlen, "waitpid: %s", strerror(errno));
+				rc = -1;
+				kill_group(pid);
+				waitpid(pid, &status, 0);
+				goto out;
+			}
+			if (WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP)
+				break;
+			if (WIFSTOPPED(status)) {
+				/* Some other signal before exec: pass it on. */
+				ptrace(PTRACE_CONT, pid, NULL,
+				       (void *)(long)WSTOPSIG(status));
+				continue;
+			}
+			reaped = true; /* died before the exec stop */
+			break;
+		}
+		if (!reaped) {
+			if (counters_open(cmd->counters, pid, false, err, errlen) != 0) {
+				kill_group(pid);
+				ptrace(PTRACE_DETACH, pid, NULL, NULL);
+				waitpid(pid, &status, 0);
+				rc = -1;
+				goto out;
+			}
+			start = now_s();
+			ptrace(PTRACE_DETACH, pid, NULL, NULL);
+		}
+	} else {
+		if (counters_open(cmd->counters, pid, true, err, errlen) != 0) {
+			kill_group(pid);
+			close(go[1]);
+			go[1] = -1;
+			waitpid(pid, &status, 0);
+			rc = -1;
+			goto out;
+		}
+		start = now_s();
+		ssize_t w = write(go[1], "g", 1);
+		(void)w;
+		close(go[1]);
+		go[1] = -1;
+	}
+
+	if (!reaped) {
+		double deadline = cmd->timeout_s > 0 ? start + cmd->timeout_s : 0;
+		int ov = wait_child(pid, out[0], deadline, &status, &ru, &end);
+		if (ov == -2) {
+			snprintf(err, errlen, "wait4: %s", strerror(errno));
+			counters_close(cmd->counters);
+			rc = -1;
+			goto out;
+		}
+		if (ov >= 0)
+			res->outcome = (enum spawn_outcome)ov;
+		else if (WIFSIGNALED(status))
+			res->outcome = SPAWN_SIGNALED;
+		else
+			res->outcome = SPAWN_EXITED;
+	}
+
+	/* Did the child die before exec? */
+	struct child_report rep = {0, 0};
+	if (reaped || (WIFEXITED(status) && WEXITSTATUS(status) == 127)) {
+		ssize_t n = read(report[0], &rep, sizeof rep);
+		if (n != (ssize_t)sizeof rep)
+			rep.stage = 0;
+	}
+	if (rep.stage == STAGE_TRACEME) {
+		counters_close(cmd->counters);
+		rc = 1; /* caller retries without ptrace */
+		ptrace_errno = rep.err;
+		goto out;
+	}
+	if (rep.stage != 0) {
+		counters_close(cmd->counters);
+		res->outcome = SPAWN_EXEC_FAILED;
+		res->exec_errno = rep.err;
+		goto out;
+	}
+	if (reaped) {
+		snprintf(err, errlen, "the command died before exec");
+		rc = -1;
+		goto out;
+	}
+
+	res->exec_exact = traced;
+	res->wall_s = end - start;
+	res->code = res->outcome == SPAWN_SIGNALED ? WTERMSIG(status)
+		    : WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
+	res->user_s = tv_s(ru.ru_utime);
+	res->system_s = tv_s(ru.ru_stime);
+	res->max_rss_bytes = (double)ru.ru_maxrss * 1024.0;
+	res->minflt = (double)ru.ru_minflt;
+	res->majflt = (double)ru.ru_majflt;
+	res->nvcsw = (double)ru.ru_nvcsw;
+	res->nivcsw = (double)ru.ru_nivcsw;
+	if (counters_read(cmd->counters, &res->ctr, err, errlen) != 0)
+		rc = -1;
+out:
+	close(report[0]);
+	if (out[0] >= 0)
+		close(out[0]);
+	if (go[1] >= 0)
+		close(go[1]);
+	return rc;
+}
+
+int spawn_run(const struct spawn_cmd *cmd, struct spawn_result *res,
+	      char *err, size_t errlen)
+{
+	memset(res, 0, sizeof *res);
+	for (int i = 0; i < CTR_MAX; i++)
+		res->ctr.value[i] = NAN;
+	if (stop_sig) {
+		res->outcome = SPAWN_INTERRUPTED;
+		return 0;
+	}
+	int rc = run_once(cmd, res, use_ptrace, err, errlen);
+	if (rc == 1) {
+		/* ptrace refused: fall back for this and every later run. */
+		use_ptrace = false;
+		memset(res, 0, sizeof *res);
+		rc = run_once(cmd, res, false, err, errlen);
+	}
+	return rc;
+}

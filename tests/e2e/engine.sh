@@ -1,0 +1,142 @@
+# End-to-end tests of the frozen-exec engine and the basic report.
+
+test_two_commands_compared() {
+	cb -r 5 true "$HELPERS/spin 20" >out 2>err || fail "exit $?"
+	expect_grep "first benchmark" '^Benchmark 1: true$' out
+	expect_grep "second benchmark" "^Benchmark 2: .*spin 20" out
+	expect_grep "time line" 'Time \(mean ± σ\):.*\[User: .*, System: .*\]' out
+	expect_grep "range line" 'Range \(min … max\):.* 5 runs' out
+	expect_grep "summary" '^Summary' out
+	expect_grep "faster line" 'times faster than .*spin 20' out
+}
+
+test_exec_not_found() {
+	cb -r 2 nosuchprog-cbench >out 2>err
+	expect_eq "exit code" "$?" 1
+	expect_grep "message" "^cbench: error: command 'nosuchprog-cbench' not found$" err
+	expect_no_grep "no numbers" 'Time \(' out
+}
+
+test_exec_permission_denied() {
+	printf '#!/bin/sh\n' >noexec.sh
+	chmod 644 noexec.sh
+	cb -r 2 ./noexec.sh >out 2>err
+	expect_eq "exit code" "$?" 1
+	expect_grep "message" "^cbench: error: command './noexec.sh': permission denied$" err
+}
+
+test_exec_format_error() {
+	printf 'not a program\n' >garbage
+	chmod 755 garbage
+	cb -r 2 ./garbage >out 2>err
+	expect_eq "exit code" "$?" 1
+	expect_grep "message" "^cbench: error: command './garbage' is not an executable" err
+	expect_no_grep "no numbers" 'Time \(' out
+}
+
+test_crash_reported_by_signal_name() {
+	cb -r 3 "$HELPERS/crash segv" >out 2>err
+	expect_eq "exit code" "$?" 1
+	expect_grep "message" "terminated by signal SIGSEGV \(Segmentation fault\) in run 1" err
+}
+
+test_nonzero_exit_stops() {
+	cb -r 3 "$HELPERS/crash exit 3" >out 2>err
+	expect_eq "exit code" "$?" 1
+	expect_grep "message" "exited with code 3 in run 1; use -i/--ignore-failure" err
+}
+
+test_nonzero_exit_ignored() {
+	cb -r 3 -i "$HELPERS/crash exit 3" >out 2>err || fail "exit $? with -i"
+	expect_grep "all runs measured" '3 runs' out
+}
+
+test_ignore_only_listed_codes() {
+	cb -r 2 -i=4,5 "$HELPERS/crash exit 3" >out 2>err
+	expect_eq "exit code for an unlisted code" "$?" 1
+	cb -r 2 --ignore-failure=3 "$HELPERS/crash exit 3" >out 2>err ||
+		fail "listed code not ignored"
+}
+
+test_page_faults_counted_exactly() {
+	ptrace_works || skip "ptrace refused by this kernel"
+	cb -r 3 "$HELPERS/touch_pages 1" >base 2>&1 || fail "base run"
+	cb -r 3 "$HELPERS/touch_pages 5000" >out 2>err || fail "exit $?"
+	base=$(awk '/page-faults:/ {print $2}' base)
+	got=$(awk '/page-faults:/ {print $2}' out)
+	[ -n "$got" ] || skip "page-faults not countable here: $(cat err)"
+	# 5000 fresh pages: 5000 faults more than the 1-page run, within 1 %.
+	awk -v b="$base" -v g="$got" 'BEGIN { d = g - b; exit !(d > 4950 && d < 5050) }' ||
+		fail "page faults: base $base, 5000 pages $got"
+}
+
+test_threads_faults_all_counted() {
+	ptrace_works || skip "ptrace refused by this kernel"
+	cb -r 3 "$HELPERS/touch_pages 1" >base 2>&1 || fail "base run"
+	cb -r 3 "$HELPERS/touch_pages 8000 4" >out 2>err || fail "exit $?"
+	base=$(awk '/page-faults:/ {print $2}' base)
+	got=$(awk '/page-faults:/ {print $2}' out)
+	[ -n "$got" ] || skip "page-faults not countable here"
+	# Four threads each touch 2000 pages; thread stacks add a few more.
+	awk -v b="$base" -v g="$got" 'BEGIN { d = g - b; exit !(d > 7950 && d < 8200) }' ||
+		fail "page faults: base $base, 4 threads x 2000 pages: $got"
+}
+
+test_blocked_sigtrap_still_measured() {
+	ptrace_works || skip "ptrace refused by this kernel"
+	"$HELPERS/with_sigmask" TRAP -- "$CBENCH" -r 3 "$HELPERS/touch_pages 3000" \
+		>out 2>err || fail "exit $?: $(cat err)"
+	got=$(awk '/page-faults:/ {print $2}' out)
+	awk -v g="$got" 'BEGIN { exit !(g > 3000 && g < 3200) }' ||
+		fail "page faults with SIGTRAP blocked: '$got'"
+}
+
+test_command_gets_clean_signal_state() {
+	"$HELPERS/with_sigmask" TRAP INT -- "$CBENCH" -r 1 --output "$T/mask.txt" \
+		"$HELPERS/report_sigmask" >out 2>err || fail "exit $?"
+	expect_eq "mask" "$(cat mask.txt)" "blocked=0 ignored=0"
+}
+
+test_iteration_variable() {
+	cb -w 2 -r 3 --output "$T/iter.log" 'echo $CBENCH_ITERATION >> iter.log' >out 2>err ||
+		fail "exit $?"
+	expect_eq "iterations" "$(tr '\n' ' ' <iter.log)" "warmup-1 warmup-2 0 1 2 "
+}
+
+test_shell_correction_close_to_direct() {
+	ptrace_works || skip "ptrace refused by this kernel"
+	cb -r 10 -N "$HELPERS/touch_pages 2000" >direct 2>&1 || fail "direct"
+	cb -r 10 -S sh "$HELPERS/touch_pages 2000" >shell 2>err || fail "shell: $(cat err)"
+	expect_grep "calibration reported" "start-up .* is subtracted" err
+	d=$(awk '/page-faults:/ {print $2}' direct)
+	s=$(awk '/page-faults:/ {print $2}' shell)
+	# Without the correction the shell adds ~60 faults; with it, within 25.
+	awk -v d="$d" -v s="$s" 'BEGIN { x = s - d; if (x < 0) x = -x; exit !(x < 25) }' ||
+		fail "direct $d vs corrected shell $s page faults"
+}
+
+test_counters_none() {
+	cb -r 2 --counters=none true >out 2>err || fail "exit $?"
+	expect_no_grep "no counters" 'task-clock|page-faults' out
+}
+
+test_unknown_counter() {
+	cb -r 2 --counters=bogus true >out 2>err
+	expect_eq "exit code" "$?" 2
+	expect_grep "message" "^cbench: error: unknown counter 'bogus'" err
+}
+
+test_unavailable_counter_fails_before_running() {
+	"$HELPERS/probe" pmu >/dev/null 2>&1 && skip "this machine has a PMU"
+	cb -r 2 --counters=instructions "touch $T/ran" >out 2>err
+	expect_eq "exit code" "$?" 1
+	expect_grep "reason" "^cbench: error: cannot count instructions: " err
+	[ ! -e ran ] || fail "the command ran"
+}
+
+test_no_pmu_note() {
+	"$HELPERS/probe" pmu >/dev/null 2>&1 && skip "this machine has a PMU"
+	cb -r 2 true >out 2>err || fail "exit $?"
+	expect_eq "one line" "$(grep -c 'hardware counters unavailable' err)" 1
+	expect_no_grep "not on stdout" 'unavailable' out
+}
