@@ -359,8 +359,8 @@ void text_progress(const struct text_style *st, const char *what, size_t done,
 		b += gl;
 	}
 	bar[b] = '\0';
-	fprintf(stderr, "\r\033[K%-8s %s %s %zu/%zu %s", what, est, bar, done,
-		total_hint, "");
+	fprintf(stderr, "\r\033[K%s %s %zu/%zu", est[0] ? est : what, bar, done,
+		total_hint);
 	fflush(stderr);
 	bar_shown = true;
 }
