@@ -3,7 +3,8 @@
  *
  * GSL does the numerics.  Functions here never print and never modify their
  * input (GSL sorts in place, so they sort copies).  NaN values ("not
- * counted") are skipped; n says how many values were used.
+ * counted") are skipped; n says how many values were used.  Every method and
+ * its source is named in stats.c and in the README's "Statistics" section.
  */
 #ifndef CBENCH_STATS_H
 #define CBENCH_STATS_H
@@ -18,11 +19,14 @@ struct stats_summary {
 	double stddev;     /* sample standard deviation (n-1); NaN when n < 2 */
 	double median;
 	double min, max;
-	double q1, q3, iqr;        /* quartiles and interquartile range */
+	double q1, q3, iqr;        /* quartiles (Hyndman-Fan type 7, R's
+				      default) and interquartile range */
 	double mad;                /* median absolute deviation (unscaled) */
 	double mean_ci_lo, mean_ci_hi;     /* Student t interval; NaN if n < 2 */
 	double median_ci_lo, median_ci_hi; /* order-statistic interval; NaN if
 					      n too small for the level */
+	double median_ci_level;    /* actual coverage of that interval (>=
+				      confidence; binomial), NaN if none */
 	size_t outliers_mild;      /* beyond 1.5 IQR (Tukey), not severe */
 	size_t outliers_severe;    /* beyond 3 IQR */
 };
@@ -34,6 +38,9 @@ void stats_init(void);
  * Returns 0, or -1 when no value is finite. */
 int stats_summarize(const double *x, size_t n, double confidence,
 		    struct stats_summary *out);
+
+/* Hyndman-Fan type 7 quantile p (0..1) of sorted[0..n), n >= 1. */
+double stats_quantile_sorted(const double *sorted, size_t n, double p);
 
 /* Set RUN_OUTLIER_MILD / RUN_OUTLIER_SEVERE (results.h) in flags[i] for
  * each x[i] beyond Tukey's fences of s; clears them elsewhere. */
@@ -62,18 +69,79 @@ enum stats_verdict {
 struct stats_comparison {
 	double confidence;
 	double ratio;              /* mean(b) / mean(a) */
-	double ratio_lo, ratio_hi; /* confidence interval of the ratio */
+	double ratio_lo, ratio_hi; /* confidence interval of the ratio
+				      (Fieller); NaN when unbounded or n < 2 */
 	double p_welch;            /* Welch's two-sample t-test, two-sided */
 	double p_mann_whitney;     /* Mann-Whitney U test, two-sided */
 	enum stats_verdict verdict;
+	/* Details, for reports that want them. */
+	size_t na, nb;             /* finite values used */
+	double welch_t, welch_df;  /* t = (mean b - mean a) / se, its df */
+	double mw_u;               /* U of sample b (pairs b > a, ties 1/2) */
+	bool mw_exact;             /* p from the exact null distribution */
 };
 
-/* Compare two samples (NaN values skipped).  seed drives any resampling.
- * Returns 0, or -1 when either side has no finite value. */
+/*
+ * Compare two samples (NaN values skipped).  seed drives any resampling
+ * (none so far: every method here is closed-form).
+ * Returns 0, or -1 when either side has no finite value.
+ *
+ * Verdict at alpha = 1 - confidence: FASTER/SLOWER only when the ratio's
+ * confidence interval excludes 1 *and* the Mann-Whitney test rejects at
+ * alpha, both in the same direction; SAME otherwise; UNKNOWN when either
+ * side has fewer than 2 values.
+ */
 int stats_compare(const double *a, size_t na, const double *b, size_t nb,
 		  double confidence, unsigned long seed,
 		  struct stats_comparison *out);
 
 const char *stats_verdict_name(enum stats_verdict v);
+
+/* The two tests on their own, for callers with other data. */
+/* Welch: two-sided p; NaN if either n < 2.  t and df optional (may be NULL). */
+double stats_welch_p(const double *a, size_t na, const double *b, size_t nb,
+		     double *t, double *df);
+/* Mann-Whitney U, two-sided p: exact when there are no ties and both
+ * samples have fewer than 50 values (as R's wilcox.test), otherwise the
+ * normal approximation with tie and continuity correction (as
+ * scipy.stats.mannwhitneyu(method='asymptotic')).  NaN if a side is empty.
+ * u (optional) receives U of sample b; exact (optional) which p was used. */
+double stats_mann_whitney_p(const double *a, size_t na, const double *b,
+			    size_t nb, double *u, bool *exact);
+
+/*
+ * Warnings about a benchmark, pure functions of its runs.  Thresholds and
+ * the reasoning behind them are in stats.c.
+ */
+enum stats_warning {
+	STATS_WARN_FIRST_SLOW = 1 << 0, /* first run far slower than the rest */
+	STATS_WARN_OUTLIERS = 1 << 1,   /* many outliers (Tukey fences) */
+	STATS_WARN_TOO_FAST = 1 << 2,   /* mean below STATS_TOO_FAST_S */
+	STATS_WARN_WAITS = 1 << 3,      /* wall time far above user+system */
+	STATS_WARN_BIMODAL = 1 << 4,    /* two clusters of run times */
+};
+
+/* Below this mean wall time (seconds) a run is "too fast to time reliably". */
+#define STATS_TOO_FAST_S 5e-3
+
+/* Is x[0] (the first run) far slower than the others? */
+bool stats_first_run_slow(const double *x, size_t n);
+/* Are there many outliers in s (more than 5 % of runs beyond Tukey's
+ * 1.5 IQR fences, or any beyond 3 IQR)? */
+bool stats_many_outliers(const struct stats_summary *s);
+/* Sample bimodality coefficient (SAS's formula, Pfister et al. 2013);
+ * NaN when n < 4 or the values are all equal. */
+double stats_bimodality_coefficient(const double *x, size_t n);
+/* Bimodality coefficient above 5/9 and the largest gap splitting the sorted
+ * values into two groups of at least 10 % of the runs (and 2 runs) each. */
+bool stats_looks_bimodal(const double *x, size_t n);
+/* Mean CPU time (user + system) below half the mean wall time, by more than
+ * 1 ms: the command mostly waits. */
+bool stats_mostly_waiting(const double *wall, const double *user,
+			  const double *sys, size_t n);
+/* All of the above for a benchmark's wall, user and system columns (user
+ * and sys may be NULL): a mask of enum stats_warning. */
+unsigned stats_warnings(const double *wall, const double *user,
+			const double *sys, size_t n, double confidence);
 
 #endif

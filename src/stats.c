@@ -1,12 +1,41 @@
 /*
- * stats.c: descriptive statistics with GSL.
+ * stats.c: descriptive statistics, confidence intervals, two-sample tests
+ * and benchmark warnings, with GSL for the distributions.
  *
- * Mean and sample standard deviation: gsl_stats_mean / gsl_stats_sd, which
- * use the two-pass (mean, then sum of squared deviations) algorithm, accurate
- * on the NIST StRD datasets.  Median: gsl_stats_median_from_sorted_data on a
- * sorted copy.
+ * Methods and sources:
+ * - Mean and sample standard deviation: gsl_stats_mean / gsl_stats_sd_m,
+ *   a running mean and the two-pass sum of squared deviations, accurate on
+ *   the NIST StRD univariate datasets (tests/unit/test_stats.c).
+ * - Quantiles: Hyndman & Fan (1996) "Sample quantiles in statistical
+ *   packages", definition 7 (R's default, numpy's "linear"): h = (n-1)p,
+ *   linear interpolation between the order statistics around h.  This is
+ *   what gsl_stats_quantile_from_sorted_data computes.  Median, Q1, Q3 and
+ *   IQR = Q3 - Q1 use it; MAD is the unscaled median of |x - median|.
+ * - Mean CI: Student's t, mean +- t_{(1+c)/2, n-1} s / sqrt(n).
+ * - Median CI: distribution-free, from order statistics (Conover, Practical
+ *   Nonparametric Statistics, 3rd ed., section 3.2): [x_(k), x_(n-k+1)] with
+ *   the largest k such that 2 P(B <= k-1) <= 1 - c for B ~ Binomial(n, 1/2).
+ *   Its true coverage, 1 - 2 P(B <= k-1), is at least c.
+ * - Outliers: Tukey (1977) fences, mild beyond 1.5 IQR, severe beyond 3 IQR
+ *   from the quartiles.  Flagged, never removed.
+ * - Ratio of means: Fieller's (1954) theorem for independent samples, with
+ *   the Welch-Satterthwaite degrees of freedom evaluated at the estimated
+ *   ratio (as in Tamhane & Logan 2004, and R's mratios package).  Unlike
+ *   hyperfine's propagated spread, its width shrinks like 1/sqrt(n), and
+ *   the interval of 1/ratio is exactly the reciprocal interval.
+ * - Welch (1947) t-test, two-sided, Welch-Satterthwaite df.
+ * - Mann-Whitney (1947) U test, two-sided: exact null distribution (counted
+ *   by dynamic programming) without ties when both samples have fewer than
+ *   50 values (R's wilcox.test rule); otherwise the normal approximation
+ *   with tie correction and continuity correction (R wilcox.test(correct =
+ *   TRUE), scipy.stats.mannwhitneyu(method='asymptotic')).
+ * - Bimodality coefficient: (g^2 + 1) / (k + 3 (n-1)^2 / ((n-2)(n-3))) with
+ *   sample skewness g and excess kurtosis k (SAS formulas); above 5/9, the
+ *   value for a uniform distribution, suggests two modes (Pfister et al.
+ *   2013, "Good things peak in pairs", Frontiers in Psychology 4:700).
  */
 #include "stats.h"
+#include "results.h"
 #include "xalloc.h"
 
 #include <gsl/gsl_cdf.h>
@@ -32,29 +61,105 @@ static size_t finite_copy(const double *x, size_t n, double *out)
 	return k;
 }
 
+/* A sorted copy of the finite values of x (caller frees); *k their count. */
+static double *sorted_finite(const double *x, size_t n, size_t *k)
+{
+	double *v = xmalloc((n ? n : 1) * sizeof *v);
+	*k = finite_copy(x, n, v);
+	if (*k > 1)
+		gsl_sort(v, 1, *k);
+	return v;
+}
+
+double stats_quantile_sorted(const double *sorted, size_t n, double p)
+{
+	if (n == 0)
+		return NAN;
+	return gsl_stats_quantile_from_sorted_data(sorted, 1, n, p);
+}
+
+/* Two-sided Student t critical value for level c with df degrees
+ * (GSL's quantile agrees with a 40-digit mpmath computation to ~1e-15). */
+static double t_crit(double c, double df)
+{
+	return gsl_cdf_tdist_Pinv(0.5 + c / 2.0, df);
+}
+
+/* Order-statistic CI of the median of sorted v[0..n) (see the top). */
+static void median_ci(const double *v, size_t n, double c, struct stats_summary *out)
+{
+	size_t best = 0;
+	double cover = NAN;
+	for (size_t k = 1; k <= n / 2; k++) {
+		double tail = gsl_cdf_binomial_P((unsigned)(k - 1), 0.5, (unsigned)n);
+		if (2.0 * tail > 1.0 - c)
+			break;
+		best = k;
+		cover = 1.0 - 2.0 * tail;
+	}
+	if (best == 0)
+		return;
+	out->median_ci_lo = v[best - 1];
+	out->median_ci_hi = v[n - best];
+	out->median_ci_level = cover;
+}
+
 int stats_summarize(const double *x, size_t n, double confidence,
 		    struct stats_summary *out)
 {
-	double *v = xmalloc((n ? n : 1) * sizeof *v);
-	size_t k = finite_copy(x, n, v);
+	size_t k;
+	double *v = sorted_finite(x, n, &k);
 
 	memset(out, 0, sizeof *out);
 	out->n = k;
 	out->confidence = confidence;
 	out->q1 = out->q3 = out->iqr = out->mad = NAN;
 	out->mean_ci_lo = out->mean_ci_hi = NAN;
-	out->median_ci_lo = out->median_ci_hi = NAN;
+	out->median_ci_lo = out->median_ci_hi = out->median_ci_level = NAN;
 	if (k == 0) {
 		out->mean = out->stddev = out->median = out->min = out->max = NAN;
 		free(v);
 		return -1;
 	}
-	gsl_sort(v, 1, k);
-	out->mean = gsl_stats_mean(v, 1, k);
-	out->stddev = k >= 2 ? gsl_stats_sd_m(v, 1, k, out->mean) : NAN;
-	out->median = gsl_stats_median_from_sorted_data(v, 1, k);
+	/* Scale by a power of two (exact) so that squares of huge or tiny
+	 * values neither overflow nor underflow. */
+	int e;
+	frexp(fmax(fabs(v[0]), fabs(v[k - 1])), &e);
+	for (size_t i = 0; i < k; i++)
+		v[i] = ldexp(v[i], -e);
+	double mean = gsl_stats_mean(v, 1, k);
+	out->mean = ldexp(mean, e);
+	out->stddev = k >= 2 ? ldexp(gsl_stats_sd_m(v, 1, k, mean), e) : NAN;
+	for (size_t i = 0; i < k; i++)
+		v[i] = ldexp(v[i], e);
+	out->median = stats_quantile_sorted(v, k, 0.5);
 	out->min = v[0];
 	out->max = v[k - 1];
+	out->q1 = stats_quantile_sorted(v, k, 0.25);
+	out->q3 = stats_quantile_sorted(v, k, 0.75);
+	out->iqr = out->q3 - out->q1;
+	if (k >= 2) {
+		double h = stats_mean_halfwidth(out, confidence);
+		out->mean_ci_lo = out->mean - h;
+		out->mean_ci_hi = out->mean + h;
+	}
+	median_ci(v, k, confidence, out);
+
+	/* MAD: median of absolute deviations (reuses the buffer). */
+	for (size_t i = 0; i < k; i++)
+		v[i] = fabs(v[i] - out->median);
+	gsl_sort(v, 1, k);
+	out->mad = stats_quantile_sorted(v, k, 0.5);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			continue;
+		if (x[i] < out->q1 - 3.0 * out->iqr || x[i] > out->q3 + 3.0 * out->iqr)
+			out->outliers_severe++;
+		else if (x[i] < out->q1 - 1.5 * out->iqr ||
+			 x[i] > out->q3 + 1.5 * out->iqr)
+			out->outliers_mild++;
+	}
 	free(v);
 	return 0;
 }
@@ -72,18 +177,220 @@ double stats_mean_halfwidth(const struct stats_summary *s, double confidence)
 {
 	if (s->n < 2 || !isfinite(s->stddev))
 		return NAN;
-	double t = gsl_cdf_tdist_Pinv(0.5 + confidence / 2.0, (double)(s->n - 1));
-	return t * s->stddev / sqrt((double)s->n);
+	if (s->stddev == 0)
+		return 0;
+	return t_crit(confidence, (double)(s->n - 1)) * s->stddev / sqrt((double)s->n);
 }
 
 void stats_flag_outliers(const double *x, size_t n, const struct stats_summary *s,
 			 unsigned char *flags)
 {
-	/* Not yet computed: no quartiles, no outliers. */
-	(void)x;
-	(void)s;
-	for (size_t i = 0; i < n; i++)
-		flags[i] &= (unsigned char)~(4u | 8u);
+	for (size_t i = 0; i < n; i++) {
+		flags[i] &= (unsigned char)~(RUN_OUTLIER_MILD | RUN_OUTLIER_SEVERE);
+		if (!isfinite(x[i]) || !isfinite(s->iqr))
+			continue;
+		if (x[i] < s->q1 - 3.0 * s->iqr || x[i] > s->q3 + 3.0 * s->iqr)
+			flags[i] |= RUN_OUTLIER_SEVERE;
+		else if (x[i] < s->q1 - 1.5 * s->iqr || x[i] > s->q3 + 1.5 * s->iqr)
+			flags[i] |= RUN_OUTLIER_MILD;
+	}
+}
+
+/* --- Welch's t-test ---------------------------------------------------- */
+
+/* Welch-Satterthwaite degrees of freedom from the standard errors of the
+ * two means (scale-free: they are first divided by the larger). */
+static double welch_df(double ea, size_t na, double eb, size_t nb)
+{
+	double s = fmax(ea, eb);
+	if (!(s > 0))
+		return NAN;
+	double va = (ea / s) * (ea / s), vb = (eb / s) * (eb / s);
+	double num = (va + vb) * (va + vb);
+	double den = va * va / (double)(na - 1) + vb * vb / (double)(nb - 1);
+	return num / den;
+}
+
+static double welch_from(const struct stats_summary *sa,
+			 const struct stats_summary *sb, double *t, double *df)
+{
+	double tt = NAN, d = NAN, p = NAN;
+	if (sa->n >= 2 && sb->n >= 2) {
+		double ea = sa->stddev / sqrt((double)sa->n);
+		double eb = sb->stddev / sqrt((double)sb->n);
+		double diff = sb->mean - sa->mean;
+		if (ea > 0 || eb > 0) {
+			tt = diff / hypot(ea, eb);
+			d = welch_df(ea, sa->n, eb, sb->n);
+			p = 2.0 * gsl_cdf_tdist_Q(fabs(tt), d);
+			if (p > 1)
+				p = 1;
+		} else {
+			/* No spread at all: the difference is certain. */
+			tt = diff == 0 ? 0 : copysign(INFINITY, diff);
+			p = diff == 0 ? 1.0 : 0.0;
+		}
+	}
+	if (t)
+		*t = tt;
+	if (df)
+		*df = d;
+	return p;
+}
+
+double stats_welch_p(const double *a, size_t na, const double *b, size_t nb,
+		     double *t, double *df)
+{
+	struct stats_summary sa, sb;
+	if (stats_summarize(a, na, 0.95, &sa) != 0 ||
+	    stats_summarize(b, nb, 0.95, &sb) != 0) {
+		if (t)
+			*t = NAN;
+		if (df)
+			*df = NAN;
+		return NAN;
+	}
+	return welch_from(&sa, &sb, t, df);
+}
+
+/* --- Mann-Whitney U ---------------------------------------------------- */
+
+struct ranked {
+	double v;
+	int group; /* 0: a, 1: b */
+};
+
+static int cmp_ranked(const void *p, const void *q)
+{
+	double x = ((const struct ranked *)p)->v, y = ((const struct ranked *)q)->v;
+	return (x > y) - (x < y);
+}
+
+/*
+ * P(U >= u) under the null for samples of m and n values without ties:
+ * count the m-subsets of ranks 1..m+n by rank sum (dynamic programming over
+ * the ranks, additions only, so no cancellation), then U = W - m(m+1)/2.
+ */
+static double mw_exact_upper(size_t m, size_t n, double u)
+{
+	size_t big = m + n;
+	size_t maxw = m * (2 * big - m + 1) / 2;
+	size_t width = maxw + 1;
+	double *cnt = xcalloc((m + 1) * width, sizeof *cnt);
+	cnt[0] = 1; /* zero chosen, sum 0 */
+	for (size_t r = 1; r <= big; r++) {
+		size_t top = r < m ? r : m;
+		for (size_t j = top; j >= 1; j--) {
+			double *dst = cnt + j * width, *src = cnt + (j - 1) * width;
+			for (size_t w = maxw; w >= r; w--)
+				dst[w] += src[w - r];
+		}
+	}
+	double total = 0, upper = 0;
+	double w0 = (double)m * (double)(m + 1) / 2.0;
+	for (size_t w = 0; w <= maxw; w++) {
+		double c = cnt[m * width + w];
+		total += c;
+		if ((double)w - w0 >= u - 1e-9)
+			upper += c;
+	}
+	free(cnt);
+	return upper / total;
+}
+
+double stats_mann_whitney_p(const double *a, size_t na, const double *b,
+			    size_t nb, double *u, bool *exact)
+{
+	struct ranked *r = xmalloc((na + nb ? na + nb : 1) * sizeof *r);
+	size_t m = 0, n = 0, big = 0;
+	for (size_t i = 0; i < na; i++)
+		if (isfinite(a[i])) {
+			r[big++] = (struct ranked){a[i], 0};
+			m++;
+		}
+	for (size_t i = 0; i < nb; i++)
+		if (isfinite(b[i])) {
+			r[big++] = (struct ranked){b[i], 1};
+			n++;
+		}
+	if (u)
+		*u = NAN;
+	if (exact)
+		*exact = false;
+	if (m == 0 || n == 0) {
+		free(r);
+		return NAN;
+	}
+	qsort(r, big, sizeof *r, cmp_ranked);
+	/* Mid-ranks for ties; tie term sum(t^3 - t). */
+	double rank_sum_b = 0, ties = 0;
+	for (size_t i = 0; i < big;) {
+		size_t j = i;
+		while (j + 1 < big && r[j + 1].v == r[i].v)
+			j++;
+		double t = (double)(j - i + 1);
+		double mid = ((double)i + (double)j) / 2.0 + 1.0;
+		for (size_t k = i; k <= j; k++)
+			if (r[k].group == 1)
+				rank_sum_b += mid;
+		ties += t * t * t - t;
+		i = j + 1;
+	}
+	free(r);
+	double dm = (double)m, dn = (double)n, dN = (double)big;
+	double ub = rank_sum_b - dn * (dn + 1) / 2.0; /* pairs b > a, ties 1/2 */
+	double umax = fmax(ub, dm * dn - ub);
+	if (u)
+		*u = ub;
+	double p;
+	if (ties == 0 && m < 50 && n < 50) {
+		p = 2.0 * mw_exact_upper(m, n, umax);
+		if (exact)
+			*exact = true;
+	} else {
+		double mu = dm * dn / 2.0;
+		double var = dm * dn / 12.0 * ((dN + 1) - ties / (dN * (dN - 1)));
+		if (!(var > 0))
+			return 1.0; /* every value equal: no evidence at all */
+		double z = (umax - mu - 0.5) / sqrt(var);
+		p = 2.0 * gsl_cdf_ugaussian_Q(z);
+	}
+	return p > 1 ? 1 : p;
+}
+
+/* --- Comparison -------------------------------------------------------- */
+
+/*
+ * Fieller's interval for mb/ma from the means and the variances of the
+ * means, all first divided by ma so that huge and tiny magnitudes neither
+ * overflow nor underflow: solve (r - theta)^2 <= t^2 (wb + theta^2 wa) for
+ * theta, where r = mb/ma, wa = va/ma^2, wb = vb/ma^2.  Bounded only when
+ * g = t^2 wa < 1 (ma significantly non-zero).
+ */
+static void fieller(const struct stats_summary *sa, const struct stats_summary *sb,
+		    double c, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (sa->n < 2 || sb->n < 2 || sa->mean == 0)
+		return;
+	double r = sb->mean / sa->mean;
+	double ca = sa->stddev / sa->mean, cb = sb->stddev / sa->mean;
+	double wa = ca * ca / (double)sa->n, wb = cb * cb / (double)sb->n;
+	if (wa == 0 && wb == 0) {
+		*lo = *hi = r;
+		return;
+	}
+	double df = welch_df(fabs(r) * sqrt(wa), sa->n, sqrt(wb), sb->n);
+	double t = t_crit(c, df);
+	double g = t * t * wa;
+	if (!(g < 1))
+		return;
+	double disc = wb + r * r * wa - g * wb;
+	if (disc < 0)
+		disc = 0;
+	double h = t * sqrt(disc);
+	*lo = (r - h) / (1 - g);
+	*hi = (r + h) / (1 - g);
 }
 
 int stats_compare(const double *a, size_t na, const double *b, size_t nb,
@@ -94,14 +401,47 @@ int stats_compare(const double *a, size_t na, const double *b, size_t nb,
 	(void)seed;
 	memset(out, 0, sizeof *out);
 	out->confidence = confidence;
+	out->ratio = out->ratio_lo = out->ratio_hi = NAN;
+	out->p_welch = out->p_mann_whitney = NAN;
+	out->welch_t = out->welch_df = out->mw_u = NAN;
+	out->verdict = VERDICT_UNKNOWN;
 	if (stats_summarize(a, na, confidence, &sa) != 0 ||
 	    stats_summarize(b, nb, confidence, &sb) != 0)
 		return -1;
-	double spread;
-	stats_ratio(&sa, &sb, &out->ratio, &spread);
-	out->ratio_lo = out->ratio_hi = NAN;
-	out->p_welch = out->p_mann_whitney = NAN;
-	out->verdict = VERDICT_UNKNOWN;
+	out->na = sa.n;
+	out->nb = sb.n;
+	out->ratio = sb.mean / sa.mean;
+	if (sa.n < 2 || sb.n < 2)
+		return 0;
+	fieller(&sa, &sb, confidence, &out->ratio_lo, &out->ratio_hi);
+	out->p_welch = welch_from(&sa, &sb, &out->welch_t, &out->welch_df);
+	out->p_mann_whitney = stats_mann_whitney_p(a, na, b, nb, &out->mw_u,
+						   &out->mw_exact);
+
+	/*
+	 * The verdict needs the interval (parametric, about means) and the
+	 * rank test (robust to a stray outlier) to agree.  Where the interval
+	 * is unbounded (mean of a not significantly non-zero), Welch's test
+	 * stands in for it.
+	 */
+	double alpha = 1.0 - confidence;
+	int dir_ci = 0;
+	if (isfinite(out->ratio_lo) && isfinite(out->ratio_hi)) {
+		if (sa.mean > 0 && out->ratio_lo > 1)
+			dir_ci = 1;
+		else if (sa.mean > 0 && out->ratio_hi < 1)
+			dir_ci = -1;
+		else if (sa.mean < 0)
+			dir_ci = out->p_welch < alpha ? (sb.mean > sa.mean ? 1 : -1) : 0;
+	} else if (out->p_welch < alpha) {
+		dir_ci = sb.mean > sa.mean ? 1 : -1;
+	}
+	double mu = (double)sa.n * (double)sb.n / 2.0;
+	int dir_mw = out->p_mann_whitney < alpha ? (out->mw_u > mu ? 1 : -1) : 0;
+	if (dir_ci != 0 && dir_ci == dir_mw)
+		out->verdict = dir_ci > 0 ? VERDICT_SLOWER : VERDICT_FASTER;
+	else
+		out->verdict = VERDICT_SAME;
 	return 0;
 }
 
@@ -117,4 +457,151 @@ const char *stats_verdict_name(enum stats_verdict v)
 	default:
 		return "unknown";
 	}
+}
+
+/* --- Warnings ---------------------------------------------------------- */
+
+/*
+ * The first run is "far slower" when it lies beyond the severe Tukey fence
+ * of the other runs (Q3 + 3 IQR of runs 2..n) and is also at least 20 %
+ * above their median, so a tiny IQR alone (deterministic runs) does not
+ * trigger it.  Needs 4 runs besides the first.  hyperfine warns in the same
+ * situation; cold caches are the usual cause.
+ */
+bool stats_first_run_slow(const double *x, size_t n)
+{
+	size_t first = 0;
+	while (first < n && !isfinite(x[first]))
+		first++;
+	if (first >= n)
+		return false;
+	struct stats_summary rest;
+	if (stats_summarize(x + first + 1, n - first - 1, 0.95, &rest) != 0 ||
+	    rest.n < 4)
+		return false;
+	double v = x[first];
+	return v > rest.q3 + 3.0 * rest.iqr && v > 1.2 * rest.median;
+}
+
+/*
+ * For normal data 0.70 % of values fall beyond the 1.5 IQR fences and
+ * 0.00023 % beyond 3 IQR, so more than 5 % mild-or-severe outliers, or any
+ * severe one, points at interference rather than the command's own spread.
+ * Needs 5 runs.
+ */
+bool stats_many_outliers(const struct stats_summary *s)
+{
+	if (s->n < 5)
+		return false;
+	size_t all = s->outliers_mild + s->outliers_severe;
+	return s->outliers_severe > 0 || (double)all > 0.05 * (double)s->n;
+}
+
+double stats_bimodality_coefficient(const double *x, size_t n)
+{
+	size_t k;
+	double *v = sorted_finite(x, n, &k);
+	double bc = NAN;
+	if (k >= 4 && v[0] != v[k - 1]) {
+		double dk = (double)k;
+		double mean = gsl_stats_mean(v, 1, k);
+		double m2 = 0, m3 = 0, m4 = 0;
+		for (size_t i = 0; i < k; i++) {
+			double d = v[i] - mean, d2 = d * d;
+			m2 += d2;
+			m3 += d2 * d;
+			m4 += d2 * d2;
+		}
+		m2 /= dk;
+		m3 /= dk;
+		m4 /= dk;
+		/* Adjusted (SAS/Excel "SKEW", "KURT") sample estimators. */
+		double g1 = m3 / pow(m2, 1.5);
+		double G1 = g1 * sqrt(dk * (dk - 1)) / (dk - 2);
+		double g2 = m4 / (m2 * m2) - 3.0;
+		double G2 = (dk - 1) / ((dk - 2) * (dk - 3)) * ((dk + 1) * g2 + 6.0);
+		bc = (G1 * G1 + 1) /
+		     (G2 + 3.0 * (dk - 1) * (dk - 1) / ((dk - 2) * (dk - 3)));
+	}
+	free(v);
+	return bc;
+}
+
+/*
+ * A right-skewed unimodal sample (one slow straggler) also has a high
+ * coefficient, so ask for a real second group too: the largest gap between
+ * neighbouring sorted values must leave at least 10 % of the runs (and at
+ * least 2) on each side.  Needs 10 runs.
+ */
+bool stats_looks_bimodal(const double *x, size_t n)
+{
+	double bc = stats_bimodality_coefficient(x, n);
+	if (!(bc > 5.0 / 9.0))
+		return false;
+	size_t k;
+	double *v = sorted_finite(x, n, &k);
+	bool yes = false;
+	if (k >= 10) {
+		size_t at = 0;
+		double gap = -1;
+		for (size_t i = 0; i + 1 < k; i++)
+			if (v[i + 1] - v[i] > gap) {
+				gap = v[i + 1] - v[i];
+				at = i + 1; /* values [0, at) below the gap */
+			}
+		size_t need = (size_t)ceil(0.1 * (double)k);
+		if (need < 2)
+			need = 2;
+		yes = at >= need && k - at >= need;
+	}
+	free(v);
+	return yes;
+}
+
+static double finite_mean(const double *x, size_t n)
+{
+	double s = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i])) {
+			s += x[i];
+			k++;
+		}
+	return k ? s / (double)k : NAN;
+}
+
+bool stats_mostly_waiting(const double *wall, const double *user,
+			  const double *sys, size_t n)
+{
+	double w = finite_mean(wall, n);
+	double cpu = (user ? finite_mean(user, n) : 0) + (sys ? finite_mean(sys, n) : 0);
+	if (!isfinite(w) || !isfinite(cpu))
+		return false;
+	return cpu < 0.5 * w && w - cpu > 1e-3;
+}
+
+/*
+ * Too fast: below 5 ms (hyperfine's limit too).  Process start-up (exec,
+ * dynamic loading: about 1.5 ms for /bin/true here) is then most of a run,
+ * and one scheduler tick (4 ms at HZ=250) of preemption distorts a run by
+ * its whole length, so run-to-run noise dwarfs the command's own cost.
+ */
+unsigned stats_warnings(const double *wall, const double *user,
+			const double *sys, size_t n, double confidence)
+{
+	struct stats_summary s;
+	unsigned w = 0;
+	if (stats_summarize(wall, n, confidence, &s) != 0)
+		return 0;
+	if (stats_first_run_slow(wall, n))
+		w |= STATS_WARN_FIRST_SLOW;
+	if (stats_many_outliers(&s))
+		w |= STATS_WARN_OUTLIERS;
+	if (s.mean < STATS_TOO_FAST_S)
+		w |= STATS_WARN_TOO_FAST;
+	if ((user || sys) && stats_mostly_waiting(wall, user, sys, n))
+		w |= STATS_WARN_WAITS;
+	if (stats_looks_bimodal(wall, n))
+		w |= STATS_WARN_BIMODAL;
+	return w;
 }

@@ -1,0 +1,495 @@
+/*
+ * Unit tests: stats.c against independently computed values.
+ *
+ * - Mean and standard deviation: NIST StRD univariate datasets
+ *   (https://www.itl.nist.gov/div898/strd/univ/), certified values typed in
+ *   below.  The data of Mavro, Michelso and Lew are typed in too; they
+ *   reproduce the certified values exactly in rational arithmetic (a Python
+ *   fractions.Fraction check).  NumAcc1-4 follow their published pattern.
+ * - Everything else: SciPy 1.10.1 / NumPy 1.24.2 (Debian's python3-scipy),
+ *   the exact call beside each expected value.
+ */
+#include "results.h"
+#include "stats.h"
+#include "unit.h"
+
+#include <stdlib.h>
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* NIST StRD Mavro (lower difficulty), 50 values. */
+static const double mavro[] = {
+	2.00180, 2.00170, 2.00180, 2.00190, 2.00180, 2.00170, 2.00150, 2.00140,
+	2.00150, 2.00150, 2.00170, 2.00180, 2.00180, 2.00190, 2.00190, 2.00210,
+	2.00200, 2.00160, 2.00140, 2.00130, 2.00130, 2.00150, 2.00150, 2.00160,
+	2.00150, 2.00140, 2.00130, 2.00140, 2.00150, 2.00140, 2.00150, 2.00160,
+	2.00150, 2.00160, 2.00190, 2.00200, 2.00200, 2.00210, 2.00220, 2.00230,
+	2.00240, 2.00250, 2.00270, 2.00260, 2.00260, 2.00260, 2.00270, 2.00260,
+	2.00250, 2.00240,
+};
+
+/* NIST StRD Michelso (lower difficulty), 100 values. */
+static const double michelso[] = {
+	299.85, 299.74, 299.90, 300.07, 299.93, 299.85, 299.95, 299.98, 299.98,
+	299.88, 300.00, 299.98, 299.93, 299.65, 299.76, 299.81, 300.00, 300.00,
+	299.96, 299.96, 299.96, 299.94, 299.96, 299.94, 299.88, 299.80, 299.85,
+	299.88, 299.90, 299.84, 299.83, 299.79, 299.81, 299.88, 299.88, 299.83,
+	299.80, 299.79, 299.76, 299.80, 299.88, 299.88, 299.88, 299.86, 299.72,
+	299.62, 299.86, 299.97, 299.95, 299.88, 299.91, 299.85, 299.87, 299.84,
+	299.84, 299.85, 299.84, 299.84, 299.84, 299.89, 299.81, 299.81, 299.82,
+	299.80, 299.77, 299.76, 299.74, 299.75, 299.76, 299.91, 299.92, 299.89,
+	299.86, 299.88, 299.72, 299.84, 299.85, 299.85, 299.78, 299.89, 299.84,
+	299.78, 299.81, 299.76, 299.81, 299.79, 299.81, 299.82, 299.85, 299.87,
+	299.87, 299.81, 299.74, 299.81, 299.94, 299.95, 299.80, 299.81, 299.87,
+	299.72,
+};
+
+/* NIST StRD Lew (lower difficulty), 200 values. */
+static const double lew[] = {
+	-213, -564, -35, -15, 141, 115, -420, -360, 203, -338, -431, 194, -220,
+	-513, 154, -125, -559, 92, -21, -579, -52, 99, -543, -175, 162, -457,
+	-346, 204, -300, -474, 164, -107, -572, -8, 83, -541, -224, 180, -420,
+	-374, 201, -236, -531, 83, 27, -564, -112, 131, -507, -254, 199, -311,
+	-495, 143, -46, -579, -90, 136, -472, -338, 202, -287, -477, 169, -124,
+	-568, 17, 48, -568, -135, 162, -430, -422, 172, -74, -577, -13, 92,
+	-534, -243, 194, -355, -465, 156, -81, -578, -64, 139, -449, -384, 193,
+	-198, -538, 110, -44, -577, -6, 66, -552, -164, 161, -460, -344, 205,
+	-281, -504, 134, -28, -576, -118, 156, -437, -381, 200, -220, -540, 83,
+	11, -568, -160, 172, -414, -408, 188, -125, -572, -32, 139, -492, -321,
+	205, -262, -504, 142, -83, -574, 0, 48, -571, -106, 137, -501, -266,
+	190, -391, -406, 194, -186, -553, 83, -13, -577, -49, 103, -515, -280,
+	201, 300, -506, 131, -45, -578, -80, 138, -462, -361, 201, -211, -554,
+	32, 74, -533, -235, 187, -372, -442, 182, -147, -566, 25, 68, -535,
+	-244, 194, -351, -463, 174, -125, -570, 15, 72, -550, -190, 172, -424,
+	-385, 198, -218, -536, 96,
+};
+
+/* Samples for the SciPy checks. */
+static const double A[] = {1.83, 1.91, 2.07, 1.95, 2.12, 1.88, 2.03, 1.99, 2.21, 1.94};
+static const double B[] = {2.15, 2.31, 2.08, 2.42, 2.27, 2.19, 2.36, 2.22, 2.50,
+			   2.11, 2.29, 2.33};
+static const double C[] = {1, 2, 2, 3, 3, 3, 4, 5, 5, 6};
+static const double D[] = {2, 3, 4, 4, 5, 6, 6, 6, 7, 8, 9};
+
+static void check_nist(const double *x, size_t n, double mean, double sd,
+		       double rel)
+{
+	struct stats_summary s;
+	CHECK(stats_summarize(x, n, 0.95, &s) == 0);
+	CHECK(s.n == n);
+	CHECK_REL(s.mean, mean, rel);
+	CHECK_REL(s.stddev, sd, rel);
+}
+
+static void nist_lower_difficulty(void)
+{
+	/* Certified: mean 2.00185600000000, sd 0.000429123454003053. */
+	check_nist(mavro, N(mavro), 2.00185600000000, 0.000429123454003053, 1e-9);
+	if (unit_state)
+		return;
+	/* Certified: mean 299.852400000000, sd 0.0790105478190518. */
+	check_nist(michelso, N(michelso), 299.852400000000, 0.0790105478190518, 1e-12);
+	if (unit_state)
+		return;
+	/* Certified: mean -177.435000000000, sd 277.332168044316. */
+	check_nist(lew, N(lew), -177.435000000000, 277.332168044316, 1e-13);
+}
+
+/* NumAcc1: 10000001, 10000003, 10000002: certified mean 10000002, sd 1.
+ * NumAcc2-4: 1001 values, c then c-0.1, c+0.1 alternating 500 times, for
+ * c = 1.2, 1000000.2, 10000000.2: certified mean c, sd 0.1. */
+static void nist_numacc(void)
+{
+	const double a1[] = {10000001, 10000003, 10000002};
+	check_nist(a1, 3, 10000002, 1, 1e-15);
+	if (unit_state)
+		return;
+	const double centre[] = {1.2, 1000000.2, 10000000.2};
+	const double lo[] = {1.1, 1000000.1, 10000000.1};
+	const double hi[] = {1.3, 1000000.3, 10000000.3};
+	/* GSL's two-pass algorithm: NumAcc4's sd is exact to about 1e-8
+	 * (NIST's "higher difficulty"; the data's own representation error). */
+	const double rel[] = {1e-13, 1e-9, 1e-7};
+	double x[1001];
+	for (int k = 0; k < 3; k++) {
+		x[0] = centre[k];
+		for (int i = 1; i < 1001; i++)
+			x[i] = i % 2 ? lo[k] : hi[k];
+		check_nist(x, 1001, centre[k], 0.1, rel[k]);
+		if (unit_state)
+			return;
+	}
+}
+
+static void quantiles_type7(void)
+{
+	struct stats_summary s;
+	CHECK(stats_summarize(A, N(A), 0.95, &s) == 0);
+	/* numpy.quantile(A, [0.25, 0.5, 0.75]) (method='linear' = type 7):
+	 * 1.9175 1.97 2.0599999999999996 */
+	CHECK_NEAR(s.q1, 1.9175, 1e-12);
+	CHECK_NEAR(s.median, 1.97, 1e-12);
+	CHECK_NEAR(s.q3, 2.06, 1e-12);
+	CHECK_NEAR(s.iqr, 2.06 - 1.9175, 1e-12);
+	CHECK_NEAR(s.min, 1.83, 0);
+	CHECK_NEAR(s.max, 2.21, 0);
+	CHECK(stats_summarize(B, N(B), 0.95, &s) == 0);
+	/* numpy.quantile(B, [0.25, 0.5, 0.75]): 2.18 2.28 2.3375 */
+	CHECK_NEAR(s.q1, 2.18, 1e-12);
+	CHECK_NEAR(s.median, 2.28, 1e-12);
+	CHECK_NEAR(s.q3, 2.3375, 1e-12);
+}
+
+static void mad_unscaled(void)
+{
+	struct stats_summary s;
+	CHECK(stats_summarize(A, N(A), 0.95, &s) == 0);
+	/* scipy.stats.median_abs_deviation(A) (scale=1.0): 0.075 */
+	CHECK_NEAR(s.mad, 0.075, 1e-12);
+	CHECK(stats_summarize(C, N(C), 0.95, &s) == 0);
+	/* scipy.stats.median_abs_deviation(C): 1.0 */
+	CHECK_NEAR(s.mad, 1.0, 0);
+}
+
+static void mean_ci_student(void)
+{
+	struct stats_summary s;
+	CHECK(stats_summarize(A, N(A), 0.95, &s) == 0);
+	/* mean(A) -+ t sd/sqrt(10), t the 0.975 quantile of Student's t with
+	 * 9 df solved in mpmath (40 digits; mpmath.betainc survival function
+	 * and mpmath.findroot): 1.9099138282601144 2.0760861717398856.
+	 * (scipy.stats.t.interval(0.95, 9, ...) in SciPy 1.10.1 gives
+	 * 1.9099138282622157: its t.ppf is off by 6e-11.) */
+	CHECK_NEAR(s.mean_ci_lo, 1.9099138282601144, 1e-13);
+	CHECK_NEAR(s.mean_ci_hi, 2.0760861717398856, 1e-13);
+	CHECK(stats_summarize(A, N(A), 0.99, &s) == 0);
+	/* The same at 99 % (mpmath): 1.8736376504799927 2.1123623495200073 */
+	CHECK_NEAR(s.mean_ci_lo, 1.8736376504799927, 1e-13);
+	CHECK_NEAR(s.mean_ci_hi, 2.1123623495200073, 1e-13);
+	CHECK_NEAR(stats_mean_halfwidth(&s, 0.99), 2.1123623495200073 - s.mean, 1e-13);
+}
+
+/* Order statistics [k, n-k+1] for the median at 95 %: largest k with
+ * 2 * scipy.stats.binom.cdf(k-1, n, 0.5) <= 0.05:
+ * n=5 none, n=6 [1,6] 0.96875, n=10 [2,9] 0.978515625,
+ * n=20 [6,15] 0.9586105346679688, n=100 [40,61] 0.9647997997822951. */
+static void median_ci_order_statistics(void)
+{
+	const size_t ns[] = {5, 6, 10, 20, 100};
+	const size_t ks[] = {0, 1, 2, 6, 40};
+	const double cov[] = {NAN, 0.96875, 0.978515625, 0.9586105346679688,
+			      0.9647997997822951};
+	double x[100];
+	for (size_t t = 0; t < N(ns); t++) {
+		size_t n = ns[t];
+		/* Values 1..n in a scrambled order: x_(k) is k. */
+		for (size_t i = 0; i < n; i++)
+			x[i] = (double)((i * 7) % n + 1);
+		struct stats_summary s;
+		CHECK(stats_summarize(x, n, 0.95, &s) == 0);
+		if (ks[t] == 0) {
+			CHECK(isnan(s.median_ci_lo) && isnan(s.median_ci_hi));
+			CHECK(isnan(s.median_ci_level));
+			continue;
+		}
+		CHECK_NEAR(s.median_ci_lo, (double)ks[t], 0);
+		CHECK_NEAR(s.median_ci_hi, (double)(n - ks[t] + 1), 0);
+		CHECK_NEAR(s.median_ci_level, cov[t], 1e-12);
+	}
+}
+
+static void tukey_outliers(void)
+{
+	const double x[] = {1, 2, 3, 4, 5, 6, 7, 8, 14, 21, NAN, -5};
+	struct stats_summary s;
+	CHECK(stats_summarize(x, N(x), 0.95, &s) == 0);
+	CHECK(s.n == 11);
+	/* numpy.quantile([1,2,3,4,5,6,7,8,14,21,-5], [0.25, 0.75]): 2.5 7.5 */
+	CHECK_NEAR(s.q1, 2.5, 1e-12);
+	CHECK_NEAR(s.q3, 7.5, 1e-12);
+	/* IQR 5: mild beyond -5 / 15, severe beyond -12.5 / 22.5:
+	 * 21 is mild, -5 is on the fence (not an outlier). */
+	CHECK(s.outliers_mild == 1);
+	CHECK(s.outliers_severe == 0);
+	const double y[] = {1, 2, 3, 4, 5, 6, 7, 8, 16, 30};
+	CHECK(stats_summarize(y, N(y), 0.95, &s) == 0);
+	/* Q1 3.25, Q3 7.75, IQR 4.5: mild > 14.5, severe > 21.25. */
+	CHECK(s.outliers_mild == 1 && s.outliers_severe == 1);
+	unsigned char flags[N(y)];
+	memset(flags, RUN_FAILED | RUN_OUTLIER_SEVERE, sizeof flags);
+	stats_flag_outliers(y, N(y), &s, flags);
+	for (size_t i = 0; i < 8; i++)
+		CHECK(flags[i] == RUN_FAILED);
+	CHECK(flags[8] == (RUN_FAILED | RUN_OUTLIER_MILD));
+	CHECK(flags[9] == (RUN_FAILED | RUN_OUTLIER_SEVERE));
+}
+
+static void welch_t_test(void)
+{
+	double t, df;
+	/* scipy.stats.ttest_ind(A, B, equal_var=False):
+	 * statistic -5.346732006600678, pvalue 3.24342127681232e-05.
+	 * Ours is b - a, hence the sign. */
+	double p = stats_welch_p(A, N(A), B, N(B), &t, &df);
+	CHECK_NEAR(t, 5.346732006600678, 1e-12);
+	CHECK_REL(p, 3.24342127681232e-05, 1e-8);
+	/* scipy.stats.ttest_ind(C, D, equal_var=False):
+	 * statistic -2.537635574082195, pvalue 0.020426990233717704 */
+	p = stats_welch_p(C, N(C), D, N(D), &t, NULL);
+	CHECK_NEAR(t, 2.537635574082195, 1e-12);
+	CHECK_REL(p, 0.020426990233717704, 1e-8);
+	/* One value on a side: no test. */
+	CHECK(isnan(stats_welch_p(A, 1, B, N(B), NULL, NULL)));
+}
+
+static void mann_whitney(void)
+{
+	double u;
+	bool exact;
+	/* scipy.stats.mannwhitneyu(B, A, alternative='two-sided',
+	 * method='exact'): statistic 114.0, pvalue 9.278647049544882e-05 */
+	double p = stats_mann_whitney_p(A, N(A), B, N(B), &u, &exact);
+	CHECK(exact);
+	CHECK_NEAR(u, 114.0, 0);
+	CHECK_REL(p, 9.278647049544882e-05, 1e-12);
+	/* scipy.stats.mannwhitneyu(G, E, alternative='two-sided',
+	 * method='exact'): statistic 24.0, pvalue 0.12554112554112554 */
+	const double E[] = {3.1, 4.7, 2.2, 5.9, 4.1};
+	const double G[] = {4.4, 6.3, 5.2, 3.6, 7.5, 6.8};
+	p = stats_mann_whitney_p(E, N(E), G, N(G), &u, &exact);
+	CHECK(exact);
+	CHECK_NEAR(u, 24.0, 0);
+	CHECK_REL(p, 0.12554112554112554, 1e-12);
+	/* Ties: scipy.stats.mannwhitneyu(D, C, alternative='two-sided',
+	 * method='asymptotic'): statistic 86.0, pvalue 0.02997553994391964 */
+	p = stats_mann_whitney_p(C, N(C), D, N(D), &u, &exact);
+	CHECK(!exact);
+	CHECK_NEAR(u, 86.0, 0);
+	CHECK_REL(p, 0.02997553994391964, 1e-9);
+	/* 60 values each (too many for the exact count):
+	 * L1 = [10 + ((i*37) % 101)/10 for i in range(60)],
+	 * L2 = [10.5 + ((i*53) % 97)/10 for i in range(60)],
+	 * scipy.stats.mannwhitneyu(L2, L1, alternative='two-sided',
+	 * method='asymptotic'): statistic 1837.5, pvalue 0.8460103269827736 */
+	double l1[60], l2[60];
+	for (int i = 0; i < 60; i++) {
+		l1[i] = 10 + ((i * 37) % 101) / 10.0;
+		l2[i] = 10.5 + ((i * 53) % 97) / 10.0;
+	}
+	p = stats_mann_whitney_p(l1, 60, l2, 60, &u, &exact);
+	CHECK(!exact);
+	CHECK_NEAR(u, 1837.5, 0);
+	CHECK_REL(p, 0.8460103269827736, 1e-9);
+	/* All equal: no evidence of a difference. */
+	const double same[] = {5, 5, 5, 5};
+	CHECK_NEAR(stats_mann_whitney_p(same, 4, same, 4, NULL, NULL), 1.0, 0);
+}
+
+static void compare_fieller(void)
+{
+	struct stats_comparison c;
+	CHECK(stats_compare(A, N(A), B, N(B), 0.95, 1, &c) == 0);
+	/* Fieller's interval for mean(B)/mean(A), Welch df at the estimate:
+	 * the roots of (mb - x ma)^2 - t^2 (vb + x^2 va), solved in mpmath
+	 * (40 digits, mpmath.findroot) with t the 0.975 quantile of Student's
+	 * t with df = (vb + r^2 va)^2 / (vb^2/11 + r^4 va^2/9):
+	 * ratio 1.1385683224619502, CI 1.0820109713669081 ..
+	 * 1.1985211104445588, df 18.89917346256716.  (SciPy's brentq with
+	 * scipy.stats.t.ppf agrees to 1e-13.) */
+	CHECK_NEAR(c.ratio, 1.1385683224619502, 1e-14);
+	CHECK_NEAR(c.ratio_lo, 1.0820109713669081, 1e-12);
+	CHECK_NEAR(c.ratio_hi, 1.1985211104445588, 1e-12);
+	CHECK_REL(c.p_welch, 3.24342127681232e-05, 1e-8);
+	CHECK_REL(c.p_mann_whitney, 9.278647049544882e-05, 1e-12);
+	CHECK(c.verdict == VERDICT_SLOWER);
+	CHECK_STR(stats_verdict_name(c.verdict), "slower");
+	/* Swapped: the reciprocal interval, faster. */
+	struct stats_comparison d;
+	CHECK(stats_compare(B, N(B), A, N(A), 0.95, 1, &d) == 0);
+	CHECK(d.verdict == VERDICT_FASTER);
+	CHECK_NEAR(d.ratio, 1 / c.ratio, 1e-12);
+	/* Fieller's set for 1/theta is the reciprocal set, but the df (at
+	 * the estimate) differs slightly, so only roughly. */
+	CHECK_NEAR(d.ratio_lo, 1 / c.ratio_hi, 2e-3);
+	CHECK_NEAR(d.ratio_hi, 1 / c.ratio_lo, 2e-3);
+}
+
+/* The interval shrinks with more runs, unlike hyperfine's spread. */
+static void compare_ci_shrinks(void)
+{
+	double a[400], b[400];
+	for (int i = 0; i < 400; i++) {
+		a[i] = A[i % N(A)];
+		b[i] = B[i % N(B)];
+	}
+	struct stats_comparison c10, c400;
+	CHECK(stats_compare(a, 40, b, 40, 0.95, 1, &c10) == 0);
+	CHECK(stats_compare(a, 400, b, 400, 0.95, 1, &c400) == 0);
+	double w10 = c10.ratio_hi - c10.ratio_lo, w400 = c400.ratio_hi - c400.ratio_lo;
+	CHECK(w400 < w10 / 2.5); /* ~ sqrt(10) */
+}
+
+static void compare_same_and_unknown(void)
+{
+	struct stats_comparison c;
+	/* A against itself: p = 1, no significant difference. */
+	CHECK(stats_compare(A, N(A), A, N(A), 0.95, 1, &c) == 0);
+	CHECK(c.verdict == VERDICT_SAME);
+	CHECK_NEAR(c.ratio, 1.0, 1e-15);
+	CHECK(c.ratio_lo < 1 && c.ratio_hi > 1);
+	CHECK_STR(stats_verdict_name(c.verdict), "no significant difference");
+	/* One run: unknown. */
+	CHECK(stats_compare(A, 1, B, N(B), 0.95, 1, &c) == 0);
+	CHECK(c.verdict == VERDICT_UNKNOWN);
+	CHECK(isnan(c.ratio_lo) && isnan(c.p_welch));
+	CHECK_STR(stats_verdict_name(c.verdict), "unknown");
+	/* No finite value: error. */
+	const double nan2[] = {NAN, NAN};
+	CHECK(stats_compare(nan2, 2, B, N(B), 0.95, 1, &c) == -1);
+	/* Deterministic counters: constant 2048 vs constant 4096 faults. */
+	double k1[10], k2[10];
+	for (int i = 0; i < 10; i++) {
+		k1[i] = 2048;
+		k2[i] = 4096;
+	}
+	CHECK(stats_compare(k1, 10, k2, 10, 0.95, 1, &c) == 0);
+	CHECK(c.verdict == VERDICT_SLOWER);
+	CHECK_NEAR(c.ratio_lo, 2.0, 0);
+	CHECK_NEAR(c.ratio_hi, 2.0, 0);
+	CHECK_NEAR(c.p_welch, 0.0, 0);
+	CHECK(stats_compare(k1, 10, k1, 10, 0.95, 1, &c) == 0);
+	CHECK(c.verdict == VERDICT_SAME);
+	CHECK_NEAR(c.p_welch, 1.0, 0);
+	CHECK_NEAR(c.p_mann_whitney, 1.0, 0);
+	/* Two runs each can never reach 95 % with the rank test: exact
+	 * minimum p is 2/6. */
+	CHECK(stats_compare(k1, 2, k2, 2, 0.95, 1, &c) == 0);
+	CHECK(c.verdict == VERDICT_SAME);
+}
+
+static void edge_one_run_and_equal(void)
+{
+	struct stats_summary s;
+	const double one[] = {NAN, 0.5, NAN};
+	CHECK(stats_summarize(one, 3, 0.95, &s) == 0);
+	CHECK(s.n == 1);
+	CHECK_NEAR(s.mean, 0.5, 0);
+	CHECK_NEAR(s.median, 0.5, 0);
+	CHECK(isnan(s.stddev));
+	CHECK(isnan(s.mean_ci_lo) && isnan(s.mean_ci_hi));
+	CHECK(isnan(stats_mean_halfwidth(&s, 0.95)));
+	CHECK_NEAR(s.mad, 0, 0);
+	CHECK(s.outliers_mild == 0 && s.outliers_severe == 0);
+
+	const double eq[] = {7, 7, 7, 7, 7, 7, 7};
+	CHECK(stats_summarize(eq, N(eq), 0.95, &s) == 0);
+	CHECK_NEAR(s.stddev, 0, 0);
+	CHECK_NEAR(s.mad, 0, 0);
+	CHECK_NEAR(s.iqr, 0, 0);
+	CHECK_NEAR(s.mean_ci_lo, 7, 0);
+	CHECK_NEAR(s.mean_ci_hi, 7, 0);
+	CHECK(s.outliers_mild == 0 && s.outliers_severe == 0);
+	CHECK(isnan(stats_bimodality_coefficient(eq, N(eq))));
+	CHECK(!stats_looks_bimodal(eq, N(eq)));
+
+	const double none[] = {NAN, INFINITY};
+	CHECK(stats_summarize(none, 2, 0.95, &s) == -1);
+	CHECK(s.n == 0 && isnan(s.mean));
+	CHECK(stats_summarize(NULL, 0, 0.95, &s) == -1);
+}
+
+/* Scaling by a power of two is exact, so the results scale exactly. */
+static void edge_magnitudes(void)
+{
+	const double scales[] = {0x1p-1000, 0x1p-40, 0x1p40, 0x1p1000};
+	struct stats_summary ref, s;
+	CHECK(stats_summarize(A, N(A), 0.95, &ref) == 0);
+	struct stats_comparison cref, c;
+	CHECK(stats_compare(A, N(A), B, N(B), 0.95, 1, &cref) == 0);
+	for (size_t k = 0; k < N(scales); k++) {
+		double a[N(A)], b[N(B)];
+		for (size_t i = 0; i < N(A); i++)
+			a[i] = A[i] * scales[k];
+		for (size_t i = 0; i < N(B); i++)
+			b[i] = B[i] * scales[k];
+		CHECK(stats_summarize(a, N(a), 0.95, &s) == 0);
+		CHECK_REL(s.mean, ref.mean * scales[k], 1e-15);
+		CHECK_REL(s.stddev, ref.stddev * scales[k], 1e-15);
+		CHECK_REL(s.mean_ci_hi, ref.mean_ci_hi * scales[k], 1e-15);
+		CHECK_REL(s.mad, ref.mad * scales[k], 1e-15);
+		CHECK(stats_compare(a, N(a), b, N(b), 0.95, 1, &c) == 0);
+		CHECK_REL(c.ratio_lo, cref.ratio_lo, 1e-14);
+		CHECK_REL(c.ratio_hi, cref.ratio_hi, 1e-14);
+		CHECK_REL(c.p_welch, cref.p_welch, 1e-12);
+		CHECK(c.verdict == VERDICT_SLOWER);
+	}
+}
+
+static void warnings_pure(void)
+{
+	/* First run far slower than the rest. */
+	double w[12] = {0.050, 0.010, 0.011, 0.010, 0.012, 0.010, 0.011, 0.010,
+			0.011, 0.010, 0.011, 0.012};
+	CHECK(stats_first_run_slow(w, 12));
+	w[0] = 0.0115;
+	CHECK(!stats_first_run_slow(w, 12));
+	/* Deterministic counts with one more: beyond the fence but < 20 %. */
+	const double k[] = {101, 100, 100, 100, 100, 100};
+	CHECK(!stats_first_run_slow(k, 6));
+
+	/* Outliers. */
+	struct stats_summary s;
+	const double o[] = {1, 2, 3, 4, 5, 6, 7, 8, 16, 30};
+	CHECK(stats_summarize(o, N(o), 0.95, &s) == 0);
+	CHECK(stats_many_outliers(&s));
+	CHECK(stats_summarize(A, N(A), 0.95, &s) == 0);
+	CHECK(!stats_many_outliers(&s));
+
+	/* Bimodality coefficient: scipy.stats.skew(x, bias=False),
+	 * scipy.stats.kurtosis(x, bias=False) into (g^2+1)/(k+3(n-1)^2/
+	 * ((n-2)(n-3))): A 0.31538883432499976, bim 0.5906218613115957. */
+	const double bim[] = {1.0, 1.1, 0.9, 1.05, 0.95, 1.02, 2.0, 2.1, 1.9,
+			      2.05, 1.95, 2.02};
+	CHECK_NEAR(stats_bimodality_coefficient(A, N(A)), 0.31538883432499976, 1e-12);
+	CHECK_NEAR(stats_bimodality_coefficient(bim, N(bim)), 0.5906218613115957, 1e-12);
+	CHECK(stats_looks_bimodal(bim, N(bim)));
+	CHECK(!stats_looks_bimodal(A, N(A)));
+	/* One straggler: high coefficient, but not two groups. */
+	const double strag[] = {1, 1.01, 0.99, 1.02, 0.98, 1, 1.01, 0.99, 1, 5};
+	CHECK(stats_bimodality_coefficient(strag, N(strag)) > 5.0 / 9.0);
+	CHECK(!stats_looks_bimodal(strag, N(strag)));
+
+	/* Waiting: 10 ms wall, 1 ms CPU. */
+	const double wall[] = {0.010, 0.011, 0.010};
+	const double usr[] = {0.0006, 0.0006, 0.0006};
+	const double sys[] = {0.0004, 0.0004, 0.0004};
+	CHECK(stats_mostly_waiting(wall, usr, sys, 3));
+	CHECK(!stats_mostly_waiting(wall, wall, NULL, 3));
+
+	unsigned m = stats_warnings(wall, usr, sys, 3, 0.95);
+	CHECK(m == STATS_WARN_WAITS);
+	const double fast[] = {0.001, 0.0011, 0.001};
+	m = stats_warnings(fast, fast, NULL, 3, 0.95);
+	CHECK(m == STATS_WARN_TOO_FAST);
+}
+
+int main(void)
+{
+	stats_init();
+	RUN(nist_lower_difficulty);
+	RUN(nist_numacc);
+	RUN(quantiles_type7);
+	RUN(mad_unscaled);
+	RUN(mean_ci_student);
+	RUN(median_ci_order_statistics);
+	RUN(tukey_outliers);
+	RUN(welch_t_test);
+	RUN(mann_whitney);
+	RUN(compare_fieller);
+	RUN(compare_ci_shrinks);
+	RUN(compare_same_and_unknown);
+	RUN(edge_one_run_and_equal);
+	RUN(edge_magnitudes);
+	RUN(warnings_pure);
+	UNIT_EXIT();
+}
