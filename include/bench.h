@@ -4,8 +4,16 @@
  * enough, then cleanup; shell start-up cost calibrated once and subtracted.
  * Reports each benchmark on the terminal as it finishes.
  *
- * Ownership: bench_run() returns an array of results (one per benchmark
- * that started) freed with bench_free_results().
+ * With --order interleaved or shuffled the benchmarks' measured runs take
+ * turns (planner_order_next); each benchmark still gets its setup and
+ * warmups just before its own first run and its cleanup just after its own
+ * last run.
+ *
+ * Ownership: bench_run() fills an outcome freed with bench_free_outcome().
+ * results[i] is benchmark i of the plan.  Sequential order: results holds
+ * the benchmarks that started (n grows as they start).  Interleaved and
+ * shuffled: all plan->n results exist from the start (n = plan->n), those
+ * not yet finished holding the runs so far (possibly none).
  */
 #ifndef CBENCH_BENCH_H
 #define CBENCH_BENCH_H
@@ -13,6 +21,8 @@
 #include "cli.h"
 #include "planner.h"
 #include "results.h"
+
+#include <stdint.h>
 
 struct bench_outcome {
 	struct bench_result **results;
@@ -24,10 +34,18 @@ struct bench_outcome {
 	bool pmu;             /* hardware counters were available */
 	bool user_only;       /* counters exclude kernel mode */
 	bool exec_exact;      /* ptrace worked: clock and counters start at exec */
+	uint64_t order_seed;  /* seed of --order=shuffled (given or drawn), else 0 */
 };
 
-/* Called after each benchmark ends (completed, failed or interrupted),
- * with every result so far: exporters rewrite their files from it. */
+/*
+ * Called after each benchmark ends (completed, failed or interrupted), with
+ * every result so far: exporters rewrite their files from it.  "Ends" means
+ * after its last run and its cleanup, in every order: with interleaving,
+ * when a benchmark reaches its run count while others go on.  When a
+ * failure or an interrupt stops everything, it is called once after the
+ * benchmarks still in flight are brought to an end, so the last call
+ * always sees the final results.
+ */
 typedef void (*bench_done_fn)(void *arg, const struct bench_outcome *so_far);
 
 /* Run everything; never exits.  Errors are printed through diag. */

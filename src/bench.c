@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -45,6 +46,11 @@ struct ctx {
 	char **envp;
 	char iter_slot[64];
 	int stdin_fd;
+	struct outfile {
+		const char *path;
+		int fd;
+	} *outs;                 /* --output files, each opened once */
+	size_t n_outs;
 	bool told_fallback;
 	char err[DIAG_MSG_MAX];
 };
@@ -200,8 +206,9 @@ static int run_hook(struct ctx *x, const char *kind, const char *line,
 			   "' || true' to it to ignore its failure", kind, line, res.code);
 		return -1;
 	case SPAWN_SIGNALED:
-		diag_error("the --%s command '%s' was terminated by signal %s (%s)",
-			   kind, line, spawn_signal_name(res.code), strsignal(res.code));
+		diag_error("the --%s command '%s' was terminated by signal %s (%s); "
+			   "append ' || true' to it to ignore its failure", kind, line,
+			   spawn_signal_name(res.code), strsignal(res.code));
 		return -1;
 	case SPAWN_TIMED_OUT:
 		diag_error("the --%s command '%s' timed out", kind, line);
@@ -260,7 +267,8 @@ static int check_run(struct ctx *x, const struct plan_bench *b,
 			   run_name);
 		return -1;
 	case SPAWN_TIMED_OUT:
-		if (x->cfg->ignore_failure)
+		/* -i ignores timeouts too; -i=CODES only those exit codes. */
+		if (x->cfg->ignore_failure && x->cfg->ignore_codes == NULL)
 			return 1;
 		diag_error("command '%s' timed out after %g s in %s (its process "
 			   "group was killed); use -i/--ignore-failure to keep going",
@@ -394,123 +402,313 @@ static double rel_halfwidth(const struct config *cfg, const struct bench_result 
 	return stats_mean_halfwidth(&s, cfg->confidence) / s.mean;
 }
 
-/* Run one benchmark.  Returns 0, -1 (stop, exit 1), -2 (interrupted). */
-static int run_bench(struct ctx *x, const struct plan_bench *b, size_t index,
-		     struct bench_result *r)
-{
-	const struct config *cfg = x->cfg;
+/* One benchmark while it runs; several are in flight when interleaved. */
+struct bstate {
+	const struct plan_bench *b;
+	size_t index;
+	struct bench_result *r;
 	struct prepared p;
-	int rc = 0;
+	enum spawn_output out, hook_out;
+	int out_fd;              /* for SPAWN_OUT_FD; owned by the ctx */
+	bool started;            /* bench_start ran (p may need freeing) */
+	bool setup_ok;           /* setup done (or none): cleanup is due */
+	bool finished;
+	bool report;             /* finished with results worth a report */
+	enum stop_reason why;
+	size_t hint;             /* its share of the progress bar's total */
+};
 
-	if (prepare(x, b->command, false, &p, "") != 0)
-		return -1;
-	r->via_shell = p.via_shell;
-	warn_setuid(&p);
-	if (p.via_shell && !x->calibrated) {
-		rc = calibrate_shell(x);
-		if (rc != 0) {
-			prepared_free(&p);
-			return rc;
-		}
-	}
-
-	const char *out_path;
-	int out_fd;
-	enum spawn_output out = output_mode(b->output, &out_fd, &out_path);
-	if (out == SPAWN_OUT_FD) {
-		out_fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (out_fd < 0) {
-			diag_error("cannot open --output file '%s': %s", out_path,
+/*
+ * Open every --output FILE once, before anything runs (a FILE given once
+ * for all commands is shared, so their outputs follow one another), and set
+ * each benchmark's output mode.  Returns 0 or -1 (message printed).
+ */
+static int open_outputs(struct ctx *x, struct bstate *st, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *path;
+		int fd;
+		st[i].out = output_mode(st[i].b->output, &fd, &path);
+		st[i].out_fd = -1;
+		st[i].hook_out = st[i].out == SPAWN_OUT_INHERIT ? SPAWN_OUT_INHERIT
+								: SPAWN_OUT_NULL;
+		if (st[i].out != SPAWN_OUT_FD)
+			continue;
+		for (size_t k = 0; k < x->n_outs && st[i].out_fd < 0; k++)
+			if (strcmp(x->outs[k].path, path) == 0)
+				st[i].out_fd = x->outs[k].fd;
+		if (st[i].out_fd >= 0)
+			continue;
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			diag_error("cannot open --output file '%s': %s", path,
 				   strerror(errno));
-			prepared_free(&p);
 			return -1;
 		}
+		x->outs = xreallocarray(x->outs, x->n_outs + 1, sizeof *x->outs);
+		x->outs[x->n_outs].path = path;
+		x->outs[x->n_outs++].fd = fd;
+		st[i].out_fd = fd;
 	}
-	enum spawn_output hook_out = out == SPAWN_OUT_INHERIT ? out : SPAWN_OUT_NULL;
+	return 0;
+}
 
-	text_bench_header(&x->style, index, r);
-	if (b->setup && (rc = run_hook(x, "setup", b->setup, hook_out, -1)) != 0)
-		goto done;
+/*
+ * Before a benchmark's first measured run: resolve its command, calibrate
+ * the shell if it needs one, run its setup and warmups.  Returns 0, -1
+ * (stop, exit 1), -2 (interrupted).
+ */
+static int bench_start(struct ctx *x, struct bstate *s, bool header)
+{
+	const struct config *cfg = x->cfg;
+	const struct plan_bench *b = s->b;
+	int rc;
+
+	if (prepare(x, b->command, false, &s->p, "") != 0)
+		return -1;
+	s->started = true;
+	s->r->via_shell = s->p.via_shell;
+	warn_setuid(&s->p);
+	if (s->p.via_shell && !x->calibrated && (rc = calibrate_shell(x)) != 0)
+		return rc;
+	if (header)
+		text_bench_header(&x->style, s->index, s->r);
+	if (b->setup && (rc = run_hook(x, "setup", b->setup, s->hook_out, -1)) != 0)
+		return rc;
+	s->setup_ok = true;
 
 	char run_name[64];
 	for (long k = 1; k <= cfg->warmup; k++) {
 		if (b->prepare &&
-		    (rc = run_hook(x, "prepare", b->prepare, hook_out, -1)) != 0)
-			goto done;
+		    (rc = run_hook(x, "prepare", b->prepare, s->hook_out, -1)) != 0)
+			return rc;
 		set_iteration(x, "CBENCH_ITERATION=warmup-%zu", (size_t)k);
 		struct spawn_result res;
-		if ((rc = run(x, &p, out, out_fd, false, &res)) != 0)
-			goto done;
+		if ((rc = run(x, &s->p, s->out, s->out_fd, false, &res)) != 0)
+			return rc;
 		snprintf(run_name, sizeof run_name, "warmup run %ld", k);
 		int c = check_run(x, b, &res, run_name);
-		if (c < 0) {
-			rc = c;
-			goto done;
-		}
+		if (c < 0)
+			return c;
 		if (b->conclude &&
-		    (rc = run_hook(x, "conclude", b->conclude, hook_out, -1)) != 0)
-			goto done;
+		    (rc = run_hook(x, "conclude", b->conclude, s->hook_out, -1)) != 0)
+			return rc;
 		text_progress(&x->style, "Warmup", (size_t)k, (size_t)cfg->warmup, NAN);
 	}
+	return 0;
+}
 
-	enum stop_reason why;
-	while ((why = planner_next(cfg, r->n_runs, r->total_wall_s,
-				   rel_halfwidth(cfg, r))) == STOP_CONTINUE) {
-		if (b->prepare &&
-		    (rc = run_hook(x, "prepare", b->prepare, hook_out, -1)) != 0)
-			break;
-		set_iteration(x, "CBENCH_ITERATION=%zu", r->n_runs);
-		struct spawn_result res;
-		if ((rc = run(x, &p, out, out_fd, true, &res)) != 0)
-			break;
-		snprintf(run_name, sizeof run_name, "run %zu", r->n_runs + 1);
-		int c = check_run(x, b, &res, run_name);
-		if (c < 0) {
-			rc = c;
-			break;
-		}
-		double v[MET_COUNT];
-		results_values_from_spawn(&res, v);
-		if (p.via_shell)
-			for (int m = 0; m < MET_COUNT; m++)
-				if (isfinite(v[m]) && x->overhead[m] > 0)
-					v[m] = v[m] > x->overhead[m] ? v[m] - x->overhead[m] : 0;
-		uint8_t flags = 0;
-		if (c == 1)
-			flags |= res.outcome == SPAWN_TIMED_OUT ? RUN_TIMED_OUT | RUN_FAILED
-								: RUN_FAILED;
-		if (!res.exec_exact)
-			r->exec_exact = false;
-		int code = res.outcome == SPAWN_SIGNALED ? -res.code
-			   : res.outcome == SPAWN_TIMED_OUT ? -9 : res.code;
-		results_add_run(r, v, code, flags);
-		if (b->conclude &&
-		    (rc = run_hook(x, "conclude", b->conclude, hook_out, -1)) != 0)
-			break;
-		text_progress(&x->style, "Current", r->n_runs, progress_total(cfg, r),
-			      r->total_wall_s / (double)r->n_runs);
-	}
-	if (rc == 0) {
-		char buf[160];
-		const char *t = stop_text(why, cfg, buf, sizeof buf);
-		if (t)
-			r->stop_reason = xstrdup(t);
-	}
+/*
+ * One measured run, bracketed by prepare and conclude.  A run that timed
+ * out is recorded (flagged) even when it stops the benchmark.  Returns 0,
+ * -1 (stop, exit 1), -2 (interrupted).
+ */
+static int bench_step(struct ctx *x, struct bstate *s)
+{
+	const struct plan_bench *b = s->b;
+	struct bench_result *r = s->r;
+	int rc;
+
+	if (b->prepare &&
+	    (rc = run_hook(x, "prepare", b->prepare, s->hook_out, -1)) != 0)
+		return rc;
+	set_iteration(x, "CBENCH_ITERATION=%zu", r->n_runs);
+	struct spawn_result res;
+	if ((rc = run(x, &s->p, s->out, s->out_fd, true, &res)) != 0)
+		return rc;
+	char run_name[64];
+	snprintf(run_name, sizeof run_name, "run %zu", r->n_runs + 1);
+	int c = check_run(x, b, &res, run_name);
+	bool timed_out = res.outcome == SPAWN_TIMED_OUT;
+	if (c == -2 || (c == -1 && !timed_out))
+		return c;
+
+	double v[MET_COUNT];
+	results_values_from_spawn(&res, v);
+	if (s->p.via_shell)
+		for (int m = 0; m < MET_COUNT; m++)
+			if (isfinite(v[m]) && x->overhead[m] > 0)
+				v[m] = v[m] > x->overhead[m] ? v[m] - x->overhead[m] : 0;
+	uint8_t flags = 0;
+	if (c != 0)
+		flags |= timed_out ? RUN_TIMED_OUT | RUN_FAILED : RUN_FAILED;
+	if (!res.exec_exact)
+		r->exec_exact = false;
+	int code = res.outcome == SPAWN_SIGNALED ? -res.code
+		   : timed_out ? -SIGKILL : res.code;
+	results_add_run(r, v, code, flags);
+	if (c == -1)
+		return -1;
+	if (b->conclude &&
+	    (rc = run_hook(x, "conclude", b->conclude, s->hook_out, -1)) != 0)
+		return rc;
+	return 0;
+}
+
+/*
+ * After a benchmark's last run (or when it stops): cleanup unless
+ * interrupted; its report is due unless it failed (printed now when
+ * print_now, else by print_reports).  why, if not NULL, becomes its stop
+ * reason.  Returns rc, or the cleanup's failure.
+ */
+static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool print_now,
+			const char *why)
+{
+	struct bench_result *r = s->r;
 	text_progress_clear(&x->style);
+	if (rc == 0 && why == NULL) {
+		char buf[160];
+		why = stop_text(s->why, x->cfg, buf, sizeof buf);
+		if (why)
+			r->stop_reason = xstrdup(why);
+	} else if (why) {
+		r->stop_reason = xstrdup(why);
+	}
 	if (rc == -2)
 		r->interrupted = true;
-	if (rc != -2 && b->cleanup) {
-		int c = run_hook(x, "cleanup", b->cleanup, hook_out, -1);
+	s->report = rc != -1;
+	if (rc != -2 && s->setup_ok && s->b->cleanup) {
+		int c = run_hook(x, "cleanup", s->b->cleanup, s->hook_out, -1);
 		if (c != 0 && rc == 0)
 			rc = c;
 	}
-done:
-	text_progress_clear(&x->style);
-	if (rc != -1)
+	if (s->report && print_now) {
 		text_bench_report(&x->style, r);
-	if (out_fd >= 0 && out == SPAWN_OUT_FD)
-		close(out_fd);
-	prepared_free(&p);
+		s->report = false;
+	}
+	prepared_free(&s->p);
+	s->finished = true;
+	return rc;
+}
+
+/* Interleaved and shuffled: print the reports of finished benchmarks in
+ * plan order, as far as the first one still running. */
+static void print_reports(struct ctx *x, struct bstate *st, size_t n,
+			  size_t *next)
+{
+	for (; *next < n && st[*next].finished; ++*next)
+		if (st[*next].report) {
+			text_bench_header(&x->style, *next, st[*next].r);
+			text_bench_report(&x->style, st[*next].r);
+		}
+}
+
+/* A seed for --order=shuffled when --seed is not given. */
+static uint64_t clock_seed(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t s = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return s ^ ((uint64_t)getpid() << 32);
+}
+
+static void new_result(struct ctx *x, struct bench_outcome *out,
+		       struct bstate *s)
+{
+	const struct plan_bench *b = s->b;
+	s->r = results_new(b->name, b->command, b->params, b->n_params);
+	enable_metrics(x, s->r);
+	out->results[s->index] = s->r;
+	out->n = s->index + 1;
+	if (b->is_reference)
+		out->reference = (long)s->index;
+}
+
+/*
+ * Run every benchmark in the order --order asks for.  Sequential: each
+ * benchmark from setup to cleanup before the next starts.  Interleaved and
+ * shuffled: a benchmark starts (setup, warmups) when its first run comes up
+ * and finishes (cleanup, report) after its last, with the other
+ * benchmarks' runs in between.  Returns 0, -1 (failure), -2 (interrupted).
+ */
+static int run_all(struct ctx *x, struct bstate *st, size_t n,
+		   bench_done_fn on_done, void *arg, struct bench_outcome *out,
+		   uint64_t seed)
+{
+	const struct config *cfg = x->cfg;
+	bool seq = cfg->order == ORDER_SEQUENTIAL;
+	bool *active = xcalloc(n ? n : 1, sizeof *active);
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++)
+		active[i] = true;
+	out->results = xcalloc(n ? n : 1, sizeof *out->results);
+	if (!seq)
+		for (size_t i = 0; i < n; i++)
+			new_result(x, out, &st[i]);
+
+	struct planner_order *ord = planner_order_new(cfg->order, n, seed);
+	size_t done_runs = 0, total_hint = 0, next_report = 0;
+	long failed = -1;
+	for (;;) {
+		long i = planner_order_next(ord, active);
+		if (i < 0)
+			break;
+		struct bstate *s = &st[i];
+		if (!s->started) {
+			if (seq)
+				new_result(x, out, s);
+			rc = bench_start(x, s, seq);
+		}
+		if (rc == 0)
+			rc = bench_step(x, s);
+		struct bench_result *r = s->r;
+		if (rc == 0) {
+			double mean = r->total_wall_s / (double)r->n_runs;
+			if (seq) {
+				text_progress(&x->style, "Current", r->n_runs,
+					      progress_total(cfg, r), mean);
+			} else {
+				size_t h = progress_total(cfg, r);
+				total_hint += h - s->hint;
+				s->hint = h;
+				text_progress(&x->style, "Runs", ++done_runs,
+					      total_hint > n ? total_hint : n, mean);
+			}
+			s->why = planner_next(cfg, r->n_runs, r->total_wall_s,
+					      rel_halfwidth(cfg, r));
+			if (s->why == STOP_CONTINUE)
+				continue;
+		}
+		active[i] = false;
+		rc = bench_finish(x, s, rc, seq, NULL);
+		if (!seq)
+			print_reports(x, st, n, &next_report);
+		if (x->calibrated && out->shell == NULL) {
+			out->shell = xstrdup(x->shell_path);
+			out->shell_overhead_s = x->overhead[MET_WALL];
+		}
+		out->exec_exact = spawn_ptrace_errno() == 0;
+		if (rc != 0) {
+			failed = i;
+			break;
+		}
+		if (on_done)
+			on_done(arg, out);
+	}
+	if (failed >= 0) {
+		/* Interleaved: bring the others that started to an end too. */
+		char why[96];
+		snprintf(why, sizeof why, "stopped early: benchmark %ld %s",
+			 failed + 1, rc == -2 ? "was interrupted" : "failed");
+		for (size_t k = 0; k < n; k++)
+			if (st[k].started && !st[k].finished)
+				bench_finish(x, &st[k], rc == -2 ? -2 : 0, seq,
+					     rc == -2 ? NULL : why);
+		if (!seq) {
+			/* Those that never started have nothing to report. */
+			for (size_t k = 0; k < n; k++)
+				st[k].finished = true;
+			print_reports(x, st, n, &next_report);
+		}
+		if (on_done)
+			on_done(arg, out);
+	}
+	planner_order_free(ord);
+	for (size_t i = 0; i < n; i++)
+		if (st[i].started && !st[i].finished)
+			prepared_free(&st[i].p);
+	free(active);
 	return rc;
 }
 
@@ -523,17 +721,38 @@ void bench_run(const struct config *cfg, const struct plan *plan,
 	out->exit_code = CBENCH_EXIT_OK;
 	x.style = text_style_from(cfg);
 
+	/* Input and output files first: a bad path is a usage error that
+	 * must show before anything else happens. */
+	struct bstate *st = xcalloc(plan->n ? plan->n : 1, sizeof *st);
+	for (size_t i = 0; i < plan->n; i++) {
+		st[i].b = &plan->bench[i];
+		st[i].index = i;
+	}
+	if (cfg->input) {
+		x.stdin_fd = open(cfg->input, O_RDONLY | O_CLOEXEC);
+		if (x.stdin_fd < 0) {
+			diag_usage("cannot read --input file '%s': %s", cfg->input,
+				   strerror(errno));
+			out->exit_code = CBENCH_EXIT_USAGE;
+			goto files;
+		}
+	}
+	if (open_outputs(&x, st, plan->n) != 0) {
+		out->exit_code = CBENCH_EXIT_USAGE;
+		goto files;
+	}
+
 	if (spawn_init(x.err, sizeof x.err) != 0) {
 		diag_error("%s", x.err);
 		out->exit_code = CBENCH_EXIT_FAILURE;
-		return;
+		goto files;
 	}
 	bool usage;
 	if (counters_new(&x.ctr, cfg->counters, &usage, x.err, sizeof x.err) != 0) {
 		diag_error("%s", x.err);
 		out->exit_code = usage ? CBENCH_EXIT_USAGE : CBENCH_EXIT_FAILURE;
 		spawn_shutdown();
-		return;
+		goto files;
 	}
 	if (counters_dropped_reason(x.ctr))
 		diag_note("%s", counters_dropped_reason(x.ctr));
@@ -552,15 +771,6 @@ void bench_run(const struct config *cfg, const struct plan *plan,
 								 : CBENCH_EXIT_FAILURE;
 		goto out;
 	}
-	if (cfg->input) {
-		x.stdin_fd = open(cfg->input, O_RDONLY | O_CLOEXEC);
-		if (x.stdin_fd < 0) {
-			diag_usage("cannot read --input file '%s': %s", cfg->input,
-				   strerror(errno));
-			out->exit_code = CBENCH_EXIT_USAGE;
-			goto out;
-		}
-	}
 	build_env(&x);
 
 	/* Resolve every command before the first run: a typo must not cost
@@ -574,41 +784,34 @@ void bench_run(const struct config *cfg, const struct plan *plan,
 		prepared_free(&p);
 	}
 
-	out->results = xcalloc(plan->n ? plan->n : 1, sizeof *out->results);
-	for (size_t i = 0; i < plan->n; i++) {
-		const struct plan_bench *b = &plan->bench[i];
-		struct bench_result *r = results_new(b->name, b->command, b->params,
-						     b->n_params);
-		enable_metrics(&x, r);
-		out->results[out->n++] = r;
-		if (b->is_reference)
-			out->reference = (long)i;
-		int rc = run_bench(&x, b, i, r);
-		if (x.calibrated && out->shell == NULL) {
-			out->shell = xstrdup(x.shell_path);
-			out->shell_overhead_s = x.overhead[MET_WALL];
-		}
-		out->exec_exact = spawn_ptrace_errno() == 0;
-		if (on_done)
-			on_done(arg, out);
-		if (rc == -2) {
-			int sig = spawn_stop_signal();
-			out->exit_code = sig == SIGTERM ? CBENCH_EXIT_SIGTERM
-							: CBENCH_EXIT_SIGINT;
-			break;
-		}
-		if (rc != 0) {
-			out->exit_code = CBENCH_EXIT_FAILURE;
-			break;
-		}
+	uint64_t seed = 0;
+	if (cfg->order == ORDER_SHUFFLED) {
+		seed = cfg->seed_given ? cfg->seed : clock_seed();
+		out->order_seed = seed;
+		diag_note("--order=shuffled with seed %llu (--seed %llu repeats "
+			  "this order)", (unsigned long long)seed,
+			  (unsigned long long)seed);
+	}
+	int rc = run_all(&x, st, plan->n, on_done, arg, out, seed);
+	if (rc == -2) {
+		int sig = spawn_stop_signal();
+		out->exit_code = sig == SIGTERM ? CBENCH_EXIT_SIGTERM
+						: CBENCH_EXIT_SIGINT;
+	} else if (rc != 0) {
+		out->exit_code = CBENCH_EXIT_FAILURE;
 	}
 out:
-	if (x.stdin_fd >= 0)
-		close(x.stdin_fd);
 	free(x.envp);
 	free(x.shell_path);
 	counters_free(x.ctr);
 	spawn_shutdown();
+files:
+	for (size_t i = 0; i < x.n_outs; i++)
+		close(x.outs[i].fd);
+	free(x.outs);
+	if (x.stdin_fd >= 0)
+		close(x.stdin_fd);
+	free(st);
 }
 
 void bench_free_outcome(struct bench_outcome *out)

@@ -1,14 +1,298 @@
 /*
- * planner.c: turns the configuration into benchmarks (see planner.h) and
- * decides when a benchmark has enough runs.
+ * planner.c: turns the configuration into benchmarks (see planner.h),
+ * decides when a benchmark has enough runs, and in which order benchmarks
+ * take their runs.
+ *
+ * Parameter scans are computed in scaled integers: "0.1" is 1 at scale 1,
+ * so 0.1 to 1.0 by 0.1 is 1..10 by 1, exactly ten values printed as 0.1 ...
+ * 1.0, where accumulating a binary double would drift (0.30000000000000004)
+ * and could lose the last value.  The shuffled order uses SplitMix64 (Steele,
+ * Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA
+ * 2014) and the Fisher-Yates shuffle (Knuth, TAOCP vol. 2, 3.4.2,
+ * Algorithm P) with rejection sampling so every permutation is equally likely.
  */
 #include "planner.h"
 #include "xalloc.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Decimals accepted in a scan bound or step. */
+#define MAX_SCALE 9
+
+/* ---- errors ---- */
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- decimals as scaled integers ---- */
+
+struct dec {
+	int64_t m;      /* value = m / 10^scale */
+	int scale;
+};
+
+static int64_t pow10i(int k)
+{
+	int64_t p = 1;
+	while (k-- > 0)
+		p *= 10;
+	return p;
+}
+
+/* Parse [+-]DIGITS[.DIGITS] (or [+-].DIGITS).  0, -1 if not such a number,
+ * -2 if too precise or too large. */
+static int dec_parse(const char *s, struct dec *d)
+{
+	bool neg = false, dot = false;
+	int digits = 0;
+	int64_t m = 0;
+	int scale = 0;
+
+	if (*s == '+' || *s == '-')
+		neg = *s++ == '-';
+	for (; *s; s++) {
+		if (*s == '.' && !dot) {
+			dot = true;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (dot && ++scale > MAX_SCALE)
+			return -2;
+		if (__builtin_mul_overflow(m, 10, &m) ||
+		    __builtin_add_overflow(m, *s - '0', &m))
+			return -2;
+		digits++;
+	}
+	if (digits == 0)
+		return -1;
+	d->m = neg ? -m : m;
+	d->scale = scale;
+	return 0;
+}
+
+/* Bring d to a larger scale.  0 or -1 on overflow. */
+static int dec_rescale(struct dec *d, int scale)
+{
+	if (__builtin_mul_overflow(d->m, pow10i(scale - d->scale), &d->m))
+		return -1;
+	d->scale = scale;
+	return 0;
+}
+
+/* m at scale as text: "-1.50", "3". */
+static char *dec_format(int64_t m, int scale)
+{
+	uint64_t a = m < 0 ? (uint64_t)0 - (uint64_t)m : (uint64_t)m;
+	uint64_t p = (uint64_t)pow10i(scale);
+	const char *sign = m < 0 ? "-" : "";
+	if (scale == 0)
+		return xasprintf("%s%llu", sign, (unsigned long long)a);
+	return xasprintf("%s%llu.%0*llu", sign, (unsigned long long)(a / p), scale,
+			 (unsigned long long)(a % p));
+}
+
+long planner_scan_values(const char *name, const char *min, const char *max,
+			 const char *step, char ***values, char *err, size_t errlen)
+{
+	struct dec lo, hi, st = {1, 0};
+	const char *what = NULL, *bad = NULL;
+	int e = 0;
+
+	*values = NULL;
+	if ((e = dec_parse(min, &lo)) != 0)
+		what = "MIN", bad = min;
+	else if ((e = dec_parse(max, &hi)) != 0)
+		what = "MAX", bad = max;
+	else if (step && (e = dec_parse(step, &st)) != 0)
+		what = "STEP (-D)", bad = step;
+	if (e == -1)
+		return fail(err, errlen, "-P/--parameter-scan %s: %s '%s' is not a "
+			    "number (expected e.g. 10, -3 or 0.25)", name, what, bad);
+	if (e == -2)
+		return fail(err, errlen, "-P/--parameter-scan %s: %s '%s' has more "
+			    "than %d decimals or is too large", name, what, bad,
+			    MAX_SCALE);
+	if (step == NULL && (lo.scale > 0 || hi.scale > 0))
+		return fail(err, errlen, "-P/--parameter-scan %s: decimal bounds "
+			    "(%s, %s) need a step: add -D/--parameter-step-size",
+			    name, min, max);
+	int scale = lo.scale;
+	if (hi.scale > scale)
+		scale = hi.scale;
+	if (st.scale > scale)
+		scale = st.scale;
+	if (dec_rescale(&lo, scale) || dec_rescale(&hi, scale) ||
+	    dec_rescale(&st, scale))
+		return fail(err, errlen, "-P/--parameter-scan %s: bounds or step "
+			    "too large", name);
+	if (st.m <= 0)
+		return fail(err, errlen, "-D/--parameter-step-size of %s must be "
+			    "greater than 0, not '%s'", name, step);
+	if (lo.m > hi.m)
+		return fail(err, errlen, "-P/--parameter-scan %s: the range is "
+			    "reversed (MIN %s is greater than MAX %s)", name, min, max);
+	int64_t span;
+	if (__builtin_sub_overflow(hi.m, lo.m, &span))
+		return fail(err, errlen, "-P/--parameter-scan %s: range too large",
+			    name);
+	int64_t count = span / st.m + 1;
+	if (count > PLANNER_MAX_BENCHMARKS)
+		return fail(err, errlen, "-P/--parameter-scan %s: %lld values from "
+			    "%s to %s%s%s; the limit is %d", name, (long long)count,
+			    min, max, step ? " by " : "", step ? step : "",
+			    PLANNER_MAX_BENCHMARKS);
+	char **v = xcalloc((size_t)count, sizeof *v);
+	for (int64_t k = 0; k < count; k++)
+		v[k] = dec_format(lo.m + k * st.m, scale);
+	*values = v;
+	return (long)count;
+}
+
+/* ---- parameter lists ---- */
+
+/* Split a -L list on commas; "\," is a literal comma. */
+static size_t split_list(const char *s, char ***out)
+{
+	size_t n = 0, cap = 0;
+	char **v = NULL;
+	size_t len = strlen(s);
+	char *buf = xmalloc(len + 1);
+	size_t b = 0;
+	for (const char *p = s;; p++) {
+		if (*p == '\\' && p[1] == ',') {
+			buf[b++] = ',';
+			p++;
+			continue;
+		}
+		if (*p == ',' || *p == '\0') {
+			xgrow((void **)&v, &cap, n + 1, sizeof *v);
+			v[n++] = xstrndup(buf, b);
+			b = 0;
+			if (*p == '\0')
+				break;
+			continue;
+		}
+		buf[b++] = *p;
+	}
+	free(buf);
+	*out = v;
+	return n;
+}
+
+/* ---- building the plan ---- */
+
+struct pvals {
+	const char *name;
+	char **v;
+	size_t n;
+};
+
+static void pvals_free(struct pvals *pv, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < pv[i].n; k++)
+			free(pv[i].v[k]);
+		free(pv[i].v);
+	}
+	free(pv);
+}
+
+static int parse_params(const struct config *cfg, struct pvals *pv,
+			char *err, size_t errlen)
+{
+	for (size_t i = 0; i < cfg->n_params; i++) {
+		const struct param_spec *ps = &cfg->params[i];
+		const char *opt = ps->is_scan ? "-P/--parameter-scan"
+					      : "-L/--parameter-list";
+		pv[i].name = ps->name;
+		if (ps->name[0] == '\0' || strpbrk(ps->name, "{}"))
+			return fail(err, errlen, "%s: invalid parameter name '%s' "
+				    "(it must be non-empty, without braces)", opt,
+				    ps->name);
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(cfg->params[k].name, ps->name) == 0)
+				return fail(err, errlen, "parameter '%s' is defined "
+					    "twice (each -P/-L needs its own name)",
+					    ps->name);
+		if (ps->is_scan) {
+			long n = planner_scan_values(ps->name, ps->min, ps->max,
+						     ps->step, &pv[i].v, err, errlen);
+			if (n < 0)
+				return -1;
+			pv[i].n = (size_t)n;
+		} else {
+			if (ps->list[0] == '\0')
+				return fail(err, errlen, "-L/--parameter-list %s: the "
+					    "list of values is empty", ps->name);
+			pv[i].n = split_list(ps->list, &pv[i].v);
+		}
+	}
+	return 0;
+}
+
+/* Which parameter is {name...} at s (s just after '{'), or -1. */
+static long param_at(const char *s, const struct pvals *pv, size_t np,
+		     size_t *len)
+{
+	const char *close = strchr(s, '}');
+	if (close == NULL)
+		return -1;
+	size_t n = (size_t)(close - s);
+	for (size_t i = 0; i < np; i++)
+		if (strlen(pv[i].name) == n && strncmp(pv[i].name, s, n) == 0) {
+			*len = n + 2;
+			return (long)i;
+		}
+	return -1;
+}
+
+/* Does template t mention {NAME} of parameter i? */
+static bool uses_param(const char *t, const struct pvals *pv, size_t np, size_t i)
+{
+	for (const char *p = t ? strchr(t, '{') : NULL; p; p = strchr(p + 1, '{')) {
+		size_t len;
+		if (param_at(p + 1, pv, np, &len) == (long)i)
+			return true;
+	}
+	return false;
+}
+
+/* Substitute {NAME} in t with the values chosen by idx; an unknown {x} is
+ * left as written.  NULL stays NULL. */
+static char *subst(const char *t, const struct pvals *pv, size_t np,
+		   const size_t *idx)
+{
+	if (t == NULL)
+		return NULL;
+	size_t cap = strlen(t) + 1, n = 0;
+	char *out = xmalloc(cap);
+	for (const char *p = t; *p;) {
+		size_t len = 0;
+		long k = *p == '{' ? param_at(p + 1, pv, np, &len) : -1;
+		const char *add = k >= 0 ? pv[k].v[idx[k]] : p;
+		size_t addlen = k >= 0 ? strlen(add) : 1;
+		xgrow((void **)&out, &cap, n + addlen + 1, 1);
+		memcpy(out + n, add, addlen);
+		n += addlen;
+		p += k >= 0 ? len : 1;
+	}
+	out[n] = '\0';
+	return out;
+}
 
 /* The value of a once-or-per-command option for command i. */
 static const char *per_command(const struct strlist *l, size_t i)
@@ -18,37 +302,128 @@ static const char *per_command(const struct strlist *l, size_t i)
 	return l->n == 1 ? l->v[0] : l->v[i];
 }
 
-static char *dup_or_null(const char *s)
+/* The reference runs once: it must not depend on a parameter. */
+static int check_reference(const struct config *cfg, const struct pvals *pv,
+			   size_t np, char *err, size_t errlen)
 {
-	return s ? xstrdup(s) : NULL;
+	const struct {
+		const char *what, *text;
+	} t[] = {
+		{"command", cfg->reference},
+		{"-n/--command-name", cfg->names.n ? cfg->names.v[0] : NULL},
+		{"--setup", per_command(&cfg->setup, 0)},
+		{"--prepare", per_command(&cfg->prepare, 0)},
+		{"--conclude", per_command(&cfg->conclude, 0)},
+		{"--cleanup", per_command(&cfg->cleanup, 0)},
+	};
+	for (size_t k = 0; k < sizeof t / sizeof t[0]; k++)
+		for (size_t i = 0; i < np; i++)
+			if (t[k].text && uses_param(t[k].text, pv, np, i))
+				return fail(err, errlen, "the --reference benchmark runs "
+					    "once, without parameters, but its %s '%s' "
+					    "uses {%s}%s", t[k].what, t[k].text,
+					    pv[i].name, k >= 2 ? ": give that option "
+					    "once per command" : "");
+	return 0;
+}
+
+static void fill_bench(struct plan_bench *b, const struct config *cfg,
+		       size_t ci, const char *cmd, const struct pvals *pv,
+		       size_t np, const size_t *idx)
+{
+	const char *name_t = ci < cfg->names.n ? cfg->names.v[ci] : cmd;
+	b->command = subst(cmd, pv, np, idx);
+	char *name = subst(name_t, pv, np, idx);
+	/* Parameters the name does not show, as hyperfine does. */
+	size_t extra = 0;
+	for (size_t i = 0; i < np; i++)
+		if (!uses_param(name_t, pv, np, i)) {
+			char *s = xasprintf("%s%s%s = %s", name,
+					    extra++ ? ", " : " (", pv[i].name,
+					    pv[i].v[idx[i]]);
+			free(name);
+			name = s;
+		}
+	if (extra) {
+		char *s = xasprintf("%s)", name);
+		free(name);
+		name = s;
+	}
+	b->name = name;
+	if (np) {
+		b->params = xcalloc(np, sizeof *b->params);
+		b->n_params = np;
+		for (size_t i = 0; i < np; i++) {
+			b->params[i].name = xstrdup(pv[i].name);
+			b->params[i].value = xstrdup(pv[i].v[idx[i]]);
+		}
+	}
+	b->setup = subst(per_command(&cfg->setup, ci), pv, np, idx);
+	b->prepare = subst(per_command(&cfg->prepare, ci), pv, np, idx);
+	b->conclude = subst(per_command(&cfg->conclude, ci), pv, np, idx);
+	b->cleanup = subst(per_command(&cfg->cleanup, ci), pv, np, idx);
+	b->output = cfg->show_output ? "inherit" : per_command(&cfg->outputs, ci);
+	if (b->output == NULL)
+		b->output = "null";
 }
 
 int planner_build(const struct config *cfg, struct plan *plan,
 		  char *err, size_t errlen)
 {
-	(void)err;
-	(void)errlen;
 	memset(plan, 0, sizeof *plan);
-	size_t ncmd = cfg->commands.n + (cfg->reference ? 1 : 0);
-	plan->bench = xcalloc(ncmd, sizeof *plan->bench);
-	for (size_t i = 0; i < ncmd; i++) {
-		struct plan_bench *b = &plan->bench[plan->n++];
-		bool ref = cfg->reference && i == 0;
-		const char *cmd = ref ? cfg->reference
-				      : cfg->commands.v[i - (cfg->reference ? 1 : 0)];
-		const char *name = i < cfg->names.n ? cfg->names.v[i] : cmd;
-		b->name = xstrdup(name);
-		b->command = xstrdup(cmd);
-		b->setup = dup_or_null(per_command(&cfg->setup, i));
-		b->prepare = dup_or_null(per_command(&cfg->prepare, i));
-		b->conclude = dup_or_null(per_command(&cfg->conclude, i));
-		b->cleanup = dup_or_null(per_command(&cfg->cleanup, i));
-		b->output = cfg->show_output ? "inherit" : per_command(&cfg->outputs, i);
-		if (b->output == NULL)
-			b->output = "null";
-		b->is_reference = ref;
+	size_t np = cfg->n_params;
+	struct pvals *pv = xcalloc(np ? np : 1, sizeof *pv);
+	int rc = -1;
+
+	if (parse_params(cfg, pv, err, errlen) != 0)
+		goto out;
+	size_t combos = 1;
+	for (size_t i = 0; i < np; i++) {
+		combos *= pv[i].n;   /* each n <= limit: checked before overflow */
+		if (combos > PLANNER_MAX_BENCHMARKS) {
+			fail(err, errlen, "the parameters give more than %d "
+			     "combinations (the limit)", PLANNER_MAX_BENCHMARKS);
+			goto out;
+		}
 	}
-	return 0;
+	size_t ncmd = cfg->commands.n;
+	size_t total = combos * ncmd + (cfg->reference ? 1 : 0);
+	if (total > PLANNER_MAX_BENCHMARKS) {
+		fail(err, errlen, "%zu parameter combinations x %zu commands make "
+		     "%zu benchmarks; the limit is %d", combos, ncmd, total,
+		     PLANNER_MAX_BENCHMARKS);
+		goto out;
+	}
+	if (cfg->reference && check_reference(cfg, pv, np, err, errlen) != 0)
+		goto out;
+
+	plan->bench = xcalloc(total ? total : 1, sizeof *plan->bench);
+	size_t first = 0;
+	if (cfg->reference) {
+		struct plan_bench *b = &plan->bench[plan->n++];
+		fill_bench(b, cfg, 0, cfg->reference, NULL, 0, NULL);
+		b->is_reference = true;
+		first = 1;
+	}
+	/* Odometer over the combinations; the last parameter turns fastest. */
+	size_t *idx = xcalloc(np ? np : 1, sizeof *idx);
+	for (size_t c = 0; c < combos; c++) {
+		for (size_t j = 0; j < ncmd; j++)
+			fill_bench(&plan->bench[plan->n++], cfg, first + j,
+				   cfg->commands.v[j], pv, np, idx);
+		for (size_t i = np; i-- > 0;) {
+			if (++idx[i] < pv[i].n)
+				break;
+			idx[i] = 0;
+		}
+	}
+	free(idx);
+	rc = 0;
+out:
+	pvals_free(pv, np);
+	if (rc != 0)
+		planner_free(plan);
+	return rc;
 }
 
 void planner_free(struct plan *plan)
@@ -71,6 +446,8 @@ void planner_free(struct plan *plan)
 	memset(plan, 0, sizeof *plan);
 }
 
+/* ---- when to stop ---- */
+
 enum stop_reason planner_next(const struct config *cfg, size_t n,
 			      double total_wall_s, double rel_halfwidth)
 {
@@ -91,4 +468,102 @@ enum stop_reason planner_next(const struct config *cfg, size_t n,
 	    n >= 1)
 		return STOP_MAX_TIME;
 	return STOP_CONTINUE;
+}
+
+/* ---- run order ---- */
+
+struct planner_order {
+	enum run_order order;
+	size_t n;
+	size_t pos;          /* next slot of the round to look at */
+	size_t *round;       /* shuffled: this round's permutation */
+	uint64_t state;      /* SplitMix64 */
+};
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, bound), without modulo bias (rejection sampling). */
+static uint64_t below(uint64_t *state, uint64_t bound)
+{
+	uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
+	uint64_t r;
+	do
+		r = splitmix64(state);
+	while (r >= limit);
+	return r % bound;
+}
+
+static void new_round(struct planner_order *o)
+{
+	for (size_t i = 0; i < o->n; i++)
+		o->round[i] = i;
+	/* Fisher-Yates: swap each slot from the end with one at or before it. */
+	for (size_t i = o->n; i > 1; i--) {
+		size_t j = (size_t)below(&o->state, i);
+		size_t t = o->round[i - 1];
+		o->round[i - 1] = o->round[j];
+		o->round[j] = t;
+	}
+	o->pos = 0;
+}
+
+struct planner_order *planner_order_new(enum run_order order, size_t n,
+					uint64_t seed)
+{
+	struct planner_order *o = xcalloc(1, sizeof *o);
+	o->order = order;
+	o->n = n;
+	o->state = seed;
+	if (order == ORDER_SHUFFLED) {
+		o->round = xcalloc(n ? n : 1, sizeof *o->round);
+		new_round(o);
+	}
+	return o;
+}
+
+void planner_order_free(struct planner_order *o)
+{
+	if (o == NULL)
+		return;
+	free(o->round);
+	free(o);
+}
+
+long planner_order_next(struct planner_order *o, const bool *active)
+{
+	bool any = false;
+	for (size_t i = 0; i < o->n && !any; i++)
+		any = active[i];
+	if (!any)
+		return -1;
+	switch (o->order) {
+	case ORDER_SEQUENTIAL:
+		for (size_t i = 0; i < o->n; i++)
+			if (active[i])
+				return (long)i;
+		break;
+	case ORDER_INTERLEAVED:
+		for (;;) {
+			if (o->pos >= o->n)
+				o->pos = 0;
+			size_t i = o->pos++;
+			if (active[i])
+				return (long)i;
+		}
+	case ORDER_SHUFFLED:
+		for (;;) {
+			if (o->pos >= o->n)
+				new_round(o);
+			size_t i = o->round[o->pos++];
+			if (active[i])
+				return (long)i;
+		}
+	}
+	return -1;
 }
