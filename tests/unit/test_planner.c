@@ -1,0 +1,504 @@
+/*
+ * Unit tests: the plan produced from command lines (planner.c), without
+ * running anything: parameter values, Cartesian order, substitution, names,
+ * hooks, errors, and the run-order sequences.
+ */
+#include "cli.h"
+#include "planner.h"
+#include "unit.h"
+
+#include <stdlib.h>
+
+/* Parse a NULL-terminated argument list (program name first) into cfg. */
+static int parse(struct config *cfg, const char **args)
+{
+	int argc = 0;
+	while (args[argc])
+		argc++;
+	int code;
+	return cli_parse(argc, (char **)args, cfg, &code);
+}
+
+/* Build the plan of args; returns planner_build's result, err filled. */
+static int build(const char **args, struct config *cfg, struct plan *plan,
+		 char *err, size_t errlen)
+{
+	err[0] = '\0';
+	if (parse(cfg, args) != 0)
+		return -2;
+	return planner_build(cfg, plan, err, errlen);
+}
+
+/* Values of one scan joined with spaces into buf; -1 on error. */
+static long scan(const char *min, const char *max, const char *step,
+		 char *buf, size_t len, char *err, size_t errlen)
+{
+	char **v;
+	long n = planner_scan_values("x", min, max, step, &v, err, errlen);
+	if (n < 0)
+		return n;
+	buf[0] = '\0';
+	size_t used = 0;
+	for (long i = 0; i < n; i++) {
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 i ? " " : "", v[i]);
+		free(v[i]);
+	}
+	free(v);
+	return n;
+}
+
+static void scan_integers(void)
+{
+	char buf[256], err[256];
+	CHECK(scan("1", "5", NULL, buf, sizeof buf, err, sizeof err) == 5);
+	CHECK_STR(buf, "1 2 3 4 5");
+	CHECK(scan("-2", "2", "2", buf, sizeof buf, err, sizeof err) == 3);
+	CHECK_STR(buf, "-2 0 2");
+	CHECK(scan("7", "7", NULL, buf, sizeof buf, err, sizeof err) == 1);
+	CHECK_STR(buf, "7");
+	/* A step that does not divide the range stops at or below MAX. */
+	CHECK(scan("0", "10", "3", buf, sizeof buf, err, sizeof err) == 4);
+	CHECK_STR(buf, "0 3 6 9");
+}
+
+/* Expected values are exact decimal arithmetic (what Python's
+ * [Decimal("0.1") * k for k in range(1, 11)] prints), not binary floats. */
+static void scan_decimals_without_drift(void)
+{
+	char buf[512], err[256];
+	CHECK(scan("0.1", "1.0", "0.1", buf, sizeof buf, err, sizeof err) == 10);
+	CHECK_STR(buf, "0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0");
+	CHECK(scan("0", "1", "0.1", buf, sizeof buf, err, sizeof err) == 11);
+	CHECK_STR(buf, "0.0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0");
+	CHECK(scan("1", "2", "0.25", buf, sizeof buf, err, sizeof err) == 5);
+	CHECK_STR(buf, "1.00 1.25 1.50 1.75 2.00");
+	CHECK(scan("-1", "1", "0.5", buf, sizeof buf, err, sizeof err) == 5);
+	CHECK_STR(buf, "-1.0 -0.5 0.0 0.5 1.0");
+	CHECK(scan("-0.3", "-0.1", "0.1", buf, sizeof buf, err, sizeof err) == 3);
+	CHECK_STR(buf, "-0.3 -0.2 -0.1");
+	/* 0.7 + 0.1 + 0.1 + 0.1 in doubles is 0.9999999999999999 < 1. */
+	CHECK(scan("0.7", "1", "0.1", buf, sizeof buf, err, sizeof err) == 4);
+	CHECK_STR(buf, "0.7 0.8 0.9 1.0");
+	CHECK(scan("0.000000001", "0.000000003", "0.000000001", buf, sizeof buf,
+		   err, sizeof err) == 3);
+	CHECK_STR(buf, "0.000000001 0.000000002 0.000000003");
+	/* 100000 values is the limit, not beyond. */
+	CHECK(scan("0.00001", "1", "0.00001", buf, sizeof buf, err, sizeof err) ==
+	      100000);
+}
+
+static void scan_errors(void)
+{
+	char buf[64], err[256];
+	CHECK(scan("5", "1", NULL, buf, sizeof buf, err, sizeof err) == -1);
+	CHECK(strstr(err, "reversed (MIN 5 is greater than MAX 1)"));
+	CHECK(scan("1", "5", "0", buf, sizeof buf, err, sizeof err) == -1);
+	CHECK(strstr(err, "must be greater than 0, not '0'"));
+	CHECK(scan("1", "5", "-1", buf, sizeof buf, err, sizeof err) == -1);
+	CHECK(strstr(err, "greater than 0"));
+	CHECK(scan("1", "5", "0.0", buf, sizeof buf, err, sizeof err) == -1);
+	CHECK(scan("a", "5", NULL, buf, sizeof buf, err, sizeof err) == -1);
+	CHECK(strstr(err, "MIN 'a' is not a number"));
+	CHECK(scan("1", "", NULL, buf, sizeof buf, err, sizeof err) == -1);
+	CHECK(strstr(err, "MAX '' is not a number"));
+	const char *bad[] = {"1e3", "0x10", "1.2.3", "-", ".", "+", " 1", "1 ",
+			     "inf", "nan", "1,5"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		CHECK(scan("0", bad[i], "1", buf, sizeof buf, err, sizeof err) == -1);
+	CHECK(scan("1.5", "3", NULL, buf, sizeof buf, err, sizeof err) == -1);
+	CHECK(strstr(err, "need a step"));
+	CHECK(scan("1", "200000", NULL, buf, sizeof buf, err, sizeof err) == -1);
+	CHECK(strstr(err, "200000 values"));
+	CHECK(scan("0", "1", "0.0000000001", buf, sizeof buf, err, sizeof err) == -1);
+	CHECK(strstr(err, "more than 9 decimals"));
+	CHECK(scan("-9000000000000000000", "9000000000000000000", NULL, buf,
+		   sizeof buf, err, sizeof err) == -1);
+	CHECK(scan("0", "99999999999999999999", NULL, buf, sizeof buf, err,
+		   sizeof err) == -1);
+}
+
+static void no_parameters(void)
+{
+	const char *a[] = {"cbench", "-n", "first", "true", "sleep 1", NULL};
+	struct config cfg;
+	struct plan p;
+	char err[256];
+	CHECK(build(a, &cfg, &p, err, sizeof err) == 0);
+	CHECK(p.n == 2);
+	CHECK_STR(p.bench[0].name, "first");
+	CHECK_STR(p.bench[0].command, "true");
+	CHECK_STR(p.bench[1].name, "sleep 1");
+	CHECK(p.bench[0].n_params == 0 && p.bench[0].params == NULL);
+	CHECK(p.bench[0].setup == NULL && p.bench[0].cleanup == NULL);
+	CHECK_STR(p.bench[0].output, "null");
+	CHECK(!p.bench[0].is_reference);
+	planner_free(&p);
+	cli_free(&cfg);
+}
+
+/* Parameters vary like nested loops in the order given (first outermost),
+ * commands innermost. */
+static void cartesian_order(void)
+{
+	const char *a[] = {"cbench", "-P", "a", "1", "2", "-L", "b", "x,y",
+			   "echo A{a}{b}", "echo B{a}{b}", NULL};
+	const char *want[] = {"echo A1x", "echo B1x", "echo A1y", "echo B1y",
+			      "echo A2x", "echo B2x", "echo A2y", "echo B2y"};
+	struct config cfg;
+	struct plan p;
+	char err[256];
+	CHECK(build(a, &cfg, &p, err, sizeof err) == 0);
+	CHECK(p.n == 8);
+	for (size_t i = 0; i < 8; i++) {
+		CHECK_STR(p.bench[i].command, want[i]);
+		CHECK_STR(p.bench[i].name, want[i]);
+		CHECK(p.bench[i].n_params == 2);
+		CHECK_STR(p.bench[i].params[0].name, "a");
+		CHECK_STR(p.bench[i].params[1].name, "b");
+	}
+	CHECK_STR(p.bench[5].params[0].value, "2");
+	CHECK_STR(p.bench[5].params[1].value, "x");
+	planner_free(&p);
+	cli_free(&cfg);
+}
+
+static void three_parameters_and_decimal_step(void)
+{
+	const char *a[] = {"cbench", "-L", "c", "gcc,clang", "-P", "o", "0", "1",
+			   "-P", "f", "0.5", "1.0", "-D", "0.5", "cc -O{o} -f{f} {c}",
+			   NULL};
+	struct config cfg;
+	struct plan p;
+	char err[256];
+	CHECK(build(a, &cfg, &p, err, sizeof err) == 0);
+	CHECK(p.n == 8);
+	CHECK_STR(p.bench[0].command, "cc -O0 -f0.5 gcc");
+	CHECK_STR(p.bench[1].command, "cc -O0 -f1.0 gcc");
+	CHECK_STR(p.bench[2].command, "cc -O1 -f0.5 gcc");
+	CHECK_STR(p.bench[7].command, "cc -O1 -f1.0 clang");
+	planner_free(&p);
+	cli_free(&cfg);
+}
+
+static void list_escapes_and_empty_items(void)
+{
+	const char *a[] = {"cbench", "-L", "s", "a\\,b,c,,d\\", "x {s}", NULL};
+	struct config cfg;
+	struct plan p;
+	char err[256];
+	CHECK(build(a, &cfg, &p, err, sizeof err) == 0);
+	CHECK(p.n == 4);
+	CHECK_STR(p.bench[0].command, "x a,b");
+	CHECK_STR(p.bench[1].command, "x c");
+	CHECK_STR(p.bench[2].command, "x ");
+	CHECK_STR(p.bench[3].command, "x d\\");
+	planner_free(&p);
+	cli_free(&cfg);
+}
+
+static void substitution_everywhere(void)
+{
+	const char *a[] = {"cbench", "-L", "n", "4", "-n", "make {n} {x}",
+			   "-s", "setup {n}", "-p", "prep {n}", "-C", "conc {n}",
+			   "-c", "clean {n} {{n}} {n", "make -j{n} {x} ${n}", NULL};
+	struct config cfg;
+	struct plan p;
+	char err[256];
+	CHECK(build(a, &cfg, &p, err, sizeof err) == 0);
+	CHECK(p.n == 1);
+	struct plan_bench *b = &p.bench[0];
+	CHECK_STR(b->command, "make -j4 {x} $4");
+	CHECK_STR(b->name, "make 4 {x}");
+	CHECK_STR(b->setup, "setup 4");
+	CHECK_STR(b->prepare, "prep 4");
+	CHECK_STR(b->conclude, "conc 4");
+	CHECK_STR(b->cleanup, "clean 4 {4} {n");
+	planner_free(&p);
+	cli_free(&cfg);
+}
+
+/* A value that itself looks like {NAME} is not substituted again. */
+static void substitution_single_pass(void)
+{
+	const char *a[] = {"cbench", "-L", "a", "{b}", "-L", "b", "B", "x {a} {b}",
+			   NULL};
+	struct config cfg;
+	struct plan p;
+	char err[256];
+	CHECK(build(a, &cfg, &p, err, sizeof err) == 0);
+	CHECK_STR(p.bench[0].command, "x {b} B");
+	planner_free(&p);
+	cli_free(&cfg);
+}
+
+static void unused_parameter_shown_in_name(void)
+{
+	const char *a[] = {"cbench", "-L", "rep", "1,2", "-P", "n", "1", "1",
+			   "-n", "fast", "sleep {n}", "sleep 0", NULL};
+	struct config cfg;
+	struct plan p;
+	char err[256];
+	CHECK(build(a, &cfg, &p, err, sizeof err) == 0);
+	CHECK(p.n == 4);
+	/* -n "fast" shows neither parameter; "sleep 0" does not use them. */
+	CHECK_STR(p.bench[0].name, "fast (rep = 1, n = 1)");
+	CHECK_STR(p.bench[0].command, "sleep 1");
+	CHECK_STR(p.bench[1].name, "sleep 0 (rep = 1, n = 1)");
+	CHECK_STR(p.bench[3].name, "sleep 0 (rep = 2, n = 1)");
+	planner_free(&p);
+
+	const char *b[] = {"cbench", "-L", "rep", "1,2", "-L", "n", "5",
+			   "sleep {n}", NULL};
+	cli_free(&cfg);
+	CHECK(build(b, &cfg, &p, err, sizeof err) == 0);
+	CHECK_STR(p.bench[1].name, "sleep 5 (rep = 2)");
+	planner_free(&p);
+	cli_free(&cfg);
+}
+
+static void hooks_per_command_and_outputs(void)
+{
+	const char *a[] = {"cbench", "-L", "v", "1,2", "-s", "sa {v}", "-s", "sb",
+			   "--output", "pipe", "--output", "out-{v}.txt",
+			   "-c", "clean", "a {v}", "b {v}", NULL};
+	struct config cfg;
+	struct plan p;
+	char err[256];
+	CHECK(build(a, &cfg, &p, err, sizeof err) == 0);
+	CHECK(p.n == 4);
+	CHECK_STR(p.bench[0].setup, "sa 1");
+	CHECK_STR(p.bench[1].setup, "sb");
+	CHECK_STR(p.bench[2].setup, "sa 2");
+	CHECK_STR(p.bench[3].cleanup, "clean");
+	CHECK_STR(p.bench[0].output, "pipe");
+	/* --output is a file name as given: not substituted. */
+	CHECK_STR(p.bench[1].output, "out-{v}.txt");
+	planner_free(&p);
+	cli_free(&cfg);
+
+	const char *b[] = {"cbench", "--show-output", "a", "b", NULL};
+	CHECK(build(b, &cfg, &p, err, sizeof err) == 0);
+	CHECK_STR(p.bench[0].output, "inherit");
+	CHECK_STR(p.bench[1].output, "inherit");
+	planner_free(&p);
+	cli_free(&cfg);
+}
+
+/* The reference comes first, takes the first -n and the first of each
+ * per-command hook, and is not parameterised. */
+static void reference_first(void)
+{
+	const char *a[] = {"cbench", "--reference", "old", "-n", "OLD", "-n",
+			   "new {k}", "-s", "s0", "-s", "s1 {k}", "-L", "k", "1,2",
+			   "new {k}", NULL};
+	struct config cfg;
+	struct plan p;
+	char err[256];
+	CHECK(build(a, &cfg, &p, err, sizeof err) == 0);
+	CHECK(p.n == 3);
+	CHECK(p.bench[0].is_reference);
+	CHECK_STR(p.bench[0].name, "OLD");
+	CHECK_STR(p.bench[0].command, "old");
+	CHECK_STR(p.bench[0].setup, "s0");
+	CHECK(p.bench[0].n_params == 0);
+	CHECK(!p.bench[1].is_reference);
+	CHECK_STR(p.bench[1].name, "new 1");
+	CHECK_STR(p.bench[2].setup, "s1 2");
+	planner_free(&p);
+	cli_free(&cfg);
+}
+
+static void build_errors(void)
+{
+	struct {
+		const char *args[12];
+		const char *msg;
+	} t[] = {
+		{{"cbench", "-L", "n", "1", "-P", "n", "1", "2", "x", NULL},
+		 "parameter 'n' is defined twice"},
+		{{"cbench", "-L", "n", "", "x", NULL}, "list of values is empty"},
+		{{"cbench", "-L", "", "1", "x", NULL}, "invalid parameter name ''"},
+		{{"cbench", "-L", "a{", "1", "x", NULL}, "invalid parameter name"},
+		{{"cbench", "-P", "a", "1", "1000", "-P", "b", "1", "101", "x", NULL},
+		 "more than 100000 combinations"},
+		{{"cbench", "-P", "a", "1", "50000", "x", "y", "z", NULL},
+		 "50000 parameter combinations x 3 commands make 150000"},
+		{{"cbench", "-P", "a", "3", "1", "x", NULL}, "reversed"},
+		{{"cbench", "-P", "a", "1", "3", "-D", "0", "x", NULL},
+		 "greater than 0"},
+		{{"cbench", "-P", "a", "one", "3", "x", NULL}, "not a number"},
+		{{"cbench", "--reference", "r {a}", "-L", "a", "1", "x", NULL},
+		 "its command 'r {a}' uses {a}"},
+		{{"cbench", "--reference", "r", "-p", "p {a}", "-L", "a", "1", "x",
+		  NULL}, "its --prepare 'p {a}' uses {a}: give that option once per"},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct config cfg;
+		struct plan p;
+		char err[256];
+		int rc = build(t[i].args, &cfg, &p, err, sizeof err);
+		if (rc != -1 || strstr(err, t[i].msg) == NULL) {
+			printf("FAIL %s: case %zu: rc %d, err '%s', expected '%s'\n",
+			       unit_name, i, rc, err, t[i].msg);
+			unit_state = 1;
+			cli_free(&cfg);
+			return;
+		}
+		CHECK(p.n == 0 && p.bench == NULL);
+		CHECK(strchr(err, '\n') == NULL);
+		cli_free(&cfg);
+	}
+}
+
+/* Drive the order iterator with each benchmark wanting runs[i] runs;
+ * write the sequence of benchmark indexes into seq. */
+static size_t drive(enum run_order order, uint64_t seed, const size_t *runs,
+		    size_t n, long *seq, size_t max)
+{
+	bool active[16];
+	size_t done[16] = {0}, len = 0;
+	for (size_t i = 0; i < n; i++)
+		active[i] = runs[i] > 0;
+	struct planner_order *o = planner_order_new(order, n, seed);
+	long i;
+	while (len < max && (i = planner_order_next(o, active)) >= 0) {
+		seq[len++] = i;
+		if (++done[i] >= runs[i])
+			active[i] = false;
+	}
+	planner_order_free(o);
+	return len;
+}
+
+static bool seq_is(const long *seq, size_t len, const long *want, size_t wlen)
+{
+	if (len != wlen)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (seq[i] != want[i])
+			return false;
+	return true;
+}
+
+static void order_sequential(void)
+{
+	long seq[64];
+	size_t runs[] = {2, 3, 1};
+	size_t len = drive(ORDER_SEQUENTIAL, 0, runs, 3, seq, 64);
+	const long want[] = {0, 0, 1, 1, 1, 2};
+	CHECK(seq_is(seq, len, want, 6));
+}
+
+/* Adaptive counts: a round skips benchmarks that have enough runs. */
+static void order_interleaved(void)
+{
+	long seq[64];
+	size_t runs[] = {3, 1, 4};
+	size_t len = drive(ORDER_INTERLEAVED, 0, runs, 3, seq, 64);
+	const long want[] = {0, 1, 2, 0, 2, 0, 2, 2};
+	CHECK(seq_is(seq, len, want, 8));
+
+	size_t two[] = {3, 3};
+	len = drive(ORDER_INTERLEAVED, 0, two, 2, seq, 64);
+	const long ab[] = {0, 1, 0, 1, 0, 1};
+	CHECK(seq_is(seq, len, ab, 6));
+}
+
+/*
+ * Expected sequences computed independently with a Python transcription of
+ * SplitMix64 (Steele et al. 2014; first output for seed 0 is
+ * 0xe220a8397b1dcdaf) and Fisher-Yates from the last slot down, with
+ * rejection below 2^64 - 1 - (2^64 - 1) % bound.
+ */
+static void order_shuffled(void)
+{
+	long seq[64];
+	size_t four[] = {3, 3, 3, 3};
+	size_t len = drive(ORDER_SHUFFLED, 42, four, 4, seq, 64);
+	const long want42[] = {2, 0, 3, 1, 2, 3, 1, 0, 0, 3, 2, 1};
+	CHECK(seq_is(seq, len, want42, 12));
+
+	size_t three[] = {4, 4, 4};
+	len = drive(ORDER_SHUFFLED, 1, three, 3, seq, 64);
+	const long want1[] = {0, 1, 2, 2, 1, 0, 1, 2, 0, 2, 1, 0};
+	CHECK(seq_is(seq, len, want1, 12));
+
+	/* Same seed, same order; every round is a permutation. */
+	long again[64];
+	CHECK(drive(ORDER_SHUFFLED, 1, three, 3, again, 64) == 12);
+	CHECK(seq_is(again, 12, want1, 12));
+	size_t big[8] = {5, 5, 5, 5, 5, 5, 5, 5};
+	len = drive(ORDER_SHUFFLED, 12345, big, 8, seq, 64);
+	CHECK(len == 40);
+	for (size_t r = 0; r < 5; r++) {
+		unsigned seen = 0;
+		for (size_t k = 0; k < 8; k++)
+			seen |= 1u << seq[r * 8 + k];
+		CHECK(seen == 0xff);
+	}
+	/* A different seed gives a different order. */
+	long other[64];
+	drive(ORDER_SHUFFLED, 12346, big, 8, other, 64);
+	CHECK(!seq_is(seq, 40, other, 40));
+}
+
+static void order_shuffled_skips_finished(void)
+{
+	long seq[64];
+	size_t runs[] = {1, 3, 2};
+	size_t len = drive(ORDER_SHUFFLED, 7, runs, 3, seq, 64);
+	CHECK(len == 6);
+	size_t count[3] = {0};
+	for (size_t i = 0; i < len; i++)
+		count[seq[i]]++;
+	CHECK(count[0] == 1 && count[1] == 3 && count[2] == 2);
+	/* Rounds: the last run of a benchmark ends its participation. */
+	bool none[3] = {false, false, false};
+	struct planner_order *o = planner_order_new(ORDER_SHUFFLED, 3, 7);
+	CHECK(planner_order_next(o, none) == -1);
+	planner_order_free(o);
+	planner_order_free(NULL);
+}
+
+static void stop_rules(void)
+{
+	struct config cfg;
+	const char *a[] = {"cbench", "-r", "3", "x", NULL};
+	CHECK(parse(&cfg, a) == 0);
+	CHECK(planner_next(&cfg, 2, 10, NAN) == STOP_CONTINUE);
+	CHECK(planner_next(&cfg, 3, 0, NAN) == STOP_RUNS);
+	cli_free(&cfg);
+	const char *b[] = {"cbench", "-m", "2", "-M", "5", "--min-time", "1", "x",
+			   NULL};
+	CHECK(parse(&cfg, b) == 0);
+	CHECK(planner_next(&cfg, 1, 5, NAN) == STOP_CONTINUE);
+	CHECK(planner_next(&cfg, 2, 0.5, NAN) == STOP_CONTINUE);
+	CHECK(planner_next(&cfg, 2, 1.0, NAN) == STOP_ENOUGH);
+	CHECK(planner_next(&cfg, 5, 0.1, NAN) == STOP_MAX_RUNS);
+	cli_free(&cfg);
+}
+
+int main(void)
+{
+	RUN(scan_integers);
+	RUN(scan_decimals_without_drift);
+	RUN(scan_errors);
+	RUN(no_parameters);
+	RUN(cartesian_order);
+	RUN(three_parameters_and_decimal_step);
+	RUN(list_escapes_and_empty_items);
+	RUN(substitution_everywhere);
+	RUN(substitution_single_pass);
+	RUN(unused_parameter_shown_in_name);
+	RUN(hooks_per_command_and_outputs);
+	RUN(reference_first);
+	RUN(build_errors);
+	RUN(order_sequential);
+	RUN(order_interleaved);
+	RUN(order_shuffled);
+	RUN(order_shuffled_skips_finished);
+	RUN(stop_rules);
+	UNIT_EXIT();
+}
