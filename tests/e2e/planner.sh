@@ -1,0 +1,228 @@
+# End-to-end tests of the planner: parameter sweeps, hooks, run order,
+# timeouts, input and output of the command, and bad values.
+
+# The "Benchmark N: ..." lines of a report, one per line.
+bench_lines() {
+	sed -n 's/^Benchmark [0-9]*: //p' "$1"
+}
+
+test_sweep_two_parameters() {
+	cb -r 1 --output out.txt -P a 1 2 -P b 0.1 0.3 -D 0.1 'echo {a}-{b}' \
+		>out 2>err || fail "exit $?: $(cat err)"
+	expect_eq "benchmarks" "$(bench_lines out | tr '\n' ' ')" \
+		"echo 1-0.1 echo 1-0.2 echo 1-0.3 echo 2-0.1 echo 2-0.2 echo 2-0.3 "
+	# One --output file for all commands: their outputs follow each other.
+	expect_eq "outputs" "$(tr '\n' ' ' <out.txt)" \
+		"1-0.1 1-0.2 1-0.3 2-0.1 2-0.2 2-0.3 "
+}
+
+test_decimal_scan_exactly_ten_values() {
+	cb -r 1 -P x 0.1 1.0 -D 0.1 'echo {x}' >out 2>err || fail "exit $?"
+	expect_eq "values" "$(bench_lines out | tr '\n' ' ')" \
+		"echo 0.1 echo 0.2 echo 0.3 echo 0.4 echo 0.5 echo 0.6 echo 0.7 echo 0.8 echo 0.9 echo 1.0 "
+}
+
+test_list_escape_names_and_unknown_braces() {
+	cb -r 1 -L s 'a\,b,c' -n 'run {s} {zz}' 'echo {s}' --output out.txt \
+		>out 2>err || fail "exit $?"
+	expect_eq "names" "$(bench_lines out | tr '\n' '|')" "run a,b {zz}|run c {zz}|"
+	expect_eq "commands ran with the values" "$(tr '\n' '|' <out.txt)" "a,b|c|"
+}
+
+test_unused_parameter_shown_next_to_name() {
+	cb -r 1 -L rep 1,2 true >out 2>err || fail "exit $?"
+	expect_eq "names" "$(bench_lines out | tr '\n' '|')" "true (rep = 1)|true (rep = 2)|"
+}
+
+test_interleaved_order() {
+	cb -w 1 -r 3 --order interleaved 'echo a$CBENCH_ITERATION >> log' \
+		'echo b$CBENCH_ITERATION >> log' >out 2>err || fail "exit $?: $(cat err)"
+	expect_eq "run order" "$(tr '\n' ' ' <log)" \
+		"awarmup-1 a0 bwarmup-1 b0 a1 b1 a2 b2 "
+	expect_eq "reports in plan order" "$(grep -c '^Benchmark' out)" 2
+	expect_grep "first report" '^Benchmark 1: echo a' out
+}
+
+# Adaptive counts: the slow command has enough after 2 runs (2 x 60 ms >=
+# 50 ms), the fast one keeps going; later rounds skip the slow one.
+test_interleaved_adaptive_rounds_skip_finished() {
+	cb -m 2 --min-time 0.05 --order interleaved \
+		'sleep 0.06; echo a$CBENCH_ITERATION >> log' \
+		'echo b$CBENCH_ITERATION >> log' >out 2>err || fail "exit $?: $(cat err)"
+	expect_eq "first rounds" "$(head -n 5 log | tr '\n' ' ')" "a0 b0 a1 b1 b2 "
+	expect_eq "slow runs" "$(grep -c '^a' log)" 2
+	[ "$(grep -c '^b' log)" -gt 3 ] || fail "fast command: $(grep -c '^b' log) runs"
+}
+
+test_shuffled_order_seeded() {
+	for k in 1 2; do
+		cb -r 4 --order shuffled --seed 3 'echo a >> log'$k 'echo b >> log'$k \
+			'echo c >> log'$k >out 2>err$k || fail "exit $?: $(cat err$k)"
+	done
+	expect_grep "seed printed" '^cbench: note: --order=shuffled with seed 3 ' err1
+	cmp -s log1 log2 || fail "same seed, different orders"
+	# Every round of three runs is a permutation of the three commands.
+	rounds=$(paste -d '' - - - <log1 | while read -r r; do
+		echo "$r" | fold -w1 | sort | tr -d '\n'; echo; done | sort -u)
+	expect_eq "rounds" "$rounds" "abc"
+	# Without --seed one is drawn and printed; passing it repeats the order.
+	cb -r 4 --order shuffled 'echo a >> log3' 'echo b >> log3' 'echo c >> log3' \
+		>out 2>err3 || fail "exit $?"
+	seed=$(sed -n 's/.*--order=shuffled with seed \([0-9]*\) .*/\1/p' err3)
+	[ -n "$seed" ] || fail "no seed printed: $(cat err3)"
+	cb -r 4 --order shuffled --seed "$seed" 'echo a >> log4' 'echo b >> log4' \
+		'echo c >> log4' >out 2>err || fail "exit $?"
+	cmp -s log3 log4 || fail "seed $seed did not repeat the order"
+}
+
+test_hooks_order() {
+	cb -w 1 -r 2 -s 'echo setup >> log' -p 'echo prepare >> log' \
+		-C 'echo conclude >> log' -c 'echo cleanup >> log' \
+		'echo run$CBENCH_ITERATION >> log' >out 2>err || fail "exit $?: $(cat err)"
+	expect_eq "order" "$(tr '\n' ' ' <log)" \
+		"setup prepare runwarmup-1 conclude prepare run0 conclude prepare run1 conclude cleanup "
+}
+
+test_hooks_per_command_with_parameters_interleaved() {
+	cb -r 2 --order interleaved -L v 1,2 -s 'echo s{v} >> log' \
+		-c 'echo c{v} >> log' 'echo r{v} >> log' >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_eq "setup/cleanup bracket each benchmark" "$(tr '\n' ' ' <log)" \
+		"s1 r1 s2 r2 r1 c1 r2 c2 "
+}
+
+test_hook_failure_names_the_hook() {
+	cb -r 2 -p "$HELPERS/crash exit 3" 'echo ran >> log' >out 2>err
+	expect_eq "exit code" "$?" 1
+	expect_grep "message" "^cbench: error: the --prepare command '.*crash exit 3' failed with exit code 3; append ' \|\| true' to it to ignore its failure$" err
+	[ ! -e log ] || fail "the command ran after its prepare failed"
+	cb -r 2 -p "$HELPERS/crash exit 3 || true" 'echo ran >> log' >out 2>err ||
+		fail "' || true' did not help: $(cat err)"
+	expect_eq "runs" "$(wc -l <log)" 2
+	cb -r 2 -c false true >out 2>err
+	expect_eq "exit code of a failing cleanup" "$?" 1
+	expect_grep "cleanup named" "the --cleanup command 'false' failed" err
+	cb -r 2 -s "$HELPERS/crash segv" true >out 2>err
+	expect_eq "exit code of a crashing setup" "$?" 1
+	expect_grep "setup named" "the --setup command '.*' was terminated by signal SIGSEGV" err
+}
+
+test_hook_count_must_match() {
+	cb -r 1 -s a -s b -s c true true >out 2>err
+	expect_eq "exit code" "$?" 2
+	expect_grep "message" "^cbench: error: --setup given 3 times for 2 commands" err
+}
+
+# Wait (bounded) until pid is gone or a zombie.
+gone() {
+	for _ in $(seq 100); do
+		[ -e "/proc/$1" ] || return 0
+		grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+test_timeout_kills_process_group() {
+	cb -r 2 --timeout 0.3 'sleep 30 & echo $! > gc.pid; wait' >out 2>err
+	expect_eq "exit code" "$?" 1
+	expect_grep "message" "^cbench: error: command '.*' timed out after 0.3 s in run 1 \(its process group was killed\); use -i/--ignore-failure" err
+	[ -s gc.pid ] || fail "no grandchild pid"
+	gone "$(cat gc.pid)" || { kill "$(cat gc.pid)"; fail "grandchild survived"; }
+}
+
+test_timeout_ignored_with_i() {
+	cb -r 2 -i --timeout 0.2 'sleep 30 & echo $! >> gc.pid; wait' >out 2>err ||
+		fail "exit $? with -i: $(cat err)"
+	expect_grep "both runs recorded" '2 runs' out
+	for p in $(cat gc.pid); do
+		gone "$p" || { kill "$p"; fail "grandchild $p survived"; }
+	done
+	# -i=CODES ignores exit codes only, not timeouts.
+	cb -r 2 -i=3 --timeout 0.2 'sleep 30' >out 2>err
+	expect_eq "exit code with -i=3" "$?" 1
+}
+
+test_output_pipe_with_lots_of_output() {
+	cb -r 2 --output pipe 'head -c 30000000 /dev/zero' >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "ran" '2 runs' out
+	# The command really writes to a pipe (and to /dev/null without it).
+	cb -r 1 --output pipe 'test -p /dev/stdout' >out 2>err || fail "not a pipe"
+	cb -r 1 'test -p /dev/stdout' >out 2>err
+	expect_eq "null is not a pipe" "$?" 1
+}
+
+test_output_file_per_command_and_show_output() {
+	cb -r 2 --output a.txt --output b.txt 'echo A' 'echo B' >out 2>err ||
+		fail "exit $?"
+	expect_eq "a.txt" "$(tr '\n' ' ' <a.txt)" "A A "
+	expect_eq "b.txt" "$(tr '\n' ' ' <b.txt)" "B B "
+	cb -r 1 --show-output 'echo visible-output' >out 2>err || fail "exit $?"
+	expect_grep "shown" '^visible-output$' out
+	cb -r 1 --output inherit 'echo inherited' >out 2>err || fail "exit $?"
+	expect_grep "inherited" '^inherited$' out
+}
+
+test_input_file() {
+	echo hello >in.txt
+	cb -r 2 --input in.txt 'grep -q hello' >out 2>err || fail "exit $?: $(cat err)"
+	cb -r 1 'grep -q hello' >out 2>err
+	expect_eq "stdin is /dev/null by default" "$?" 1
+}
+
+test_reference_first_and_sort() {
+	cb -r 3 --reference 'sleep 0.02' true >out 2>err || fail "exit $?"
+	expect_eq "reference first" "$(bench_lines out | head -n 1)" "sleep 0.02"
+	expect_grep "summary from the reference" '^  sleep 0.02 ran' out
+	cb -r 3 --sort mean-time 'sleep 0.02' true >out 2>err || fail "exit $?"
+	expect_grep "fastest first" '^  true ran' out
+	cb -r 3 --sort command 'sleep 0.02' true >out 2>err || fail "exit $?"
+	expect_grep "command order" '^  sleep 0.02 ran' out
+}
+
+test_style_and_time_unit() {
+	cb -r 2 --style none true >out 2>err || fail "exit $?"
+	expect_eq "no report" "$(wc -c <out)" 0
+	cb -r 2 --style basic -u millisecond true >out 2>err || fail "exit $?"
+	expect_grep "milliseconds" 'Time \(mean ± σ\): +[0-9.]+ ms' out
+	cb -r 2 -u second true >out 2>err || fail "exit $?"
+	expect_grep "seconds" 'Time \(mean ± σ\): +[0-9.]+ s ' out
+}
+
+test_bad_values_exit_2_before_running() {
+	while IFS= read -r args; do
+		rm -f ran
+		eval "cb -r 1 $args 'touch ran'" >out 2>err
+		rc=$?
+		[ "$rc" = 2 ] || fail "$args: exit $rc, expected 2: $(cat err)"
+		[ ! -e ran ] || fail "$args: the command ran"
+		[ "$(grep -c '^cbench: error: ' err)" = 1 ] || fail "$args: $(cat err)"
+	done <<'EOF'
+-P n 5 1
+-P n 1 5 -D 0
+-P n 1 5 -D -0.5
+-P n one 5
+-P n 1 5x
+-P n 1.5 3
+-P n 1 200000
+-P a 1 1000 -P b 1 1000
+-L n 1 -L n 2
+-P n 1 2 -L n 3
+-L n ''
+-D 1
+--reference '{n}' -L n 1,2
+--order sideways
+--seed -1
+--sort fastest
+--timeout 0
+--timeout x
+-i=0
+--input /nonexistent/file
+--output /nonexistent/dir/file
+--output a --output b
+-p a -p b
+--style loud
+-u hours
+EOF
+}
