@@ -633,12 +633,15 @@ static int run_all(struct ctx *x, struct bstate *st, size_t n,
 	for (size_t i = 0; i < n; i++)
 		active[i] = true;
 	out->results = xcalloc(n ? n : 1, sizeof *out->results);
+	size_t done_runs = 0, total_hint = 0, next_report = 0;
 	if (!seq)
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
 			new_result(x, out, &st[i]);
+			st[i].hint = progress_total(cfg, st[i].r);
+			total_hint += st[i].hint;
+		}
 
 	struct planner_order *ord = planner_order_new(cfg->order, n, seed);
-	size_t done_runs = 0, total_hint = 0, next_report = 0;
 	long failed = -1;
 	for (;;) {
 		long i = planner_order_next(ord, active);
@@ -663,7 +666,7 @@ static int run_all(struct ctx *x, struct bstate *st, size_t n,
 				total_hint += h - s->hint;
 				s->hint = h;
 				text_progress(&x->style, "Runs", ++done_runs,
-					      total_hint > n ? total_hint : n, mean);
+					      total_hint, mean);
 			}
 			s->why = planner_next(cfg, r->n_runs, r->total_wall_s,
 					      rel_halfwidth(cfg, r));

@@ -60,7 +60,9 @@ const struct cli_option cli_options[] = {
 	{OPT_REFERENCE, "reference", 0, ARG_ONE, "CMD", NULL, "command", SCOPE_RUN,
 	 "Benchmark CMD first and compare every other command with it."},
 	{OPT_ORDER, "order", 0, ARG_ONE, "ORDER", "sequential|interleaved|shuffled",
-	 NULL, SCOPE_RUN, "Run order across benchmarks (default: sequential)."},
+	 NULL, SCOPE_RUN, "Run order across benchmarks: sequential (all runs "
+	 "of one, then the next), interleaved (one run of each in turn) or "
+	 "shuffled (rounds in a random order) (default: sequential)."},
 	{OPT_SEED, "seed", 0, ARG_ONE, "NUM", NULL, NULL, SCOPE_BOTH,
 	 "Seed for --order=shuffled and bootstrap resampling (default: from "
 	 "the clock, printed)."},
