@@ -692,8 +692,8 @@ static int run_all(struct ctx *x, struct bstate *st, size_t n,
 	if (failed >= 0) {
 		/* Interleaved: bring the others that started to an end too. */
 		char why[96];
-		snprintf(why, sizeof why, "stopped early: benchmark %ld %s",
-			 failed + 1, rc == -2 ? "was interrupted" : "failed");
+		snprintf(why, sizeof why, "stopped early: benchmark %ld failed",
+			 failed + 1);
 		for (size_t k = 0; k < n; k++)
 			if (st[k].started && !st[k].finished)
 				bench_finish(x, &st[k], rc == -2 ? -2 : 0, seq,

@@ -43,15 +43,31 @@ test_interleaved_order() {
 	expect_grep "first report" '^Benchmark 1: echo a' out
 }
 
-# Adaptive counts: the slow command has enough after 2 runs (2 x 60 ms >=
-# 50 ms), the fast one keeps going; later rounds skip the slow one.
+# Adaptive counts: the slow command has enough after 2 runs (2 x 0.6 s >=
+# 1 s), the fast one (sh -c, so no shell correction brings it to 0) would
+# need hundreds and is capped at 40; later rounds skip the slow one.
 test_interleaved_adaptive_rounds_skip_finished() {
-	cb -m 2 --min-time 0.05 --order interleaved \
-		'sleep 0.06; echo a$CBENCH_ITERATION >> log' \
-		'echo b$CBENCH_ITERATION >> log' >out 2>err || fail "exit $?: $(cat err)"
+	cb -m 2 -M 40 --min-time 1 --order interleaved \
+		'sleep 0.6; echo a$CBENCH_ITERATION >> log' \
+		"sh -c 'echo b\$CBENCH_ITERATION >> log'" >out 2>err ||
+		fail "exit $?: $(cat err)"
 	expect_eq "first rounds" "$(head -n 5 log | tr '\n' ' ')" "a0 b0 a1 b1 b2 "
 	expect_eq "slow runs" "$(grep -c '^a' log)" 2
+	# 40 unless the machine is so loaded that sh -c takes 25 ms.
 	[ "$(grep -c '^b' log)" -gt 3 ] || fail "fast command: $(grep -c '^b' log) runs"
+}
+
+# A failure stops everything; benchmarks in flight still get their cleanup.
+test_interleaved_failure_cleans_up_all() {
+	cb -r 3 --order interleaved -c 'echo clean >> log' \
+		'echo a$CBENCH_ITERATION >> log' \
+		'echo b$CBENCH_ITERATION >> log; test $CBENCH_ITERATION != 1' >out 2>err
+	expect_eq "exit code" "$?" 1
+	expect_grep "message" "exited with code 1 in run 2; use -i" err
+	expect_eq "log" "$(tr '\n' ' ' <log)" "a0 b0 a1 b1 clean clean "
+	expect_grep "report of the other one" '^Benchmark 1: echo a' out
+	expect_grep "with its runs so far" ' 2 runs' out
+	expect_no_grep "no report of the failed one" '^Benchmark 2' out
 }
 
 test_shuffled_order_seeded() {
