@@ -48,13 +48,15 @@ HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 
 all: cbench
 
-# Relink when the flags change (e.g. after a SANITIZE build).
-$(BUILD)/.flags: FORCE
-	@mkdir -p $(BUILD)
+# Rebuild when the flags change: $(BUILD)/.flags for the objects of this
+# configuration, build/.flags-cbench for ./cbench, which every configuration
+# shares (so a plain `make` after a SANITIZE build relinks it).
+$(BUILD)/.flags build/.flags-cbench: FORCE
+	@mkdir -p $(dir $@)
 	@echo '$(CC) $(FINAL_CFLAGS) $(FINAL_LDFLAGS)' | cmp -s - $@ || \
 		echo '$(CC) $(FINAL_CFLAGS) $(FINAL_LDFLAGS)' > $@
 
-cbench: $(OBJS) $(BUILD)/.flags
+cbench: $(OBJS) build/.flags-cbench
 	@echo "  LD      $@"
 	$(Q)$(CC) $(FINAL_LDFLAGS) -o $@ $(OBJS) $(FINAL_LIBS)
 
