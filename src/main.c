@@ -5,6 +5,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "diag.h"
+#include "export.h"
 #include "export_text.h"
 #include "planner.h"
 #include "spawn.h"
@@ -12,6 +13,41 @@
 
 #include <signal.h>
 #include <string.h>
+#include <time.h>
+
+/* The exports of this invocation, rewritten by bench_run's callback. */
+struct exports {
+	struct export_context ctx;
+	bool failed;
+};
+
+/* Write every export; files after each benchmark, streams (stdout, pipes,
+ * devices) once at the end.  A failure is reported and remembered, and the
+ * previous file stays as it was. */
+static void write_exports(struct exports *e, const struct bench_outcome *o,
+			  bool at_end)
+{
+	const struct config *cfg = e->ctx.cfg;
+	if (cfg->n_exports == 0 || o->n == 0)
+		return;
+	struct export_doc *d = export_doc_new(&e->ctx, o);
+	for (size_t i = 0; i < cfg->n_exports; i++) {
+		const struct export_req *x = &cfg->exports[i];
+		char err[DIAG_MSG_MAX];
+		if (export_is_stream(x->path) != at_end)
+			continue;
+		if (export_write(x->format, x->path, d, err, sizeof err) != 0) {
+			diag_error("%s", err);
+			e->failed = true;
+		}
+	}
+	export_doc_free(d);
+}
+
+static void on_bench_done(void *arg, const struct bench_outcome *so_far)
+{
+	write_exports(arg, so_far, false);
+}
 
 static void on_signal(int sig)
 {
@@ -35,6 +71,7 @@ int main(int argc, char **argv)
 	struct config cfg;
 	int exit_code;
 
+	time_t started = time(NULL);
 	stats_init();
 	if (cli_parse(argc, argv, &cfg, &exit_code) != 0) {
 		cli_free(&cfg);
@@ -54,14 +91,28 @@ int main(int argc, char **argv)
 		return CBENCH_EXIT_USAGE;
 	}
 
+	/* An unwritable export must not cost the user a whole run. */
+	if (export_check_destinations(&cfg, err, sizeof err) != 0) {
+		diag_error("%s", err);
+		planner_free(&plan);
+		cli_free(&cfg);
+		return CBENCH_EXIT_USAGE;
+	}
+	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv}};
+	sysinfo_collect(&ex.ctx.machine, started);
+
 	install_signals();
 	struct bench_outcome out;
-	bench_run(&cfg, &plan, NULL, NULL, &out);
+	bench_run(&cfg, &plan, on_bench_done, &ex, &out);
 
 	struct text_style st = text_style_from(&cfg);
 	if (out.n > 1)
 		text_summary(&st, out.results, out.n, out.reference, cfg.sort);
+	write_exports(&ex, &out, true);
 	exit_code = out.exit_code;
+	if (ex.failed && (exit_code == CBENCH_EXIT_OK ||
+			  exit_code == CBENCH_EXIT_REGRESSION))
+		exit_code = CBENCH_EXIT_FAILURE;
 
 	bench_free_outcome(&out);
 	planner_free(&plan);

@@ -1,0 +1,119 @@
+/*
+ * export.h: result files for notebooks and reports: JSON (a superset of
+ * hyperfine's), Markdown, AsciiDoc and Org-mode tables, CSV summaries and
+ * per-run CSV.  One table of exporters, one function each
+ * (export_function); they all format the same export_doc, built once per
+ * rewrite so every format agrees on every number.
+ *
+ * Files are written atomically (a temporary file in the same directory,
+ * fsync, rename), so a crash or kill never leaves a truncated file, and
+ * main.c rewrites them after each benchmark.  Destinations that are not
+ * regular files ("-" for stdout, /dev/..., /proc/...) are streamed once, at
+ * the end.
+ *
+ * Library-style: nothing here prints to the terminal or exits; errors come
+ * back as -1 with a one-line message in err.
+ *
+ * Ownership: export_doc_new() returns a document freed by
+ * export_doc_free(); it borrows the context and outcome it was built from,
+ * which must outlive it.
+ */
+#ifndef CBENCH_EXPORT_H
+#define CBENCH_EXPORT_H
+
+#include "bench.h"
+#include "cli.h"
+#include "results.h"
+#include "stats.h"
+#include "sysinfo.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* What an export says about the invocation, besides the results. */
+struct export_context {
+	const struct config *cfg;
+	int argc;
+	char *const *argv;
+	struct machine_info machine;
+};
+
+/* Candidate vs reference on one metric. */
+struct export_cmp {
+	size_t reference, candidate;     /* indices into the results */
+	enum metric_id metric;
+	struct stats_comparison cmp;
+};
+
+struct export_doc {
+	const struct export_context *ctx;
+	const struct bench_outcome *outcome;
+	/* Comparison base: the reference benchmark if there is one, else the
+	 * one with the lowest mean wall time; -1 when none has a run. */
+	long base;
+	/* sum[i][m]: summary of metric m of result i; sum[i][m].n == 0 when
+	 * the metric is not measured or not counted in any run. */
+	struct stats_summary (*sum)[MET_COUNT];
+	/* outlier[i][run]: RUN_OUTLIER_* bits from the wall-time fences. */
+	unsigned char **outlier;
+	/* Every result with runs against the base, on every metric both
+	 * measured; wall_cmp[i] indexes its wall-time entry, or -1. */
+	struct export_cmp *cmps;
+	size_t n_cmps;
+	long *wall_cmp;
+	/* Row order of the tables: input order, or by mean time with
+	 * --sort=mean-time (hyperfine's rule). */
+	size_t *order;
+};
+
+struct export_doc *export_doc_new(const struct export_context *ctx,
+				  const struct bench_outcome *outcome);
+void export_doc_free(struct export_doc *d);
+
+/* An exporter prints the whole document to f; returns 0, or -1 (I/O
+ * errors are also seen through ferror(f)). */
+typedef int (*export_fn)(FILE *f, const struct export_doc *d);
+
+int export_json_write(FILE *f, const struct export_doc *d);
+int export_markdown_write(FILE *f, const struct export_doc *d);
+int export_asciidoc_write(FILE *f, const struct export_doc *d);
+int export_orgmode_write(FILE *f, const struct export_doc *d);
+int export_csv_write(FILE *f, const struct export_doc *d);
+int export_csv_runs_write(FILE *f, const struct export_doc *d);
+
+export_fn export_function(enum export_format format);
+/* The option that asks for the format: "--export-json", ... */
+const char *export_option_name(enum export_format format);
+
+/*
+ * Check every destination before the first run: its directory exists and
+ * takes new files (probed by creating and removing a temporary file, so
+ * nothing is left behind), it is not a directory, and no two exports share
+ * a path.  Returns 0, or -1 with the first problem in err.
+ */
+int export_check_destinations(const struct config *cfg, char *err, size_t errlen);
+
+/* Is the destination written only once, at the end ("-", a device, a
+ * pipe, /dev/stdout)?  Regular files are rewritten after each benchmark. */
+bool export_is_stream(const char *path);
+
+/* Write the document in one format to path ("-": stdout); atomically for
+ * regular files.  Returns 0, or -1 with a message in err, leaving any
+ * previous file untouched. */
+int export_write(enum export_format format, const char *path,
+		 const struct export_doc *d, char *err, size_t errlen);
+
+/* The atomic primitive: fill(f, arg) writes the content into a temporary
+ * file beside path, which then replaces path.  If fill returns non-zero or
+ * any write, fsync or rename fails, the temporary file is removed and path
+ * is left as it was. */
+int export_write_atomic(const char *path, int (*fill)(FILE *f, void *arg),
+			void *arg, char *err, size_t errlen);
+
+/* Shared by the table and CSV exporters. */
+/* Format seconds/bytes/counts as a plain number for CSV: "%.17g" trimmed
+ * to the shortest form that reads back the same; "" for NaN. */
+void export_number(char *buf, size_t len, double v);
+
+#endif

@@ -1,0 +1,413 @@
+/*
+ * export.c: what every exporter shares (see export.h): the document of
+ * summaries and comparisons computed once per rewrite, the table of
+ * exporters, the checks made on destinations before the first run, and the
+ * atomic file writer.
+ *
+ * Atomic replacement follows the usual POSIX recipe (as git's lockfile.c
+ * and rename-based editors do): write a temporary file in the destination's
+ * own directory (rename(2) is atomic only within one file system), flush
+ * and fsync it, rename it over the destination, then fsync the directory so
+ * the rename itself survives a crash.
+ */
+#include "export.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const struct {
+	enum export_format format;
+	const char *option;
+	export_fn write;
+} exporters[EXPORT__COUNT] = {
+	{EXPORT_JSON, "--export-json", export_json_write},
+	{EXPORT_MARKDOWN, "--export-markdown", export_markdown_write},
+	{EXPORT_ASCIIDOC, "--export-asciidoc", export_asciidoc_write},
+	{EXPORT_ORGMODE, "--export-orgmode", export_orgmode_write},
+	{EXPORT_CSV, "--export-csv", export_csv_write},
+	{EXPORT_CSV_RUNS, "--export-csv-runs", export_csv_runs_write},
+};
+
+export_fn export_function(enum export_format format)
+{
+	for (size_t i = 0; i < EXPORT__COUNT; i++)
+		if (exporters[i].format == format)
+			return exporters[i].write;
+	return NULL;
+}
+
+const char *export_option_name(enum export_format format)
+{
+	for (size_t i = 0; i < EXPORT__COUNT; i++)
+		if (exporters[i].format == format)
+			return exporters[i].option;
+	return "--export";
+}
+
+void export_number(char *buf, size_t len, double v)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+/* ---- the document ---- */
+
+static int cmp_by_mean(const void *a, const void *b, void *arg)
+{
+	const struct export_doc *d = arg;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	double mi = d->sum[i][MET_WALL].n ? d->sum[i][MET_WALL].mean : INFINITY;
+	double mj = d->sum[j][MET_WALL].n ? d->sum[j][MET_WALL].mean : INFINITY;
+	if (mi != mj)
+		return mi < mj ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+struct export_doc *export_doc_new(const struct export_context *ctx,
+				  const struct bench_outcome *o)
+{
+	const struct config *cfg = ctx->cfg;
+	struct export_doc *d = xcalloc(1, sizeof *d);
+	size_t n = o->n;
+	d->ctx = ctx;
+	d->outcome = o;
+	d->sum = xcalloc(n ? n : 1, sizeof *d->sum);
+	d->outlier = xcalloc(n ? n : 1, sizeof *d->outlier);
+	d->wall_cmp = xcalloc(n ? n : 1, sizeof *d->wall_cmp);
+	d->order = xcalloc(n ? n : 1, sizeof *d->order);
+	d->base = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_result *r = o->results[i];
+		d->wall_cmp[i] = -1;
+		d->order[i] = i;
+		for (int m = 0; m < MET_COUNT; m++) {
+			struct stats_summary *s = &d->sum[i][m];
+			memset(s, 0, sizeof *s);
+			if (!r->has[m] || r->n_runs == 0 ||
+			    stats_summarize(r->col[m], r->n_runs, cfg->confidence, s) != 0)
+				s->n = 0;
+		}
+		d->outlier[i] = xcalloc(r->n_runs ? r->n_runs : 1, 1);
+		for (size_t k = 0; k < r->n_runs; k++)
+			d->outlier[i][k] = r->flags[k] &
+					   (RUN_OUTLIER_MILD | RUN_OUTLIER_SEVERE);
+		if (d->sum[i][MET_WALL].n > 0)
+			stats_flag_outliers(r->col[MET_WALL], r->n_runs,
+					    &d->sum[i][MET_WALL], d->outlier[i]);
+	}
+
+	if (o->reference >= 0 && (size_t)o->reference < n &&
+	    d->sum[o->reference][MET_WALL].n > 0) {
+		d->base = o->reference;
+	} else {
+		for (size_t i = 0; i < n; i++)
+			if (d->sum[i][MET_WALL].n > 0 &&
+			    (d->base < 0 ||
+			     d->sum[i][MET_WALL].mean < d->sum[d->base][MET_WALL].mean))
+				d->base = (long)i;
+	}
+
+	if (d->base >= 0) {
+		size_t b = (size_t)d->base, cap = 0;
+		const struct bench_result *rb = o->results[b];
+		for (size_t i = 0; i < n; i++) {
+			const struct bench_result *ri = o->results[i];
+			if (i == b)
+				continue;
+			for (int m = 0; m < MET_COUNT; m++) {
+				if (d->sum[b][m].n == 0 || d->sum[i][m].n == 0)
+					continue;
+				struct stats_comparison c;
+				if (stats_compare(rb->col[m], rb->n_runs, ri->col[m],
+						  ri->n_runs, cfg->confidence,
+						  (unsigned long)cfg->seed, &c) != 0)
+					continue;
+				xgrow((void **)&d->cmps, &cap, d->n_cmps + 1,
+				      sizeof *d->cmps);
+				if (m == MET_WALL)
+					d->wall_cmp[i] = (long)d->n_cmps;
+				d->cmps[d->n_cmps++] = (struct export_cmp){
+					b, i, (enum metric_id)m, c};
+			}
+		}
+	}
+
+	if (cfg->sort == SORT_MEAN_TIME)
+		qsort_r(d->order, n, sizeof *d->order, cmp_by_mean, d);
+	return d;
+}
+
+void export_doc_free(struct export_doc *d)
+{
+	if (d == NULL)
+		return;
+	for (size_t i = 0; i < d->outcome->n; i++)
+		free(d->outlier[i]);
+	free(d->outlier);
+	free(d->sum);
+	free(d->cmps);
+	free(d->wall_cmp);
+	free(d->order);
+	free(d);
+}
+
+/* ---- destinations ---- */
+
+bool export_is_stream(const char *path)
+{
+	if (strcmp(path, "-") == 0 || strncmp(path, "/dev/", 5) == 0 ||
+	    strncmp(path, "/proc/", 6) == 0)
+		return true;
+	struct stat st;
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* The directory part of path, as a new string ("." for a bare name). */
+static char *dir_of(const char *path)
+{
+	char *copy = xstrdup(path);
+	char *dir = xstrdup(dirname(copy));
+	free(copy);
+	return dir;
+}
+
+/*
+ * Where the bytes finally go: path itself, or for a symbolic link (even a
+ * dangling one), the file it points to, so the link survives the rename.
+ */
+static char *real_target(const char *path)
+{
+	char *cur = xstrdup(path);
+	for (int depth = 0; depth < 40; depth++) {
+		struct stat st;
+		char buf[PATH_MAX];
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			break;
+		ssize_t n = readlink(cur, buf, sizeof buf - 1);
+		if (n < 0)
+			break;
+		buf[n] = '\0';
+		char *next;
+		if (buf[0] == '/') {
+			next = xstrdup(buf);
+		} else {
+			char *dir = dir_of(cur);
+			next = xasprintf("%s/%s", dir, buf);
+			free(dir);
+		}
+		free(cur);
+		cur = next;
+	}
+	return cur;
+}
+
+static mode_t file_mode(void)
+{
+	static mode_t mode;
+	static bool known;
+	if (!known) {
+		mode_t mask = umask(022);
+		umask(mask);
+		mode = 0666 & ~mask;
+		known = true;
+	}
+	return mode;
+}
+
+/* Create a temporary file beside target; returns its fd and name. */
+static int make_temp(const char *target, char **tmp_out)
+{
+	char *copy = xstrdup(target);
+	char *dir = dir_of(target);
+	char *tmp = xasprintf("%s/.%s.cbench-XXXXXX", dir, basename(copy));
+	free(copy);
+	free(dir);
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	*tmp_out = tmp;
+	return fd;
+}
+
+int export_check_destinations(const struct config *cfg, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < cfg->n_exports; i++) {
+		const struct export_req *e = &cfg->exports[i];
+		const char *opt = export_option_name(e->format);
+		if (e->path[0] == '\0') {
+			snprintf(err, errlen, "%s: empty file name", opt);
+			return -1;
+		}
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(cfg->exports[k].path, e->path) == 0 &&
+			    strcmp(e->path, "-") != 0) {
+				snprintf(err, errlen, "%s and %s both write to '%s'",
+					 export_option_name(cfg->exports[k].format), opt,
+					 e->path);
+				return -1;
+			}
+		if (strcmp(e->path, "-") == 0)
+			continue;
+		struct stat st;
+		if (stat(e->path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "cannot write %s file '%s': it is a "
+				 "directory", opt, e->path);
+			return -1;
+		}
+		if (export_is_stream(e->path)) {
+			if (access(e->path, W_OK) != 0) {
+				snprintf(err, errlen, "cannot write %s file '%s': %s",
+					 opt, e->path, strerror(errno));
+				return -1;
+			}
+			continue;
+		}
+		char *target = real_target(e->path);
+		char *tmp = NULL;
+		int fd = make_temp(target, &tmp);
+		free(target);
+		if (fd < 0) {
+			snprintf(err, errlen, "cannot write %s file '%s': %s", opt,
+				 e->path, strerror(errno));
+			return -1;
+		}
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+	}
+	return 0;
+}
+
+/* ---- writing ---- */
+
+int export_write_atomic(const char *path, int (*fill)(FILE *f, void *arg),
+			void *arg, char *err, size_t errlen)
+{
+	char *target = real_target(path);
+	char *tmp = NULL;
+	FILE *f = NULL;
+	const char *step = "cannot write";
+	int e = 0;
+
+	int fd = make_temp(target, &tmp);
+	if (fd < 0) {
+		e = errno;
+		goto fail;
+	}
+	fchmod(fd, file_mode());
+	f = fdopen(fd, "w");
+	if (f == NULL) {
+		e = errno;
+		close(fd);
+		goto fail;
+	}
+	errno = 0;
+	if (fill(f, arg) != 0 || fflush(f) != 0 || ferror(f)) {
+		e = errno ? errno : EIO;
+		goto fail;
+	}
+	if (fsync(fileno(f)) != 0) {
+		e = errno;
+		goto fail;
+	}
+	int rc = fclose(f);
+	f = NULL;
+	if (rc != 0) {
+		e = errno;
+		goto fail;
+	}
+	if (rename(tmp, target) != 0) {
+		e = errno;
+		step = "cannot replace";
+		goto fail;
+	}
+	/* Make the rename itself durable. */
+	char *dir = dir_of(target);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(dir);
+	free(tmp);
+	free(target);
+	return 0;
+
+fail:
+	if (f)
+		fclose(f);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	snprintf(err, errlen, "%s '%s': %s", step, path, strerror(e));
+	free(target);
+	return -1;
+}
+
+struct fill_arg {
+	export_fn fn;
+	const struct export_doc *doc;
+};
+
+static int fill_doc(FILE *f, void *arg)
+{
+	const struct fill_arg *a = arg;
+	return a->fn(f, a->doc);
+}
+
+int export_write(enum export_format format, const char *path,
+		 const struct export_doc *d, char *err, size_t errlen)
+{
+	export_fn fn = export_function(format);
+	const char *opt = export_option_name(format);
+	if (!export_is_stream(path)) {
+		struct fill_arg a = {fn, d};
+		char msg[DIAG_MSG_MAX];
+		if (export_write_atomic(path, fill_doc, &a, msg, sizeof msg) != 0) {
+			snprintf(err, errlen, "%s: %s", opt, msg);
+			return -1;
+		}
+		return 0;
+	}
+
+	bool std = strcmp(path, "-") == 0;
+	FILE *f = std ? stdout : fopen(path, "w");
+	if (f == NULL) {
+		snprintf(err, errlen, "%s: cannot write '%s': %s", opt, path,
+			 strerror(errno));
+		return -1;
+	}
+	errno = 0;
+	int rc = fn(f, d);
+	if (rc != 0 || fflush(f) != 0 || ferror(f))
+		rc = errno ? errno : EIO;
+	if (!std && fclose(f) != 0 && rc == 0)
+		rc = errno ? errno : EIO;
+	if (rc != 0) {
+		snprintf(err, errlen, "%s: cannot write '%s': %s", opt,
+			 std ? "standard output" : path, strerror(rc));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,237 @@
+/*
+ * export_csv.c: --export-csv (one row per benchmark) and --export-csv-runs
+ * (one row per run).
+ *
+ * The summary starts with hyperfine's columns (hyperfine 1.15,
+ * src/export/csv.rs: command, mean, stddev, median, user, system, min, max,
+ * then parameter_<name> per parameter), so its readers keep working, and
+ * goes on with cbench's: the real command line, run count, interrupted
+ * flag, the wall time's quartiles and confidence intervals, the ratio and
+ * verdict against the reference, and mean, median and standard deviation
+ * of every other metric measured.
+ *
+ * The per-run file is "wide": a row per run with a column per metric.
+ * Each row is one observation (a run) and each column one variable, which
+ * is what pandas.read_csv, R's read.csv and Julia's CSV.read turn directly
+ * into a data frame to group by command or parameter.
+ *
+ * Quoting follows RFC 4180: a field holding a comma, a double quote or a
+ * line break is enclosed in double quotes, quotes doubled.  Lines end with
+ * LF.  Numbers are in seconds, bytes and counts, printed with the fewest
+ * digits that read back to the same double; not counted is an empty field
+ * (NaN in pandas).
+ */
+#include "export.h"
+#include "spawn.h"
+#include "xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void field(FILE *f, const char *s, bool first)
+{
+	if (!first)
+		fputc(',', f);
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void number(FILE *f, double v)
+{
+	char buf[40];
+	export_number(buf, sizeof buf, v);
+	field(f, buf, false);
+}
+
+static void fieldf(FILE *f, const char *s)
+{
+	field(f, s, false);
+}
+
+/* Names of all parameters, in first-seen order (borrowed strings). */
+static const char **param_names(const struct bench_outcome *o, size_t *n)
+{
+	const char **names = NULL;
+	size_t cap = 0;
+	*n = 0;
+	for (size_t i = 0; i < o->n; i++)
+		for (size_t k = 0; k < o->results[i]->n_params; k++) {
+			const char *p = o->results[i]->params[k].name;
+			bool seen = false;
+			for (size_t j = 0; j < *n && !seen; j++)
+				seen = strcmp(names[j], p) == 0;
+			if (seen)
+				continue;
+			xgrow((void **)&names, &cap, *n + 1, sizeof *names);
+			names[(*n)++] = p;
+		}
+	return names;
+}
+
+static const char *param_value(const struct bench_result *r, const char *name)
+{
+	for (size_t k = 0; k < r->n_params; k++)
+		if (strcmp(r->params[k].name, name) == 0)
+			return r->params[k].value;
+	return "";
+}
+
+static bool any_has(const struct bench_outcome *o, int m)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (o->results[i]->has[m])
+			return true;
+	return false;
+}
+
+int export_csv_write(FILE *f, const struct export_doc *d)
+{
+	const struct bench_outcome *o = d->outcome;
+	size_t np;
+	const char **params = param_names(o, &np);
+
+	field(f, "command", true);
+	static const char *const head[] = {"mean", "stddev", "median", "user",
+					   "system", "min", "max"};
+	for (size_t k = 0; k < sizeof head / sizeof head[0]; k++)
+		fieldf(f, head[k]);
+	for (size_t k = 0; k < np; k++) {
+		char *h = xasprintf("parameter_%s", params[k]);
+		fieldf(f, h);
+		free(h);
+	}
+	static const char *const more[] = {
+		"command_line", "runs", "interrupted", "q1", "q3", "mean_ci_low",
+		"mean_ci_high", "median_ci_low", "median_ci_high", "relative",
+		"relative_stddev", "ratio_ci_low", "ratio_ci_high", "p_welch",
+		"p_mann_whitney", "verdict"};
+	for (size_t k = 0; k < sizeof more / sizeof more[0]; k++)
+		fieldf(f, more[k]);
+	for (int m = 1; m < MET_COUNT; m++) {
+		if (!any_has(o, m))
+			continue;
+		const char *key = metric_info((enum metric_id)m)->key;
+		static const char *const stat[] = {"mean", "median", "stddev"};
+		for (size_t k = 0; k < 3; k++) {
+			char *h = xasprintf("%s_%s", key, stat[k]);
+			fieldf(f, h);
+			free(h);
+		}
+	}
+	fputc('\n', f);
+
+	for (size_t i = 0; i < o->n; i++) {
+		const struct bench_result *r = o->results[i];
+		const struct stats_summary *w = &d->sum[i][MET_WALL];
+		const struct stats_summary *u = &d->sum[i][MET_USER];
+		const struct stats_summary *sy = &d->sum[i][MET_SYSTEM];
+		bool ok = w->n > 0;
+		field(f, r->name, true);
+		number(f, ok ? w->mean : NAN);
+		number(f, ok ? w->stddev : NAN);
+		number(f, ok ? w->median : NAN);
+		number(f, u->n ? u->mean : NAN);
+		number(f, sy->n ? sy->mean : NAN);
+		number(f, ok ? w->min : NAN);
+		number(f, ok ? w->max : NAN);
+		for (size_t k = 0; k < np; k++)
+			fieldf(f, param_value(r, params[k]));
+		fieldf(f, r->command);
+		number(f, (double)r->n_runs);
+		fieldf(f, r->interrupted ? "true" : "false");
+		number(f, ok ? w->q1 : NAN);
+		number(f, ok ? w->q3 : NAN);
+		number(f, ok ? w->mean_ci_lo : NAN);
+		number(f, ok ? w->mean_ci_hi : NAN);
+		number(f, ok ? w->median_ci_lo : NAN);
+		number(f, ok ? w->median_ci_hi : NAN);
+		double ratio = NAN, spread = NAN;
+		if (ok && d->base >= 0) {
+			if ((long)i == d->base)
+				ratio = 1, spread = 0;
+			else
+				stats_ratio(&d->sum[d->base][MET_WALL], w, &ratio, &spread);
+		}
+		number(f, ratio);
+		number(f, spread);
+		const struct export_cmp *c = d->wall_cmp[i] >= 0 ? &d->cmps[d->wall_cmp[i]]
+								: NULL;
+		number(f, c ? c->cmp.ratio_lo : NAN);
+		number(f, c ? c->cmp.ratio_hi : NAN);
+		number(f, c ? c->cmp.p_welch : NAN);
+		number(f, c ? c->cmp.p_mann_whitney : NAN);
+		fieldf(f, (long)i == d->base ? "reference"
+			  : c ? stats_verdict_name(c->cmp.verdict) : "");
+		for (int m = 1; m < MET_COUNT; m++) {
+			if (!any_has(o, m))
+				continue;
+			const struct stats_summary *s = &d->sum[i][m];
+			number(f, s->n ? s->mean : NAN);
+			number(f, s->n ? s->median : NAN);
+			number(f, s->n ? s->stddev : NAN);
+		}
+		fputc('\n', f);
+	}
+	free(params);
+	return 0;
+}
+
+int export_csv_runs_write(FILE *f, const struct export_doc *d)
+{
+	const struct bench_outcome *o = d->outcome;
+	size_t np;
+	const char **params = param_names(o, &np);
+
+	field(f, "benchmark", true);
+	fieldf(f, "command");
+	fieldf(f, "command_line");
+	for (size_t k = 0; k < np; k++) {
+		char *h = xasprintf("parameter_%s", params[k]);
+		fieldf(f, h);
+		free(h);
+	}
+	static const char *const head[] = {"run", "exit_code", "signal",
+					   "timed_out", "failed", "outlier"};
+	for (size_t k = 0; k < sizeof head / sizeof head[0]; k++)
+		fieldf(f, head[k]);
+	for (int m = 0; m < MET_COUNT; m++)
+		if (any_has(o, m))
+			fieldf(f, metric_info((enum metric_id)m)->key);
+	fputc('\n', f);
+
+	for (size_t i = 0; i < o->n; i++) {
+		const struct bench_result *r = o->results[i];
+		for (size_t k = 0; k < r->n_runs; k++) {
+			int code = r->exit_codes[k];
+			unsigned char out = d->outlier[i][k];
+			fprintf(f, "%zu", i + 1);
+			fieldf(f, r->name);
+			fieldf(f, r->command);
+			for (size_t p = 0; p < np; p++)
+				fieldf(f, param_value(r, params[p]));
+			number(f, (double)(k + 1));
+			number(f, code >= 0 ? (double)code : NAN);
+			fieldf(f, code < 0 ? spawn_signal_name(-code) : "");
+			fieldf(f, r->flags[k] & RUN_TIMED_OUT ? "true" : "false");
+			fieldf(f, r->flags[k] & RUN_FAILED ? "true" : "false");
+			fieldf(f, out & RUN_OUTLIER_SEVERE ? "severe"
+				  : out & RUN_OUTLIER_MILD ? "mild" : "none");
+			for (int m = 0; m < MET_COUNT; m++)
+				if (any_has(o, m))
+					number(f, r->has[m] ? r->col[m][k] : NAN);
+			fputc('\n', f);
+		}
+	}
+	free(params);
+	return 0;
+}

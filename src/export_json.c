@@ -1,0 +1,354 @@
+/*
+ * export_json.c: --export-json.  A superset of hyperfine's JSON export
+ * (hyperfine 1.15, src/export/json.rs): each item of "results" carries
+ * hyperfine's fields unchanged ("command" is the display name; times in
+ * seconds; "stddev" null for one run; "exit_codes" null for a run killed by
+ * a signal; "parameters" only when parameterised, values as strings), so
+ * scripts written for hyperfine keep working.  cbench adds, beside them,
+ * the real command line, per-run arrays for every metric, every statistic
+ * of every metric, the comparisons against the reference, and a context
+ * block saying when, where and how the benchmarks ran.  The README's
+ * "Exports" section is the schema's documentation; "schema_version" changes
+ * whenever a field changes meaning or disappears.
+ *
+ * Values that were not counted are null, never 0.  Strings are checked for
+ * UTF-8: an invalid byte (a command line is bytes, JSON is text) becomes
+ * U+FFFD so that strict parsers still read the file.
+ */
+#include "export.h"
+#include "spawn.h"
+#include "xalloc.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCHEMA_VERSION 1
+
+/* Length of the valid UTF-8 sequence at s, or 0 (RFC 3629 rules: no
+ * overlong forms, no surrogates, nothing above U+10FFFF). */
+static size_t utf8_seq(const unsigned char *s)
+{
+	if (s[0] < 0x80)
+		return 1;
+	size_t n;
+	unsigned lo = 0x80, hi = 0xBF;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		n = 2;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+		n = 3;
+		if (s[0] == 0xE0)
+			lo = 0xA0;
+		if (s[0] == 0xED)
+			hi = 0x9F;
+	} else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+		n = 4;
+		if (s[0] == 0xF0)
+			lo = 0x90;
+		if (s[0] == 0xF4)
+			hi = 0x8F;
+	} else
+		return 0;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xBF)
+			return 0;
+	return n;
+}
+
+static cJSON *str(const char *s)
+{
+	if (s == NULL)
+		return cJSON_CreateNull();
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s), bad = 0;
+	for (size_t i = 0; i < len;) {
+		size_t k = utf8_seq(p + i);
+		bad += k == 0;
+		i += k ? k : 1;
+	}
+	if (bad == 0)
+		return cJSON_CreateString(s);
+	char *clean = xmalloc(len + 2 * bad + 1), *o = clean;
+	for (size_t i = 0; i < len;) {
+		size_t k = utf8_seq(p + i);
+		if (k == 0) {
+			memcpy(o, "\xEF\xBF\xBD", 3);
+			o += 3;
+			i++;
+		} else {
+			memcpy(o, s + i, k);
+			o += k;
+			i += k;
+		}
+	}
+	*o = '\0';
+	cJSON *j = cJSON_CreateString(clean);
+	free(clean);
+	return j;
+}
+
+static cJSON *num(double v)
+{
+	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+static cJSON *pair(double lo, double hi)
+{
+	cJSON *a = cJSON_CreateArray();
+	cJSON_AddItemToArray(a, num(lo));
+	cJSON_AddItemToArray(a, num(hi));
+	return a;
+}
+
+static const char *unit_symbol(enum metric_unit u)
+{
+	switch (u) {
+	case UNIT_SECONDS:
+		return "s";
+	case UNIT_BYTES:
+		return "bytes";
+	default:
+		return "count";
+	}
+}
+
+static const char *order_name(enum run_order o)
+{
+	switch (o) {
+	case ORDER_INTERLEAVED:
+		return "interleaved";
+	case ORDER_SHUFFLED:
+		return "shuffled";
+	default:
+		return "sequential";
+	}
+}
+
+static cJSON *options(const struct export_doc *d)
+{
+	const struct config *cfg = d->ctx->cfg;
+	const struct bench_outcome *o = d->outcome;
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddItemToObject(j, "confidence", num(cfg->confidence));
+	cJSON_AddItemToObject(j, "warmup", num((double)cfg->warmup));
+	cJSON_AddItemToObject(j, "runs", cfg->runs > 0 ? num((double)cfg->runs)
+						       : cJSON_CreateNull());
+	cJSON_AddItemToObject(j, "min_runs", num((double)cfg->min_runs));
+	cJSON_AddItemToObject(j, "max_runs", cfg->max_runs > 0
+			      ? num((double)cfg->max_runs) : cJSON_CreateNull());
+	cJSON_AddItemToObject(j, "min_time_s", num(cfg->min_time_s));
+	cJSON_AddItemToObject(j, "max_time_s", cfg->max_time_s > 0
+			      ? num(cfg->max_time_s) : cJSON_CreateNull());
+	cJSON_AddItemToObject(j, "precision", cfg->precision > 0
+			      ? num(cfg->precision) : cJSON_CreateNull());
+	cJSON_AddItemToObject(j, "order", str(order_name(cfg->order)));
+	/* A seed beyond 2^53 would lose digits as a JSON number. */
+	if (!cfg->seed_given)
+		cJSON_AddItemToObject(j, "seed", cJSON_CreateNull());
+	else if (cfg->seed <= (UINT64_C(1) << 53))
+		cJSON_AddItemToObject(j, "seed", num((double)cfg->seed));
+	else {
+		char buf[32];
+		snprintf(buf, sizeof buf, "%llu", (unsigned long long)cfg->seed);
+		cJSON_AddItemToObject(j, "seed", str(buf));
+	}
+	cJSON_AddItemToObject(j, "timeout_s", cfg->timeout_s > 0
+			      ? num(cfg->timeout_s) : cJSON_CreateNull());
+	cJSON_AddBoolToObject(j, "ignore_failure", cfg->ignore_failure);
+	cJSON *ctr = cJSON_AddArrayToObject(j, "counters");
+	for (int k = 0; k < CTR_MAX; k++) {
+		bool any = false;
+		for (size_t i = 0; i < o->n && !any; i++)
+			any = o->results[i]->has[MET_CTR_FIRST + k];
+		if (any)
+			cJSON_AddItemToArray(ctr, str(counters_info((enum counter_id)k)->key));
+	}
+	return j;
+}
+
+static cJSON *context(const struct export_doc *d)
+{
+	const struct machine_info *m = &d->ctx->machine;
+	const struct bench_outcome *o = d->outcome;
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddItemToObject(j, "started_at", str(m->started_at));
+	cJSON_AddItemToObject(j, "hostname", str(m->hostname));
+	cJSON_AddItemToObject(j, "kernel", str(m->kernel));
+	cJSON_AddItemToObject(j, "cpu_model", m->cpu_model[0] ? str(m->cpu_model)
+							       : cJSON_CreateNull());
+	cJSON_AddItemToObject(j, "cpus", m->cpus > 0 ? num((double)m->cpus)
+						     : cJSON_CreateNull());
+	cJSON_AddBoolToObject(j, "pmu", o->pmu);
+	cJSON_AddBoolToObject(j, "counters_user_only", o->user_only);
+	cJSON_AddBoolToObject(j, "exec_exact", o->exec_exact);
+	cJSON_AddItemToObject(j, "shell", str(o->shell));
+	cJSON_AddItemToObject(j, "shell_overhead_s", o->shell
+			      ? num(o->shell_overhead_s) : cJSON_CreateNull());
+	cJSON_AddItemToObject(j, "options", options(d));
+	cJSON *argv = cJSON_AddArrayToObject(j, "argv");
+	for (int i = 0; i < d->ctx->argc; i++)
+		cJSON_AddItemToArray(argv, str(d->ctx->argv[i]));
+	return j;
+}
+
+static cJSON *units(void)
+{
+	cJSON *j = cJSON_CreateObject();
+	for (int m = 0; m < MET_COUNT; m++) {
+		const struct metric_info *mi = metric_info((enum metric_id)m);
+		cJSON_AddItemToObject(j, mi->key, str(unit_symbol(mi->unit)));
+	}
+	return j;
+}
+
+static cJSON *column(const double *x, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, num(x[i]));
+	return a;
+}
+
+static cJSON *runs(const struct export_doc *d, size_t i)
+{
+	const struct bench_result *r = d->outcome->results[i];
+	cJSON *j = cJSON_CreateObject();
+	for (int m = 0; m < MET_COUNT; m++)
+		if (r->has[m])
+			cJSON_AddItemToObject(j, metric_info((enum metric_id)m)->key,
+					      column(r->col[m], r->n_runs));
+	cJSON *code = cJSON_AddArrayToObject(j, "exit_code");
+	cJSON *sig = cJSON_AddArrayToObject(j, "signal");
+	cJSON *tmo = cJSON_AddArrayToObject(j, "timed_out");
+	cJSON *fl = cJSON_AddArrayToObject(j, "failed");
+	cJSON *out = cJSON_AddArrayToObject(j, "outlier");
+	for (size_t k = 0; k < r->n_runs; k++) {
+		int c = r->exit_codes[k];
+		cJSON_AddItemToArray(code, c >= 0 ? num(c) : cJSON_CreateNull());
+		cJSON_AddItemToArray(sig, c < 0 ? str(spawn_signal_name(-c))
+					     : cJSON_CreateNull());
+		cJSON_AddItemToArray(tmo, cJSON_CreateBool(r->flags[k] & RUN_TIMED_OUT));
+		cJSON_AddItemToArray(fl, cJSON_CreateBool(r->flags[k] & RUN_FAILED));
+		unsigned char o = d->outlier[i][k];
+		cJSON_AddItemToArray(out, str(o & RUN_OUTLIER_SEVERE ? "severe"
+					      : o & RUN_OUTLIER_MILD ? "mild" : "none"));
+	}
+	return j;
+}
+
+static cJSON *metric(const struct stats_summary *s, enum metric_id m)
+{
+	cJSON *j = cJSON_CreateObject();
+	bool ok = s->n > 0;
+	double nan = NAN;
+	cJSON_AddItemToObject(j, "unit", str(unit_symbol(metric_info(m)->unit)));
+	cJSON_AddItemToObject(j, "n", num((double)s->n));
+#define F(name, field) cJSON_AddItemToObject(j, name, num(ok ? s->field : nan))
+	F("mean", mean);
+	F("stddev", stddev);
+	F("median", median);
+	F("min", min);
+	F("max", max);
+	F("q1", q1);
+	F("q3", q3);
+	F("iqr", iqr);
+	F("mad", mad);
+#undef F
+	cJSON_AddItemToObject(j, "mean_ci", ok ? pair(s->mean_ci_lo, s->mean_ci_hi)
+					       : pair(nan, nan));
+	cJSON_AddItemToObject(j, "median_ci", ok ? pair(s->median_ci_lo, s->median_ci_hi)
+						 : pair(nan, nan));
+	cJSON *o = cJSON_AddObjectToObject(j, "outliers");
+	cJSON_AddItemToObject(o, "mild", num(ok ? (double)s->outliers_mild : 0));
+	cJSON_AddItemToObject(o, "severe", num(ok ? (double)s->outliers_severe : 0));
+	return j;
+}
+
+static cJSON *result(const struct export_doc *d, size_t i)
+{
+	const struct bench_result *r = d->outcome->results[i];
+	const struct stats_summary *w = &d->sum[i][MET_WALL];
+	const struct stats_summary *u = &d->sum[i][MET_USER];
+	const struct stats_summary *sy = &d->sum[i][MET_SYSTEM];
+	double nan = NAN;
+	cJSON *j = cJSON_CreateObject();
+
+	/* hyperfine's fields, in hyperfine's order. */
+	cJSON_AddItemToObject(j, "command", str(r->name));
+	cJSON_AddItemToObject(j, "mean", num(w->n ? w->mean : nan));
+	cJSON_AddItemToObject(j, "stddev", num(w->n ? w->stddev : nan));
+	cJSON_AddItemToObject(j, "median", num(w->n ? w->median : nan));
+	cJSON_AddItemToObject(j, "user", num(u->n ? u->mean : nan));
+	cJSON_AddItemToObject(j, "system", num(sy->n ? sy->mean : nan));
+	cJSON_AddItemToObject(j, "min", num(w->n ? w->min : nan));
+	cJSON_AddItemToObject(j, "max", num(w->n ? w->max : nan));
+	cJSON_AddItemToObject(j, "times", r->has[MET_WALL]
+			      ? column(r->col[MET_WALL], r->n_runs) : cJSON_CreateArray());
+	cJSON *codes = cJSON_AddArrayToObject(j, "exit_codes");
+	for (size_t k = 0; k < r->n_runs; k++)
+		cJSON_AddItemToArray(codes, r->exit_codes[k] >= 0
+				     ? num(r->exit_codes[k]) : cJSON_CreateNull());
+	if (r->n_params) {
+		cJSON *p = cJSON_AddObjectToObject(j, "parameters");
+		for (size_t k = 0; k < r->n_params; k++)
+			cJSON_AddItemToObject(p, r->params[k].name,
+					      str(r->params[k].value));
+	}
+
+	/* cbench's. */
+	cJSON_AddItemToObject(j, "command_line", str(r->command));
+	cJSON_AddItemToObject(j, "name", str(r->name));
+	cJSON_AddBoolToObject(j, "interrupted", r->interrupted);
+	cJSON_AddBoolToObject(j, "exec_exact", r->exec_exact);
+	cJSON_AddBoolToObject(j, "via_shell", r->via_shell);
+	cJSON_AddItemToObject(j, "stop_reason", str(r->stop_reason));
+	cJSON_AddItemToObject(j, "runs", runs(d, i));
+	cJSON *ms = cJSON_AddObjectToObject(j, "metrics");
+	for (int m = 0; m < MET_COUNT; m++)
+		if (r->has[m])
+			cJSON_AddItemToObject(ms, metric_info((enum metric_id)m)->key,
+					      metric(&d->sum[i][m], (enum metric_id)m));
+	return j;
+}
+
+static cJSON *comparison(const struct export_cmp *c)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddItemToObject(j, "reference", num((double)c->reference));
+	cJSON_AddItemToObject(j, "candidate", num((double)c->candidate));
+	cJSON_AddItemToObject(j, "metric", str(metric_info(c->metric)->key));
+	cJSON_AddItemToObject(j, "ratio", num(c->cmp.ratio));
+	cJSON_AddItemToObject(j, "ratio_ci", pair(c->cmp.ratio_lo, c->cmp.ratio_hi));
+	cJSON_AddItemToObject(j, "p_welch", num(c->cmp.p_welch));
+	cJSON_AddItemToObject(j, "p_mann_whitney", num(c->cmp.p_mann_whitney));
+	cJSON_AddItemToObject(j, "verdict", str(stats_verdict_name(c->cmp.verdict)));
+	return j;
+}
+
+int export_json_write(FILE *f, const struct export_doc *d)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddItemToObject(root, "schema", str("cbench-results"));
+	cJSON_AddItemToObject(root, "schema_version", num(SCHEMA_VERSION));
+	cJSON_AddItemToObject(root, "cbench_version", str(CBENCH_VERSION));
+	cJSON_AddItemToObject(root, "context", context(d));
+	cJSON_AddItemToObject(root, "units", units());
+	cJSON *rs = cJSON_AddArrayToObject(root, "results");
+	for (size_t i = 0; i < d->outcome->n; i++)
+		cJSON_AddItemToArray(rs, result(d, i));
+	cJSON *cs = cJSON_AddArrayToObject(root, "comparisons");
+	for (size_t k = 0; k < d->n_cmps; k++)
+		cJSON_AddItemToArray(cs, comparison(&d->cmps[k]));
+
+	char *text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (text == NULL)
+		return -1;
+	int rc = fputs(text, f) < 0 || fputc('\n', f) == EOF ? -1 : 0;
+	cJSON_free(text);
+	return rc;
+}

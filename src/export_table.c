@@ -1,0 +1,307 @@
+/*
+ * export_table.c: --export-markdown, --export-asciidoc, --export-orgmode.
+ *
+ * The tables hyperfine writes (hyperfine 1.15, src/export/markup.rs):
+ * Command | Mean [unit] (mean ± σ) | Min | Max | Relative, one time unit for
+ * the whole table (--time-unit, else the one that suits the fastest mean),
+ * three decimals for seconds and one for ms and µs, rows in input order
+ * unless --sort=mean-time.  cbench adds a column per main counter present
+ * (task-clock, page faults, instructions), and the significance verdict of
+ * each benchmark's wall time against the reference (or the fastest).
+ *
+ * The cells are built once, as plain text, then each markup writes them
+ * with its own escaping: `|` would end a cell in all three, so Markdown and
+ * AsciiDoc get `\|`, Org-mode gets the \vert{} entity.  Line breaks inside
+ * a command become spaces.  Non-ASCII text is written as it is (UTF-8).
+ */
+#include "export.h"
+#include "export_text.h"
+#include "xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { COL_COMMAND = 0 };
+
+/* Counter columns, when some benchmark counted them. */
+static const enum metric_id counter_cols[] = {
+	MET_CTR_FIRST + CTR_TASK_CLOCK,
+	MET_CTR_FIRST + CTR_PAGE_FAULTS,
+	MET_CTR_FIRST + CTR_INSTRUCTIONS,
+};
+
+struct table {
+	size_t ncols, nrows;
+	char **head;       /* ncols */
+	bool *right;       /* ncols: right-aligned */
+	char **cells;      /* nrows * ncols; column 0 is the raw display name */
+	bool *interrupted; /* nrows */
+};
+
+static void table_free(struct table *t)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		free(t->head[i]);
+	for (size_t i = 0; i < t->ncols * t->nrows; i++)
+		free(t->cells[i]);
+	free(t->head);
+	free(t->right);
+	free(t->cells);
+	free(t->interrupted);
+}
+
+static void add_col(struct table *t, char *head, bool right)
+{
+	t->head[t->ncols] = head;
+	t->right[t->ncols] = right;
+	t->ncols++;
+}
+
+/* hyperfine's precision: three decimals in seconds, one otherwise. */
+static char *time_cell(double s, enum time_unit u)
+{
+	if (!isfinite(s))
+		return xstrdup("n/a");
+	return xasprintf(u == UNIT_S ? "%.3f" : "%.1f", text_in_unit(s, u));
+}
+
+static char *count_cell(double v)
+{
+	char buf[32];
+	if (!isfinite(v))
+		return xstrdup("n/a");
+	text_count(v, buf, sizeof buf);
+	return xstrdup(buf);
+}
+
+static void build(const struct export_doc *d, struct table *t)
+{
+	const struct bench_outcome *o = d->outcome;
+	const struct config *cfg = d->ctx->cfg;
+	memset(t, 0, sizeof *t);
+
+	enum time_unit unit = cfg->time_unit;
+	if (unit == UNIT_AUTO) {
+		double fastest = NAN;
+		for (size_t i = 0; i < o->n; i++)
+			if (d->sum[i][MET_WALL].n &&
+			    !(d->sum[i][MET_WALL].mean >= fastest))
+				fastest = d->sum[i][MET_WALL].mean;
+		unit = text_pick_unit(isfinite(fastest) ? fastest : 1.0);
+	}
+	const char *un = text_unit_name(unit);
+
+	bool show[sizeof counter_cols / sizeof counter_cols[0]] = {false};
+	size_t nshow = 0;
+	for (size_t c = 0; c < sizeof counter_cols / sizeof counter_cols[0]; c++) {
+		for (size_t i = 0; i < o->n && !show[c]; i++)
+			show[c] = d->sum[i][counter_cols[c]].n > 0;
+		nshow += show[c];
+	}
+
+	size_t maxcols = 6 + nshow;
+	t->head = xcalloc(maxcols, sizeof *t->head);
+	t->right = xcalloc(maxcols, sizeof *t->right);
+	add_col(t, xstrdup("Command"), false);
+	add_col(t, xasprintf("Mean [%s]", un), true);
+	add_col(t, xasprintf("Min [%s]", un), true);
+	add_col(t, xasprintf("Max [%s]", un), true);
+	add_col(t, xstrdup("Relative"), true);
+	for (size_t c = 0; c < sizeof show / sizeof show[0]; c++) {
+		if (!show[c])
+			continue;
+		const struct metric_info *mi = metric_info(counter_cols[c]);
+		add_col(t, mi->unit == UNIT_SECONDS ? xasprintf("%s [%s]", mi->label, un)
+						    : xstrdup(mi->label), true);
+	}
+	add_col(t, xstrdup("Significance"), false);
+
+	t->nrows = o->n;
+	t->cells = xcalloc(t->nrows * t->ncols + 1, sizeof *t->cells);
+	t->interrupted = xcalloc(t->nrows + 1, sizeof *t->interrupted);
+	for (size_t row = 0; row < o->n; row++) {
+		size_t i = d->order[row];
+		const struct bench_result *r = o->results[i];
+		const struct stats_summary *w = &d->sum[i][MET_WALL];
+		char **cell = &t->cells[row * t->ncols];
+		size_t k = 0;
+		t->interrupted[row] = r->interrupted;
+		cell[k++] = xstrdup(r->name);
+		if (w->n == 0) {
+			cell[k++] = xstrdup("n/a");
+		} else {
+			char *mean = time_cell(w->mean, unit);
+			if (w->n >= 2 && isfinite(w->stddev)) {
+				char *sd = time_cell(w->stddev, unit);
+				cell[k++] = xasprintf("%s ± %s", mean, sd);
+				free(sd);
+				free(mean);
+			} else {
+				cell[k++] = mean;
+			}
+		}
+		cell[k++] = time_cell(w->n ? w->min : NAN, unit);
+		cell[k++] = time_cell(w->n ? w->max : NAN, unit);
+		if (w->n == 0 || d->base < 0)
+			cell[k++] = xstrdup("n/a");
+		else if ((long)i == d->base)
+			cell[k++] = xstrdup("1.00");
+		else {
+			double ratio, spread;
+			stats_ratio(&d->sum[d->base][MET_WALL], w, &ratio, &spread);
+			cell[k++] = xasprintf("%.2f ± %.2f", ratio, spread);
+		}
+		for (size_t c = 0; c < sizeof show / sizeof show[0]; c++) {
+			if (!show[c])
+				continue;
+			const struct stats_summary *s = &d->sum[i][counter_cols[c]];
+			double v = s->n ? s->mean : NAN;
+			cell[k++] = metric_info(counter_cols[c])->unit == UNIT_SECONDS
+				    ? time_cell(v, unit) : count_cell(v);
+		}
+		if ((long)i == d->base)
+			cell[k++] = xstrdup("reference");
+		else if (d->wall_cmp[i] >= 0)
+			cell[k++] = xstrdup(stats_verdict_name(
+				d->cmps[d->wall_cmp[i]].cmp.verdict));
+		else
+			cell[k++] = xstrdup("n/a");
+	}
+}
+
+/* Write s with `|` as bar and line breaks as spaces. */
+static void put_escaped(FILE *f, const char *s, const char *bar)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs(bar, f);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* Longest run of c in s. */
+static size_t longest_run(const char *s, char c)
+{
+	size_t best = 0, cur = 0;
+	for (; *s; s++) {
+		cur = *s == c ? cur + 1 : 0;
+		if (cur > best)
+			best = cur;
+	}
+	return best;
+}
+
+/* A Markdown code span (CommonMark 6.1): a fence longer than any run of
+ * backticks inside, padded with a space when the text touches a backtick. */
+static void md_command(FILE *f, const char *s, bool interrupted)
+{
+	size_t fence = longest_run(s, '`') + 1;
+	size_t len = strlen(s);
+	bool pad = len && (s[0] == '`' || s[len - 1] == '`');
+	for (size_t i = 0; i < fence; i++)
+		fputc('`', f);
+	if (pad)
+		fputc(' ', f);
+	put_escaped(f, s, "\\|");
+	if (pad)
+		fputc(' ', f);
+	for (size_t i = 0; i < fence; i++)
+		fputc('`', f);
+	if (interrupted)
+		fputs(" (interrupted)", f);
+}
+
+int export_markdown_write(FILE *f, const struct export_doc *d)
+{
+	struct table t;
+	build(d, &t);
+	for (size_t c = 0; c < t.ncols; c++)
+		fprintf(f, "| %s ", t.head[c]);
+	fputs("|\n", f);
+	for (size_t c = 0; c < t.ncols; c++)
+		fputs(t.right[c] ? "|---:" : "|:---", f);
+	fputs("|\n", f);
+	for (size_t r = 0; r < t.nrows; r++) {
+		for (size_t c = 0; c < t.ncols; c++) {
+			fputs("| ", f);
+			if (c == COL_COMMAND)
+				md_command(f, t.cells[r * t.ncols + c], t.interrupted[r]);
+			else
+				put_escaped(f, t.cells[r * t.ncols + c], "\\|");
+			fputc(' ', f);
+		}
+		fputs("|\n", f);
+	}
+	table_free(&t);
+	return 0;
+}
+
+int export_asciidoc_write(FILE *f, const struct export_doc *d)
+{
+	struct table t;
+	build(d, &t);
+	fputs("[cols=\"", f);
+	for (size_t c = 0; c < t.ncols; c++)
+		fprintf(f, "%s%s", c ? "," : "", t.right[c] ? ">" : "<");
+	fputs("\"]\n|===\n", f);
+	for (size_t c = 0; c < t.ncols; c++)
+		fprintf(f, "| %s\n", t.head[c]);
+	for (size_t r = 0; r < t.nrows; r++) {
+		fputc('\n', f);
+		for (size_t c = 0; c < t.ncols; c++) {
+			fputs("| ", f);
+			if (c == COL_COMMAND) {
+				/* `+...+` is literal monospace (no inline markup),
+				 * but a `+` inside would end it early. */
+				const char *s = t.cells[r * t.ncols + c];
+				bool lit = strchr(s, '+') == NULL;
+				fputs(lit ? "`+" : "`", f);
+				put_escaped(f, s, "\\|");
+				fputs(lit ? "+`" : "`", f);
+				if (t.interrupted[r])
+					fputs(" (interrupted)", f);
+			} else {
+				put_escaped(f, t.cells[r * t.ncols + c], "\\|");
+			}
+			fputc('\n', f);
+		}
+	}
+	fputs("|===\n", f);
+	table_free(&t);
+	return 0;
+}
+
+int export_orgmode_write(FILE *f, const struct export_doc *d)
+{
+	struct table t;
+	build(d, &t);
+	for (size_t c = 0; c < t.ncols; c++)
+		fprintf(f, "| %s ", t.head[c]);
+	fputs("|\n", f);
+	for (size_t c = 0; c < t.ncols; c++)
+		fputs(c ? "+--" : "|--", f);
+	fputs("|\n", f);
+	for (size_t r = 0; r < t.nrows; r++) {
+		for (size_t c = 0; c < t.ncols; c++) {
+			const char *s = t.cells[r * t.ncols + c];
+			fputs("| ", f);
+			/* Verbatim =...= cannot hold the \vert{} entity. */
+			bool verb = c == COL_COMMAND && strchr(s, '|') == NULL;
+			if (verb)
+				fputc('=', f);
+			put_escaped(f, s, "\\vert{}");
+			if (verb)
+				fputc('=', f);
+			if (c == COL_COMMAND && t.interrupted[r])
+				fputs(" (interrupted)", f);
+			fputc(' ', f);
+		}
+		fputs("|\n", f);
+	}
+	table_free(&t);
+	return 0;
+}
