@@ -392,7 +392,9 @@ int export_write(enum export_format format, const char *path,
 	}
 
 	bool std = strcmp(path, "-") == 0;
-	FILE *f = std ? stdout : fopen(path, "w");
+	/* Append: /dev/stdout may be a file the shell redirected into, which
+	 * already holds the terminal report. */
+	FILE *f = std ? stdout : fopen(path, "a");
 	if (f == NULL) {
 		snprintf(err, errlen, "%s: cannot write '%s': %s", opt, path,
 			 strerror(errno));
