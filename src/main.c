@@ -21,8 +21,9 @@ struct exports {
 	bool failed;
 };
 
-/* Write every export; files after each benchmark, streams (stdout, pipes,
- * devices) once at the end.  A failure is reported and remembered, and the
+/* Write the exports: files after each benchmark and once more at the end
+ * (whatever path bench_run took to get there), streams (stdout, pipes,
+ * devices) only at the end.  A failure is reported and remembered, and the
  * previous file stays as it was. */
 static void write_exports(struct exports *e, const struct bench_outcome *o,
 			  bool at_end)
@@ -34,7 +35,7 @@ static void write_exports(struct exports *e, const struct bench_outcome *o,
 	for (size_t i = 0; i < cfg->n_exports; i++) {
 		const struct export_req *x = &cfg->exports[i];
 		char err[DIAG_MSG_MAX];
-		if (export_is_stream(x->path) != at_end)
+		if (!at_end && export_is_stream(x->path))
 			continue;
 		if (export_write(x->format, x->path, d, err, sizeof err) != 0) {
 			diag_error("%s", err);
