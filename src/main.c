@@ -19,11 +19,21 @@
 struct exports {
 	struct export_context ctx;
 	bool failed;
+	size_t written;    /* outcome_size() at the last rewrite of the files */
 };
 
-/* Write the exports: files after each benchmark and once more at the end
- * (whatever path bench_run took to get there), streams (stdout, pipes,
- * devices) only at the end.  A failure is reported and remembered, and the
+/* Grows with every benchmark, run and interruption recorded. */
+static size_t outcome_size(const struct bench_outcome *o)
+{
+	size_t n = o->n;
+	for (size_t i = 0; i < o->n; i++)
+		n += o->results[i]->n_runs + o->results[i]->interrupted;
+	return n;
+}
+
+/* Write the exports: files after each benchmark, and at the end if
+ * something was recorded since (whatever path bench_run took to get
+ * there); streams (stdout, pipes, devices) only at the end.  A failure is reported and remembered, and the
  * previous file stays as it was. */
 static void write_exports(struct exports *e, const struct bench_outcome *o,
 			  bool at_end)
@@ -31,11 +41,14 @@ static void write_exports(struct exports *e, const struct bench_outcome *o,
 	const struct config *cfg = e->ctx.cfg;
 	if (cfg->n_exports == 0 || o->n == 0)
 		return;
+	/* At the end, files already holding this outcome are left alone. */
+	bool files = !at_end || outcome_size(o) != e->written;
+	e->written = outcome_size(o);
 	struct export_doc *d = export_doc_new(&e->ctx, o);
 	for (size_t i = 0; i < cfg->n_exports; i++) {
 		const struct export_req *x = &cfg->exports[i];
 		char err[DIAG_MSG_MAX];
-		if (!at_end && export_is_stream(x->path))
+		if (export_is_stream(x->path) ? !at_end : !files)
 			continue;
 		if (export_write(x->format, x->path, d, err, sizeof err) != 0) {
 			diag_error("%s", err);
