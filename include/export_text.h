@@ -17,6 +17,7 @@ struct text_style {
 	bool quiet;          /* --style=none: no report at all */
 	enum time_unit unit;
 	double confidence;   /* --confidence */
+	double precision;    /* --precision (relative), 0: off */
 };
 
 /* Resolve --style against the terminal and NO_COLOR. */

@@ -126,8 +126,8 @@ enum stats_warning {
 
 /* Is x[0] (the first run) far slower than the others? */
 bool stats_first_run_slow(const double *x, size_t n);
-/* Are there many outliers in s (more than 5 % of runs beyond Tukey's
- * 1.5 IQR fences, or any beyond 3 IQR)? */
+/* Are there many outliers in s (more than 5 % of runs, and at least 2,
+ * beyond Tukey's 1.5 IQR fences, or any beyond 3 IQR)? */
 bool stats_many_outliers(const struct stats_summary *s);
 /* Sample bimodality coefficient (SAS's formula, Pfister et al. 2013);
  * NaN when n < 4 or the values are all equal. */

@@ -379,12 +379,20 @@ static const char *stop_text(enum stop_reason s, const struct config *cfg,
 {
 	switch (s) {
 	case STOP_MAX_RUNS:
-		snprintf(buf, len, "stopped at --max-runs %ld before reaching %s",
-			 cfg->max_runs, cfg->precision > 0 ? "--precision" : "--min-time");
+		if (cfg->precision > 0)
+			snprintf(buf, len, "stopped at --max-runs %ld before reaching "
+				 "--precision %g %%", cfg->max_runs, cfg->precision * 100);
+		else
+			snprintf(buf, len, "stopped at --max-runs %ld before reaching "
+				 "--min-time", cfg->max_runs);
 		return buf;
 	case STOP_MAX_TIME:
-		snprintf(buf, len, "stopped at --max-time %g s before reaching %s",
-			 cfg->max_time_s, cfg->precision > 0 ? "--precision" : "--min-runs");
+		if (cfg->precision > 0)
+			snprintf(buf, len, "stopped at --max-time %g s before reaching "
+				 "--precision %g %%", cfg->max_time_s, cfg->precision * 100);
+		else
+			snprintf(buf, len, "stopped at --max-time %g s before reaching "
+				 "--min-runs", cfg->max_time_s);
 		return buf;
 	default:
 		return NULL;

@@ -9,6 +9,7 @@
 #include "xalloc.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -33,6 +34,7 @@ struct text_style text_style_from(const struct config *cfg)
 
 	st.unit = cfg->time_unit;
 	st.confidence = cfg->confidence;
+	st.precision = cfg->precision;
 	switch (cfg->style) {
 	case STYLE_AUTO:
 		st.color = out_tty && !no_color;
@@ -213,6 +215,136 @@ static void metric_line(const struct text_style *st, const struct bench_result *
 	putchar('\n');
 }
 
+/* "95 %" for the confidence level. */
+static void level_text(double confidence, char *buf, size_t len)
+{
+	snprintf(buf, len, "%g %%", confidence * 100.0);
+}
+
+/*
+ * Wall-time statistics beyond hyperfine's two lines: the Student-t interval
+ * of the mean, the median with its order-statistic interval, and Tukey
+ * outlier counts (see stats.c for the methods).
+ */
+static void stats_block(const struct text_style *st,
+			const struct stats_summary *w, enum time_unit unit)
+{
+	const char *un = text_unit_name(unit);
+	char lvl[16], lo[24], hi[24], med[24], label[40];
+	level_text(st->confidence, lvl, sizeof lvl);
+	ftime(med, sizeof med, w->median, unit);
+	if (w->n < 2) {
+		printf("  %s(one run: no standard deviation, no confidence "
+		       "interval)%s\n", c(st, C_DIM), c(st, C_RESET));
+		return;
+	}
+	ftime(lo, sizeof lo, w->mean_ci_lo, unit);
+	ftime(hi, sizeof hi, w->mean_ci_hi, unit);
+	snprintf(label, sizeof label, "Mean %s CI:", lvl);
+	printf("  %-20s %8s %s … %8s %s", label, lo, un, hi, un);
+	if (isfinite(w->median_ci_lo)) {
+		ftime(lo, sizeof lo, w->median_ci_lo, unit);
+		ftime(hi, sizeof hi, w->median_ci_hi, unit);
+		printf("    [Median: %s %s, CI %s … %s %s]\n", med, un, lo, hi, un);
+	} else {
+		printf("    [Median: %s %s, too few runs for its CI]\n", med, un);
+	}
+	size_t out = w->outliers_mild + w->outliers_severe;
+	if (out > 0)
+		printf("  %-20s %s%zu mild, %zu severe%s of %zu runs (Tukey fences; "
+		       "kept)\n", "Outliers:", c(st, C_YELLOW), w->outliers_mild,
+		       w->outliers_severe, c(st, C_RESET), w->n);
+}
+
+/* Why adaptive running stopped, when that is news to the user. */
+static void stop_line(const struct text_style *st, const struct bench_result *r,
+		      const struct stats_summary *w)
+{
+	char lvl[16];
+	level_text(st->confidence, lvl, sizeof lvl);
+	double h = w->n >= 2 ? stats_mean_halfwidth(w, st->confidence) : NAN;
+	double rel = isfinite(h) && w->mean > 0 ? h / w->mean : NAN;
+	if (r->stop_reason) {
+		printf("  %sNote: %s", c(st, C_YELLOW), r->stop_reason);
+		if (st->precision > 0 && isfinite(rel))
+			printf("; the mean's %s CI is ±%.2g %% of it, not ±%g %%",
+			       lvl, rel * 100, st->precision * 100);
+		printf("%s\n", c(st, C_RESET));
+	} else if (st->precision > 0 && isfinite(rel) && !r->interrupted) {
+		printf("  %sPrecision reached: the mean's %s CI is ±%.2g %% of it "
+		       "(--precision %g %%) after %zu runs%s\n", c(st, C_DIM), lvl,
+		       rel * 100, st->precision * 100, w->n, c(st, C_RESET));
+	}
+}
+
+static void warn(const struct text_style *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(const struct text_style *st, const char *fmt, ...)
+{
+	va_list ap;
+	printf("  %sWarning:%s ", c(st, C_YELLOW), c(st, C_RESET));
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* hyperfine-style warnings, each with what to do about it.  The checks are
+ * pure functions in stats.c, where their thresholds are explained. */
+static void warning_lines(const struct text_style *st, const struct bench_result *r,
+			  const struct stats_summary *w, enum time_unit unit)
+{
+	const double *user = r->has[MET_USER] ? r->col[MET_USER] : NULL;
+	const double *sys = r->has[MET_SYSTEM] ? r->col[MET_SYSTEM] : NULL;
+	unsigned m = stats_warnings(r->col[MET_WALL], user, sys, r->n_runs,
+				    st->confidence);
+	const char *un = text_unit_name(unit);
+	char a[24], b[24];
+	if (m & STATS_WARN_FIRST_SLOW) {
+		size_t i = 0;
+		while (i < r->n_runs && !isfinite(r->col[MET_WALL][i]))
+			i++;
+		ftime(a, sizeof a, r->col[MET_WALL][i], unit);
+		ftime(b, sizeof b, w->median, unit);
+		warn(st, "the first run (%s %s) was much slower than the rest "
+		     "(median %s %s), e.g. cold caches. Use --warmup N (or "
+		     "--prepare) so every measured run starts in the same state.",
+		     a, un, b, un);
+	}
+	if (m & STATS_WARN_OUTLIERS)
+		warn(st, "%zu of %zu runs are statistical outliers (%zu beyond 3 "
+		     "IQR): other programs or the system interfered. Use a quieter "
+		     "system (close other programs, no power saving), more runs, "
+		     "or --order=interleaved; they are kept in the statistics.",
+		     w->outliers_mild + w->outliers_severe, w->n, w->outliers_severe);
+	if (m & STATS_WARN_TOO_FAST)
+		warn(st, "runs take under %g ms on average: process start-up and "
+		     "scheduling noise are a large part of each one. Give the "
+		     "command more work, or compare CPU counters (--counters), "
+		     "which are steadier than time.",
+		     STATS_TOO_FAST_S * 1e3);
+	if (m & STATS_WARN_WAITS) {
+		struct stats_summary u, sy;
+		double cpu = 0;
+		if (user && stats_summarize(user, r->n_runs, st->confidence, &u) == 0)
+			cpu += u.mean;
+		if (sys && stats_summarize(sys, r->n_runs, st->confidence, &sy) == 0)
+			cpu += sy.mean;
+		ftime(a, sizeof a, w->mean, unit);
+		ftime(b, sizeof b, cpu, unit);
+		warn(st, "wall time (%s %s) is far above CPU time (user + system "
+		     "%s %s): the command mostly waits (I/O, sleep, network, a "
+		     "lock), so its time measures what it waits for.", a, un, b, un);
+	}
+	if (m & STATS_WARN_BIMODAL)
+		warn(st, "the run times form two groups (bimodality coefficient "
+		     "%.2f > 5/9): e.g. CPU frequency changes, cache effects or two "
+		     "code paths. Look at the per-run times (--export-json) before "
+		     "trusting the mean.",
+		     stats_bimodality_coefficient(r->col[MET_WALL], r->n_runs));
+}
+
 void text_bench_report(const struct text_style *st, const struct bench_result *r)
 {
 	if (st->quiet)
@@ -251,6 +383,7 @@ void text_bench_report(const struct text_style *st, const struct bench_result *r
 	       c(st, C_MAGENTA), hi, un, c(st, C_RESET), c(st, C_DIM), w.n,
 	       c(st, C_RESET));
 
+	stats_block(st, &w, unit);
 	metric_line(st, r, MET_MAX_RSS, unit);
 	for (int k = 0; k < CTR_MAX; k++)
 		if (r->has[MET_CTR_FIRST + k])
@@ -258,6 +391,8 @@ void text_bench_report(const struct text_style *st, const struct bench_result *r
 	if (r->interrupted)
 		printf("  %sinterrupted after %zu runs%s\n", c(st, C_YELLOW),
 		       r->n_runs, c(st, C_RESET));
+	stop_line(st, r, &w);
+	warning_lines(st, r, &w, unit);
 	putchar('\n');
 	fflush(stdout);
 }
@@ -267,6 +402,49 @@ static int cmp_mean(const void *a, const void *b, void *arg)
 	const double *means = arg;
 	size_t i = *(const size_t *)a, j = *(const size_t *)b;
 	return (means[i] > means[j]) - (means[i] < means[j]);
+}
+
+/* "p < 0.001", "p = 0.042": the larger of the Welch and Mann-Whitney
+ * p-values, since a verdict needs both. */
+static void p_text(const struct stats_comparison *cmp, char *buf, size_t len)
+{
+	double p = fmax(cmp->p_welch, cmp->p_mann_whitney);
+	if (!isfinite(p))
+		snprintf(buf, len, "p n/a");
+	else if (p < 0.001)
+		snprintf(buf, len, "p < 0.001");
+	else
+		snprintf(buf, len, "p = %.3f", p);
+}
+
+/*
+ * The comparison of the base with one other benchmark on one metric, from
+ * the base's side: "1.62 times faster than B (95 % CI 1.58–1.66, p < 0.001)".
+ * more/less are the words for a ratio other/base above and below 1.
+ */
+static void compare_text(const struct text_style *st,
+			 const struct stats_comparison *cmp, const char *more,
+			 const char *less, const char *what)
+{
+	char lvl[16], p[24];
+	level_text(st->confidence, lvl, sizeof lvl);
+	p_text(cmp, p, sizeof p);
+	bool up = cmp->ratio >= 1;
+	double r = up ? cmp->ratio : 1 / cmp->ratio;
+	double lo = up ? cmp->ratio_lo : 1 / cmp->ratio_hi;
+	double hi = up ? cmp->ratio_hi : 1 / cmp->ratio_lo;
+	bool sig = cmp->verdict == VERDICT_FASTER || cmp->verdict == VERDICT_SLOWER;
+	const char *col = !sig ? "" : up ? C_GREEN C_BOLD : C_YELLOW C_BOLD;
+	printf("%s%.2f%s times %s%s", c(st, col), r, c(st, C_RESET),
+	       up ? more : less, what);
+	if (cmp->verdict == VERDICT_UNKNOWN)
+		printf(" (too few runs for a confidence interval)\n");
+	else if (!isfinite(lo) || !isfinite(hi))
+		printf(" (%s CI unbounded, %s)%s\n", lvl, p,
+		       sig ? "" : ": no significant difference");
+	else
+		printf(" (%s CI %.2f–%.2f, %s)%s\n", lvl, lo, hi, p,
+		       sig ? "" : ": no significant difference");
 }
 
 void text_summary(const struct text_style *st, struct bench_result *const *rs,
@@ -293,24 +471,36 @@ void text_summary(const struct text_style *st, struct bench_result *const *rs,
 	if (s[base].n == 0)
 		goto out;
 
+	const struct bench_result *a = rs[base];
 	printf("%sSummary%s\n", c(st, C_BOLD), c(st, C_RESET));
-	printf("  %s%s%s ran\n", c(st, C_CYAN), rs[base]->name, c(st, C_RESET));
+	printf("  %s%s%s ran\n", c(st, C_CYAN), a->name, c(st, C_RESET));
 	for (size_t k = 0; k < usable; k++) {
 		size_t i = order[k];
 		if (i == base)
 			continue;
-		double ratio, spread;
-		stats_ratio(&s[base], &s[i], &ratio, &spread);
-		if (ratio >= 1)
-			printf("  %s%8.2f%s ± %s%.2f%s times faster than %s%s%s\n",
-			       c(st, C_GREEN C_BOLD), ratio, c(st, C_RESET),
-			       c(st, C_GREEN), spread, c(st, C_RESET), c(st, C_MAGENTA),
-			       rs[i]->name, c(st, C_RESET));
-		else
-			printf("  %s%8.2f%s ± %s%.2f%s times slower than %s%s%s\n",
-			       c(st, C_YELLOW C_BOLD), 1 / ratio, c(st, C_RESET),
-			       c(st, C_YELLOW), spread / (ratio * ratio), c(st, C_RESET),
-			       c(st, C_MAGENTA), rs[i]->name, c(st, C_RESET));
+		const struct bench_result *b = rs[i];
+		struct stats_comparison cmp;
+		char what[512];
+		if (stats_compare(a->col[MET_WALL], a->n_runs, b->col[MET_WALL],
+				  b->n_runs, st->confidence, 0, &cmp) != 0)
+			continue;
+		snprintf(what, sizeof what, " than %s%s%s", c(st, C_MAGENTA),
+			 b->name, c(st, C_RESET));
+		printf("    ");
+		compare_text(st, &cmp, "faster", "slower", what);
+		/* Counters: often a far steadier signal than time. */
+		for (int ck = 0; ck < CTR_MAX; ck++) {
+			enum metric_id m = (enum metric_id)(MET_CTR_FIRST + ck);
+			if (!a->has[m] || !b->has[m] ||
+			    stats_compare(a->col[m], a->n_runs, b->col[m], b->n_runs,
+					  st->confidence, 0, &cmp) != 0 ||
+			    !isfinite(cmp.ratio))
+				continue;
+			char label[40];
+			snprintf(label, sizeof label, "%s:", metric_info(m)->label);
+			printf("      %-13s ", label);
+			compare_text(st, &cmp, "lower", "higher", "");
+		}
 	}
 out:
 	free(s);

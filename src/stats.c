@@ -485,16 +485,17 @@ bool stats_first_run_slow(const double *x, size_t n)
 
 /*
  * For normal data 0.70 % of values fall beyond the 1.5 IQR fences and
- * 0.00023 % beyond 3 IQR, so more than 5 % mild-or-severe outliers, or any
- * severe one, points at interference rather than the command's own spread.
- * Needs 5 runs.
+ * 0.00023 % beyond 3 IQR, so more than 5 % mild-or-severe outliers (and at
+ * least 2: one in 10 runs happens by chance), or any severe one, points at
+ * interference rather than the command's own spread.  Needs 5 runs.
  */
 bool stats_many_outliers(const struct stats_summary *s)
 {
 	if (s->n < 5)
 		return false;
 	size_t all = s->outliers_mild + s->outliers_severe;
-	return s->outliers_severe > 0 || (double)all > 0.05 * (double)s->n;
+	return s->outliers_severe > 0 ||
+	       (all >= 2 && (double)all > 0.05 * (double)s->n);
 }
 
 double stats_bimodality_coefficient(const double *x, size_t n)

@@ -1,0 +1,97 @@
+# End-to-end tests of the statistics in the terminal report: intervals,
+# verdicts, outliers, warnings and --precision.  Timing on this shared
+# machine is noisy, so verdicts are checked on steady metrics (page faults)
+# or on a twofold difference in work; nothing asserts an absolute time.
+
+# A/A: the same command twice.  Page faults of touch_pages are nearly
+# constant; at 99.9 % confidence a false "significant" verdict would
+# happen about once in a thousand runs of this test if runs are independent.
+test_aa_same_command_not_significant() {
+	cb -r 12 --confidence 99.9 "$HELPERS/touch_pages 2000" \
+		"$HELPERS/touch_pages 2000" >out 2>err || fail "exit $?"
+	expect_grep "summary" '^Summary' out
+	expect_grep "page-fault verdict" \
+		'page-faults: +1\.00 times (lower|higher) \(99\.9 % CI [0-9.]+–[0-9.]+, p [=<] [0-9.]+\): no significant difference' out
+}
+
+# Twice the pages: twice the page faults, always significant.
+test_more_work_reported_slower_faults() {
+	cb -r 10 --reference "$HELPERS/touch_pages 2000" \
+		"$HELPERS/touch_pages 4000" >out 2>err || fail "exit $?"
+	expect_grep "base" '^  .*touch_pages 2000 ran$' out
+	expect_grep "faults twice lower" \
+		'page-faults: +(1\.9[0-9]|2\.0[0-9]) times lower \(95 % CI [0-9.]+–[0-9.]+, p < 0\.001\)$' out
+}
+
+# Twice the CPU work: reported slower on time, with a CI above 1.
+test_more_work_reported_slower_time() {
+	cb -r 10 --reference "$HELPERS/spin 20" "$HELPERS/spin 40" >out 2>err \
+		|| fail "exit $?"
+	expect_grep "time verdict" \
+		'^    [0-9.]+ times faster than .*spin 40 \(95 % CI [0-9.]+–[0-9.]+, p [<=] 0\.0[0-9]+\)$' out
+	lo=$(sed -n 's/.*times faster than .*spin 40 (95 % CI \([0-9.]*\)–.*/\1/p' out)
+	awk -v lo="$lo" 'BEGIN { exit !(lo > 1) }' || fail "CI lower bound $lo not above 1"
+}
+
+test_per_benchmark_intervals() {
+	cb -r 10 "$HELPERS/touch_pages 500" >out 2>err || fail "exit $?"
+	expect_grep "hyperfine time line" 'Time \(mean ± σ\):' out
+	expect_grep "hyperfine range line" 'Range \(min … max\):.* 10 runs' out
+	expect_grep "mean CI" '^  Mean 95 % CI: +[0-9.]+ [mµ]?s … +[0-9.]+ [mµ]?s +\[Median: [0-9.]+ [mµ]?s, CI [0-9.]+ … [0-9.]+ [mµ]?s\]$' out
+}
+
+test_one_run_said_as_such() {
+	cb -r 1 "$HELPERS/touch_pages 500" >out 2>err || fail "exit $?"
+	expect_grep "one run" 'one run: no standard deviation, no confidence interval' out
+}
+
+test_confidence_level_shown() {
+	cb -r 6 --confidence 90 "$HELPERS/touch_pages 500" >out 2>err || fail "exit $?"
+	expect_grep "90 % CI" '^  Mean 90 % CI:' out
+}
+
+# Run 3 (0-based) does far more work than the others: a severe outlier,
+# counted and kept.
+test_outlier_flagged() {
+	cb -r 10 "if [ \"\$CBENCH_ITERATION\" = 3 ]; then $HELPERS/spin 60; else $HELPERS/touch_pages 10; fi" \
+		>out 2>err || fail "exit $?"
+	expect_grep "outlier count" '^  Outliers: +[01] mild, 1 severe of 10 runs \(Tukey fences; kept\)$' out
+	expect_grep "outlier warning" 'Warning: [0-9]+ of 10 runs are statistical outliers \(1 beyond 3 IQR\).*quieter system' out
+	expect_grep "all runs kept" 'Range \(min … max\):.* 10 runs' out
+}
+
+test_first_run_slow_warning() {
+	cb -r 10 "if [ \"\$CBENCH_ITERATION\" = 0 ]; then $HELPERS/spin 60; else $HELPERS/touch_pages 10; fi" \
+		>out 2>err || fail "exit $?"
+	expect_grep "first-run warning" 'Warning: the first run \(.*\) was much slower than the rest .*--warmup' out
+}
+
+test_too_fast_warning() {
+	cb -r 5 "$HELPERS/touch_pages 1" >out 2>err || fail "exit $?"
+	expect_grep "too fast" 'Warning: runs take under 5 ms on average' out
+}
+
+test_waiting_warning() {
+	cb -r 5 'sleep 0.02' >out 2>err || fail "exit $?"
+	expect_grep "waits" 'Warning: wall time .* is far above CPU time .*mostly waits' out
+}
+
+test_precision_reached() {
+	cb --precision 99 -m 3 -M 500 "$HELPERS/touch_pages 200" >out 2>err \
+		|| fail "exit $?"
+	expect_grep "reached" "Precision reached: the mean's 95 % CI is ±[0-9.e+]+ % of it \(--precision 99 %\) after [0-9]+ runs" out
+	expect_no_grep "no stop note" 'Note: stopped' out
+}
+
+test_precision_stopped_by_max_runs() {
+	cb --precision 0.01 -M 4 "$HELPERS/touch_pages 200" >out 2>err \
+		|| fail "exit $?"
+	expect_grep "said" "Note: stopped at --max-runs 4 before reaching --precision 0.01 %; the mean's 95 % CI is ±[0-9.e+]+ % of it, not ±0.01 %" out
+	expect_grep "4 runs" 'Range \(min … max\):.* 4 runs' out
+}
+
+test_precision_stopped_by_max_time() {
+	cb --precision 0.01 --max-time 0.05 "$HELPERS/spin 5" >out 2>err \
+		|| fail "exit $?"
+	expect_grep "said" 'Note: stopped at --max-time 0.05 s before reaching --precision 0.01 %' out
+}
