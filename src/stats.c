@@ -20,7 +20,7 @@
  *   from the quartiles.  Flagged, never removed.
  * - Ratio of means: Fieller's (1954) theorem for independent samples, with
  *   the Welch-Satterthwaite degrees of freedom evaluated at the estimated
- *   ratio (as in Tamhane & Logan 2004, and R's mratios package).  Unlike
+ *   ratio (the plug-in approach of Tamhane & Logan 2004).  Unlike
  *   hyperfine's propagated spread, its width shrinks like 1/sqrt(n), and
  *   the interval of 1/ratio is exactly the reciprocal interval.
  * - Welch (1947) t-test, two-sided, Welch-Satterthwaite df.
