@@ -102,3 +102,10 @@ va=sa2/10; vb=sb2/12; th=mb/ma
 df=(vb+th**2*va)**2/(vb**2/11+th**4*va**2/9); t=tq('0.95',df)
 f=lambda x:(mb-x*ma)**2-t*t*(vb+x*x*va)
 print('fieller', m.nstr(th,17), m.nstr(m.findroot(f,1.08),17), m.nstr(m.findroot(f,1.2),17), m.nstr(df,17))
+
+# Part 4: larger exact Mann-Whitney cases (SciPy).
+import scipy.stats as st
+x=[((i*7919)%1009)/7.0 for i in range(30)]; y=[((i*104729)%1013)/7.0+20 for i in range(40)]
+r=st.mannwhitneyu(y,x,alternative='two-sided',method='exact'); print("mw exact 30/40", r.statistic, repr(r.pvalue))
+x=[((i*7919)%1009)/7.0 for i in range(49)]; y=[((i*104729)%1013)/7.0+30 for i in range(49)]
+r=st.mannwhitneyu(y,x,alternative='two-sided',method='exact'); print("mw exact 49/49", r.statistic, repr(r.pvalue))

@@ -262,6 +262,28 @@ static void mann_whitney(void)
 	CHECK(exact);
 	CHECK_NEAR(u, 24.0, 0);
 	CHECK_REL(p, 0.12554112554112554, 1e-12);
+	/* Larger exact cases, up to R's limit of 49 per side:
+	 * x = [((i*7919) % 1009)/7 for i in range(30)],
+	 * y = [((i*104729) % 1013)/7 + 20 for i in range(40)] (no ties),
+	 * scipy.stats.mannwhitneyu(y, x, alternative='two-sided',
+	 * method='exact'): statistic 707.0, pvalue 0.20769170372972837;
+	 * the same with range(49), range(49) and + 30:
+	 * statistic 1559.0, pvalue 0.01053469237489877 */
+	double x[49], y[49];
+	for (int i = 0; i < 49; i++) {
+		x[i] = ((i * 7919) % 1009) / 7.0;
+		y[i] = ((i * 104729L) % 1013) / 7.0 + 20;
+	}
+	p = stats_mann_whitney_p(x, 30, y, 40, &u, &exact);
+	CHECK(exact);
+	CHECK_NEAR(u, 707.0, 0);
+	CHECK_REL(p, 0.20769170372972837, 1e-10);
+	for (int i = 0; i < 49; i++)
+		y[i] += 10;
+	p = stats_mann_whitney_p(x, 49, y, 49, &u, &exact);
+	CHECK(exact);
+	CHECK_NEAR(u, 1559.0, 0);
+	CHECK_REL(p, 0.01053469237489877, 1e-10);
 	/* Ties: scipy.stats.mannwhitneyu(D, C, alternative='two-sided',
 	 * method='asymptotic'): statistic 86.0, pvalue 0.02997553994391964 */
 	p = stats_mann_whitney_p(C, N(C), D, N(D), &u, &exact);
