@@ -260,20 +260,22 @@ static void stats_block(const struct text_style *st,
 static void stop_line(const struct text_style *st, const struct bench_result *r,
 		      const struct stats_summary *w)
 {
-	char lvl[16];
+	char lvl[16], pct[32];
 	level_text(st->confidence, lvl, sizeof lvl);
 	double h = w->n >= 2 ? stats_mean_halfwidth(w, st->confidence) : NAN;
-	double rel = isfinite(h) && w->mean > 0 ? h / w->mean : NAN;
+	double rel = isfinite(h) && w->mean > 0 ? h * 100 / w->mean : NAN;
+	/* Two significant digits, without an exponent. */
+	snprintf(pct, sizeof pct, rel >= 10 ? "%.0f" : rel >= 1 ? "%.1f" : "%.2g", rel);
 	if (r->stop_reason) {
 		printf("  %sNote: %s", c(st, C_YELLOW), r->stop_reason);
 		if (st->precision > 0 && isfinite(rel))
-			printf("; the mean's %s CI is ±%.2g %% of it, not ±%g %%",
-			       lvl, rel * 100, st->precision * 100);
+			printf("; the mean's %s CI is ±%s %% of it, not ±%g %%",
+			       lvl, pct, st->precision * 100);
 		printf("%s\n", c(st, C_RESET));
 	} else if (st->precision > 0 && isfinite(rel) && !r->interrupted) {
-		printf("  %sPrecision reached: the mean's %s CI is ±%.2g %% of it "
+		printf("  %sPrecision reached: the mean's %s CI is ±%s %% of it "
 		       "(--precision %g %%) after %zu runs%s\n", c(st, C_DIM), lvl,
-		       rel * 100, st->precision * 100, w->n, c(st, C_RESET));
+		       pct, st->precision * 100, w->n, c(st, C_RESET));
 	}
 }
 
