@@ -132,8 +132,10 @@ bool stats_many_outliers(const struct stats_summary *s);
 /* Sample bimodality coefficient (SAS's formula, Pfister et al. 2013);
  * NaN when n < 4 or the values are all equal. */
 double stats_bimodality_coefficient(const double *x, size_t n);
-/* Bimodality coefficient above 5/9 and the largest gap splitting the sorted
- * values into two groups of at least 10 % of the runs (and 2 runs) each. */
+/* Bimodality coefficient above 5/9, and the sorted values (their logarithms
+ * when all are positive) split into two groups of at least 10 % of the runs
+ * (and 2 runs) each by an empty gap over twice either group's standard
+ * deviation.  Needs 20 values. */
 bool stats_looks_bimodal(const double *x, size_t n);
 /* Mean CPU time (user + system) below half the mean wall time, by more than
  * 1 ms: the command mostly waits. */

@@ -530,9 +530,17 @@ double stats_bimodality_coefficient(const double *x, size_t n)
 
 /*
  * A right-skewed unimodal sample (one slow straggler) also has a high
- * coefficient, so ask for a real second group too: the largest gap between
- * neighbouring sorted values must leave at least 10 % of the runs (and at
- * least 2) on each side.  Needs 10 runs.
+ * coefficient, so ask for two real groups too: somewhere the sorted values
+ * must split into two groups, each with at least 10 % of the runs and at
+ * least 2, separated by an empty gap more than twice the standard deviation
+ * of either group.  Run times and counts spread multiplicatively (a loaded
+ * machine stretches slow runs more), so when every value is positive this
+ * is judged on their logarithms.  Needs 20 runs: in simulations (NumPy,
+ * seed 7,
+ * 400 samples each) this flags 0.5 % of lognormal and 2-2.5 % of
+ * exponential samples of 20, and finds two lognormal groups 2x apart (5 %
+ * spread, one third slow) every time; with 10 runs false alarms from
+ * skewed samples reached 8 %.
  */
 bool stats_looks_bimodal(const double *x, size_t n)
 {
@@ -542,18 +550,18 @@ bool stats_looks_bimodal(const double *x, size_t n)
 	size_t k;
 	double *v = sorted_finite(x, n, &k);
 	bool yes = false;
-	if (k >= 10) {
-		size_t at = 0;
-		double gap = -1;
-		for (size_t i = 0; i + 1 < k; i++)
-			if (v[i + 1] - v[i] > gap) {
-				gap = v[i + 1] - v[i];
-				at = i + 1; /* values [0, at) below the gap */
-			}
+	if (k >= 20) {
+		if (v[0] > 0)
+			for (size_t i = 0; i < k; i++)
+				v[i] = log(v[i]);
 		size_t need = (size_t)ceil(0.1 * (double)k);
 		if (need < 2)
 			need = 2;
-		yes = at >= need && k - at >= need;
+		for (size_t i = need; i + need <= k && !yes; i++) {
+			double gap = v[i] - v[i - 1];
+			yes = gap > 2 * gsl_stats_sd(v, 1, i) &&
+			      gap > 2 * gsl_stats_sd(v + i, 1, k - i);
+		}
 	}
 	free(v);
 	return yes;

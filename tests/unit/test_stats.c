@@ -527,10 +527,24 @@ static void warnings_pure(void)
 			      2.05, 1.95, 2.02};
 	CHECK_NEAR(stats_bimodality_coefficient(A, N(A)), 0.31538883432499976, 1e-12);
 	CHECK_NEAR(stats_bimodality_coefficient(bim, N(bim)), 0.5906218613115957, 1e-12);
-	CHECK(stats_looks_bimodal(bim, N(bim)));
+	CHECK(!stats_looks_bimodal(bim, N(bim))); /* 12 runs: too few */
+	double bim20[20];
+	for (int i = 0; i < 20; i++)
+		bim20[i] = bim[i % 6 + (i < 10 ? 0 : 6)] + 0.001 * i;
+	CHECK(stats_looks_bimodal(bim20, 20));
 	CHECK(!stats_looks_bimodal(A, N(A)));
+	/* A tight fast group and a widely spread slow one (a loaded machine):
+	 * the largest gap is inside the slow group, the groups are still
+	 * found. */
+	const double wide[] = {0.40, 0.41, 0.39, 0.42, 0.40, 0.38, 0.40, 0.41,
+			       0.39, 0.40, 25, 40, 60, 134, 30, 45, 33, 28, 52, 38};
+	CHECK(stats_bimodality_coefficient(wide, N(wide)) > 5.0 / 9.0);
+	CHECK(stats_looks_bimodal(wide, N(wide)));
 	/* One straggler: high coefficient, but not two groups. */
-	const double strag[] = {1, 1.01, 0.99, 1.02, 0.98, 1, 1.01, 0.99, 1, 5};
+	double strag[20];
+	for (int i = 0; i < 19; i++)
+		strag[i] = 1 + 0.01 * (i % 5) - 0.02;
+	strag[19] = 5;
 	CHECK(stats_bimodality_coefficient(strag, N(strag)) > 5.0 / 9.0);
 	CHECK(!stats_looks_bimodal(strag, N(strag)));
 
