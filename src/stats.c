@@ -536,8 +536,7 @@ double stats_bimodality_coefficient(const double *x, size_t n)
  * of either group.  Run times and counts spread multiplicatively (a loaded
  * machine stretches slow runs more), so when every value is positive this
  * is judged on their logarithms.  Needs 20 runs: in simulations (NumPy,
- * seed 7,
- * 400 samples each) this flags 0.5 % of lognormal and 2-2.5 % of
+ * seed 7, 400 samples each) this flags 0.5 % of lognormal and 2-2.5 % of
  * exponential samples of 20, and finds two lognormal groups 2x apart (5 %
  * spread, one third slow) every time; with 10 runs false alarms from
  * skewed samples reached 8 %.
