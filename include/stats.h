@@ -87,9 +87,9 @@ struct stats_comparison {
  * Returns 0, or -1 when either side has no finite value.
  *
  * Verdict at alpha = 1 - confidence: FASTER/SLOWER only when the ratio's
- * confidence interval excludes 1 *and* the Mann-Whitney test rejects at
- * alpha, both in the same direction; SAME otherwise; UNKNOWN when either
- * side has fewer than 2 values.
+ * confidence interval excludes 1 *and* both Welch's and the Mann-Whitney
+ * test reject at alpha, all in the same direction; SAME otherwise; UNKNOWN
+ * when either side has fewer than 2 values.
  */
 int stats_compare(const double *a, size_t na, const double *b, size_t nb,
 		  double confidence, unsigned long seed,

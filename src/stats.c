@@ -419,26 +419,21 @@ int stats_compare(const double *a, size_t na, const double *b, size_t nb,
 						   &out->mw_exact);
 
 	/*
-	 * The verdict needs the interval (parametric, about means) and the
-	 * rank test (robust to a stray outlier) to agree.  Where the interval
-	 * is unbounded (mean of a not significantly non-zero), Welch's test
-	 * stands in for it.
+	 * The verdict needs the ratio's interval and Welch's test (parametric,
+	 * about means) and the rank test (robust to a stray outlier) to agree.
+	 * The interval and Welch's test nearly always do, but not always (the
+	 * interval's df is taken at the estimated ratio, the test's at 1), and
+	 * the report shows both.  An unbounded interval (mean of a not
+	 * significantly non-zero) or negative means leave it to the tests.
 	 */
 	double alpha = 1.0 - confidence;
-	int dir_ci = 0;
-	if (isfinite(out->ratio_lo) && isfinite(out->ratio_hi)) {
-		if (sa.mean > 0 && out->ratio_lo > 1)
-			dir_ci = 1;
-		else if (sa.mean > 0 && out->ratio_hi < 1)
-			dir_ci = -1;
-		else if (sa.mean < 0)
-			dir_ci = out->p_welch < alpha ? (sb.mean > sa.mean ? 1 : -1) : 0;
-	} else if (out->p_welch < alpha) {
-		dir_ci = sb.mean > sa.mean ? 1 : -1;
-	}
+	int dir_welch = out->p_welch < alpha ? (sb.mean > sa.mean ? 1 : -1) : 0;
+	int dir_ci = dir_welch;
+	if (sa.mean > 0 && isfinite(out->ratio_lo) && isfinite(out->ratio_hi))
+		dir_ci = out->ratio_lo > 1 ? 1 : out->ratio_hi < 1 ? -1 : 0;
 	double mu = (double)sa.n * (double)sb.n / 2.0;
 	int dir_mw = out->p_mann_whitney < alpha ? (out->mw_u > mu ? 1 : -1) : 0;
-	if (dir_ci != 0 && dir_ci == dir_mw)
+	if (dir_ci != 0 && dir_ci == dir_welch && dir_ci == dir_mw)
 		out->verdict = dir_ci > 0 ? VERDICT_SLOWER : VERDICT_FASTER;
 	else
 		out->verdict = VERDICT_SAME;

@@ -23,14 +23,15 @@ test_more_work_reported_slower_faults() {
 		'page-faults: +(1\.9[0-9]|2\.0[0-9]) times lower \(95 % CI [0-9.]+–[0-9.]+, p < 0\.001\)$' out
 }
 
-# Much more CPU work: reported slower on time.  Benchmarks run one after
-# the other, and on this shared VM a neighbour's load (or steal time) can
-# slow a whole benchmark severalfold, even its task-clock; a twelvefold
-# difference in work keeps the test meaningful and reliable.  (Twice the
-# page faults above is the exact, deterministic version of this test.)
+# Much more CPU work: reported slower on time.  On this shared VM a
+# neighbour's load (or steal time) can slow a stretch of runs severalfold,
+# even their task-clock, so: a twelvefold difference in work, runs taking
+# turns (--order interleaved) so that no stretch of load hits one command
+# only, and 20 runs each.  (Twice the page faults above is the exact,
+# deterministic version of this test.)
 test_more_work_reported_slower_time() {
-	cb -r 10 --reference "$HELPERS/spin 5" "$HELPERS/spin 60" >out 2>err \
-		|| fail "exit $?"
+	cb -r 20 --order interleaved --reference "$HELPERS/spin 5" \
+		"$HELPERS/spin 60" >out 2>err || fail "exit $?"
 	expect_grep "time verdict" \
 		'^    [0-9.]+ times faster than .*spin 60 \(95 % CI [0-9.]+–[0-9.]+, p [<=] 0\.0[0-9]+\)$' out
 	lo=$(sed -n 's/.*times faster than .*spin 60 (95 % CI \([0-9.]*\)–.*/\1/p' out)
