@@ -171,16 +171,22 @@ static void header_lines(FILE *f, const struct cmp_report *rep, bool md)
 	fmt_conf(conf, sizeof conf, rep->confidence);
 	fmt_conf(thr, sizeof thr, rep->threshold);
 	const char *code = md ? "`" : "'";
-	fprintf(f, "Gate: %s%s%s (%s); regression: slower by more than %s with "
-		"the whole %s confidence interval above it.\n",
-		md ? "**" : "", compare_metric_key(rep->metric), md ? "**" : "",
-		rep->why, thr, conf);
-	fprintf(f, "%sBase: %s%s%s (%s), new: %s%s%s (%s), matched by %s.\n",
-		md ? "\n" : "", code, rep->base->origin, code,
-		compare_format_name(rep->base->format), code, rep->new->origin, code,
-		compare_format_name(rep->new->format),
-		rep->match_by == MATCH_NAME ? "display name" : "command line and "
-		"parameters");
+	fprintf(f, "Gate on %s%s%s (%s): fails when a benchmark is significantly "
+		"slower and the whole %s confidence interval of the change lies "
+		"above +%s.\n", md ? "**" : "", compare_metric_key(rep->metric),
+		md ? "**" : "", rep->why, conf, thr);
+	fprintf(f, "%sBase: ", md ? "\n" : "");
+	for (int side = 0; side < 2; side++) {
+		const struct cmp_set *s = side ? rep->new : rep->base;
+		if (s->format == CMP_FMT_RUN)
+			fprintf(f, "this run");
+		else
+			fprintf(f, "%s%s%s (%s)", code, s->origin, code,
+				compare_format_name(s->format));
+		fputs(side ? "" : ", new: ", f);
+	}
+	fprintf(f, "; matched by %s.\n", rep->match_by == MATCH_NAME
+		? "display name" : "command line and parameters");
 	if (rep->n_uncompared == 0)
 		return;
 	/* Say which metrics only one side has, and which side. */
@@ -206,7 +212,8 @@ static void header_lines(FILE *f, const struct cmp_report *rep, bool md)
 }
 
 /* "1 regression, 2 within noise, 1 missing in new" */
-static void counts_phrase(char *buf, size_t len, const struct cmp_report *rep)
+static void counts_phrase(char *buf, size_t len, const struct cmp_report *rep,
+			  bool skip_regressions)
 {
 	static const char *const plural[CMP__COUNT][2] = {
 		[CMP_REGRESSION] = {"regression", "regressions"},
@@ -220,7 +227,7 @@ static void counts_phrase(char *buf, size_t len, const struct cmp_report *rep)
 	buf[0] = '\0';
 	for (int v = 0; v < CMP__COUNT; v++) {
 		size_t k = rep->count[v];
-		if (k == 0)
+		if (k == 0 || (skip_regressions && v == CMP_REGRESSION))
 			continue;
 		int w = snprintf(buf + off, len - off, "%s%zu %s", off ? ", " : "", k,
 				 plural[v][k != 1]);
@@ -281,7 +288,7 @@ void export_compare_text(const struct text_style *st, const struct cmp_report *r
 		putchar('\n');
 	}
 	char counts[256];
-	counts_phrase(counts, sizeof counts, rep);
+	counts_phrase(counts, sizeof counts, rep, false);
 	if (rep->count[CMP_REGRESSION])
 		printf("\n%sResult:%s %s%s%s\n", bold, reset,
 		       st->color ? C_RED C_BOLD : "", counts, st->color ? C_RESET : "");
@@ -320,7 +327,7 @@ static void md_verdict_line(FILE *f, const struct cmp_report *rep)
 	const char *key = compare_metric_key(rep->metric);
 	size_t nreg = rep->count[CMP_REGRESSION];
 	char counts[256];
-	counts_phrase(counts, sizeof counts, rep);
+	counts_phrase(counts, sizeof counts, rep, nreg > 0);
 	if (nreg == 0) {
 		fprintf(f, "**:white_check_mark: cbench: no regression** in %s (%s).\n",
 			key, counts);
@@ -342,7 +349,7 @@ static void md_verdict_line(FILE *f, const struct cmp_report *rep)
 	}
 	if (nreg > shown)
 		fprintf(f, " and %zu more", nreg - shown);
-	fprintf(f, " (%s).\n", counts);
+	fprintf(f, counts[0] ? "; %s.\n" : ".\n", counts);
 }
 
 void export_compare_markdown(FILE *f, const struct cmp_report *rep,
