@@ -423,7 +423,8 @@ void export_compare_github(FILE *f, const struct cmp_report *rep)
 			fmt_ci(ci, sizeof ci, &r->st);
 			fmt_p(p, sizeof p, r->p);
 			snprintf(msg, sizeof msg, "'%s' is %s slower in %s (%s CI %s, "
-				 "p %s%s; threshold %s)", b->name, pct, key, conf, ci,
+				 "p %s%s; threshold %s)", b->name,
+				 pct[0] == '+' ? pct + 1 : pct, key, conf, ci,
 				 isfinite(r->p) && r->p < 0.001 ? "" : "= ", p, thr);
 			kind = "error";
 			title = "cbench regression";
