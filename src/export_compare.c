@@ -111,13 +111,18 @@ static void fmt_conf(char *buf, size_t len, double c)
 	snprintf(buf, len, pct == floor(pct) ? "%.0f %%" : "%.1f %%", pct);
 }
 
-/* The cells of one row, each written into cell[col]. */
+static const char *row_name(const struct cmp_row *r)
+{
+	return r->base ? r->base->name : r->new->name;
+}
+
+/* The cells of one row, each written into cell[col]; the name, which may
+ * be long, is left empty: use row_name(). */
 static void row_cells(const struct cmp_report *rep, const struct cmp_row *r,
 		      enum time_unit fixed, char cell[N_COLS][96])
 {
 	const struct cmp_bench *any = r->base ? r->base : r->new;
-	snprintf(cell[COL_NAME], 96, "%s", any->name);
-	for (int c = 1; c < N_COLS; c++)
+	for (int c = 0; c < N_COLS; c++)
 		snprintf(cell[c], 96, "%s", "");
 	snprintf(cell[COL_VERDICT], 96, "%s", compare_verdict_name(r->verdict));
 	if (r->base == NULL || r->new == NULL) {
@@ -258,7 +263,8 @@ void export_compare_text(const struct text_style *st, const struct cmp_report *r
 	size_t width[N_COLS] = {0};
 	for (size_t i = 0; i < n; i++)
 		for (int c = 0; c < N_COLS; c++) {
-			size_t w = display_width(cells[i][c]);
+			size_t w = display_width(c == COL_NAME && i
+				? row_name(&rep->rows[i - 1]) : cells[i][c]);
 			if (w > width[c])
 				width[c] = w;
 		}
@@ -271,7 +277,7 @@ void export_compare_text(const struct text_style *st, const struct cmp_report *r
 		const struct cmp_row *r = i ? &rep->rows[i - 1] : NULL;
 		fputs("  ", stdout);
 		for (int c = 0; c < N_COLS; c++) {
-			const char *s = cells[i][c];
+			const char *s = c == COL_NAME && r ? row_name(r) : cells[i][c];
 			size_t gap = width[c] - display_width(s);
 			bool right = c != COL_NAME && c != COL_CI && c != COL_VERDICT;
 			const char *on = i == 0 ? dim : c == COL_VERDICT && st->color
@@ -365,7 +371,7 @@ void export_compare_markdown(FILE *f, const struct cmp_report *rep,
 		char cell[N_COLS][96];
 		row_cells(rep, r, unit, cell);
 		fputs("| ", f);
-		md_code(f, cell[COL_NAME]);
+		md_code(f, row_name(r));
 		for (int c = COL_BASE; c < N_COLS; c++) {
 			fputs(" | ", f);
 			if (c == COL_VERDICT && r->verdict == CMP_REGRESSION)
@@ -517,12 +523,12 @@ int export_compare_gate(const struct config *cfg, const struct cmp_set *base,
 	struct text_style st = text_style_from(cfg);
 	/* --export-markdown is the pull-request report in compare mode; after
 	 * a run (--baseline) it is the results table, written elsewhere. */
-	bool pr_report = cfg->compare_mode, md_to_stdout = false;
-	for (size_t i = 0; pr_report && i < cfg->n_exports; i++)
-		md_to_stdout |= cfg->exports[i].format == EXPORT_MARKDOWN &&
-				strcmp(cfg->exports[i].path, "-") == 0;
-	/* A report piped from stdout must not have the table mixed in. */
-	if (!md_to_stdout)
+	bool pr_report = cfg->compare_mode, export_to_stdout = false;
+	for (size_t i = 0; i < cfg->n_exports; i++)
+		export_to_stdout |= strcmp(cfg->exports[i].path, "-") == 0;
+	/* A report or export piped from stdout must not have the table mixed
+	 * in. */
+	if (!export_to_stdout)
 		export_compare_text(&st, &rep);
 	int rc = CBENCH_EXIT_OK;
 	for (size_t i = 0; pr_report && i < cfg->n_exports; i++)
