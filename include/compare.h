@@ -73,7 +73,16 @@ int compare_parse(const char *text, size_t len, const char *origin,
 /* A set from in-memory results (copied). */
 struct cmp_set *compare_from_results(struct bench_result *const *rs, size_t n,
 				     const char *origin);
+/* The benchmarks a plan will run, without runs: to check a baseline
+ * against them before anything runs. */
+struct plan;
+struct cmp_set *compare_from_plan(const struct plan *plan, const char *origin);
 void compare_set_free(struct cmp_set *s);
+
+/* Does anything in new match base (and, with require_all, everything)?
+ * Returns 0, or -1 with a message naming the missing benchmarks. */
+int compare_check_match(const struct cmp_set *base, const struct cmp_set *new,
+			enum match_by by, bool require_all, char *err, size_t errlen);
 
 /* "wall_time", ..., "cpu_time"; and the reverse (-1 if unknown). */
 const char *compare_metric_key(int metric);

@@ -11,6 +11,7 @@
  * a gate that silently compared half a file would be worse than none.
  */
 #include "compare.h"
+#include "planner.h"
 #include "xalloc.h"
 
 #include <cJSON.h>
@@ -599,28 +600,23 @@ static void compare_pair(struct cmp_row *r, int m, const struct cmp_options *opt
 	r->verdict = compare_decide(&c, opt->threshold, &r->p);
 }
 
-int compare_run(const struct cmp_set *base, const struct cmp_set *new,
-		const struct cmp_options *opt, struct cmp_report *out,
-		char *err, size_t errlen)
+/* Pair each benchmark of base with the first unpaired one of new that has
+ * the same key: rows in base's order, then new's unpaired ones. */
+static struct cmp_row *match(const struct cmp_set *base, const struct cmp_set *new,
+			     enum match_by by, size_t *n_rows, size_t *matched)
 {
-	memset(out, 0, sizeof *out);
-	out->base = base;
-	out->new = new;
-	out->threshold = opt->threshold;
-	out->confidence = opt->confidence;
-	out->match_by = opt->match_by;
-
 	struct cmp_row *rows = xcalloc(base->n + new->n + 1, sizeof *rows);
 	bool *taken = xcalloc(new->n + 1, sizeof *taken);
-	size_t n = 0, matched = 0;
+	size_t n = 0;
+	*matched = 0;
 	for (size_t i = 0; i < base->n; i++) {
 		struct cmp_row *r = &rows[n++];
 		r->base = &base->bench[i];
 		for (size_t k = 0; k < new->n; k++) {
-			if (!taken[k] && same_bench(r->base, &new->bench[k], opt->match_by)) {
+			if (!taken[k] && same_bench(r->base, &new->bench[k], by)) {
 				taken[k] = true;
 				r->new = &new->bench[k];
-				matched++;
+				(*matched)++;
 				break;
 			}
 		}
@@ -635,17 +631,113 @@ int compare_run(const struct cmp_set *base, const struct cmp_set *new,
 		n++;
 	}
 	free(taken);
+	*n_rows = n;
+	return rows;
+}
+
+static int no_match(const struct cmp_set *base, const struct cmp_set *new,
+		    enum match_by by, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "no benchmark in %s matches one in %s (matching by "
+		 "%s)", new->origin, base->origin, by == MATCH_NAME
+		 ? "display name; try --match-by command"
+		 : "command line; try --match-by name");
+	return -1;
+}
+
+struct cmp_set *compare_from_plan(const struct plan *plan, const char *origin)
+{
+	struct cmp_set *s = xcalloc(1, sizeof *s);
+	s->origin = xstrdup(origin);
+	s->format = CMP_FMT_RUN;
+	s->bench = xcalloc(plan->n ? plan->n : 1, sizeof *s->bench);
+	s->n = plan->n;
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct plan_bench *p = &plan->bench[i];
+		struct cmp_bench *b = &s->bench[i];
+		b->name = xstrdup(p->name);
+		b->command = xstrdup(p->command);
+		if (p->n_params) {
+			b->params = xcalloc(p->n_params, sizeof *b->params);
+			for (size_t k = 0; k < p->n_params; k++) {
+				b->params[k].name = xstrdup(p->params[k].name);
+				b->params[k].value = xstrdup(p->params[k].value);
+			}
+			b->n_params = p->n_params;
+		}
+	}
+	return s;
+}
+
+/* "'a', 'b'" into buf, "..." when it does not fit. */
+static void one_sided_names(char *buf, size_t len, const struct cmp_row *rows,
+			    size_t n, enum cmp_verdict v)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].verdict != v)
+			continue;
+		const struct cmp_bench *b = rows[i].base ? rows[i].base : rows[i].new;
+		int w = snprintf(buf + off, len - off, "%s'%s'", off ? ", " : "", b->name);
+		if (w < 0 || (size_t)w >= len - off) {
+			if (len > 4)
+				snprintf(buf + len - 4, 4, "...");
+			return;
+		}
+		off += (size_t)w;
+	}
+}
+
+int compare_check_match(const struct cmp_set *base, const struct cmp_set *new,
+			enum match_by by, bool require_all, char *err, size_t errlen)
+{
+	size_t n, matched;
+	struct cmp_row *rows = match(base, new, by, &n, &matched);
+	int rc = 0;
+	if (matched == 0) {
+		rc = no_match(base, new, by, err, errlen);
+	} else if (require_all && matched < n) {
+		size_t miss = 0, extra = 0;
+		for (size_t i = 0; i < n; i++) {
+			miss += rows[i].verdict == CMP_ONLY_BASE;
+			extra += rows[i].verdict == CMP_ONLY_NEW;
+		}
+		char names[DIAG_MSG_MAX / 2];
+		enum cmp_verdict v = miss ? CMP_ONLY_BASE : CMP_ONLY_NEW;
+		one_sided_names(names, sizeof names, rows, n, v);
+		size_t k = miss ? miss : extra;
+		if (miss)
+			snprintf(err, errlen, "--require-all: %zu benchmark%s of %s "
+				 "%s not in %s: %s", k, k == 1 ? "" : "s", base->origin,
+				 k == 1 ? "is" : "are", new->origin, names);
+		else
+			snprintf(err, errlen, "--require-all: %zu benchmark%s of %s "
+				 "%s not in %s: %s", k, k == 1 ? "" : "s", new->origin,
+				 k == 1 ? "is" : "are", base->origin, names);
+		rc = -1;
+	}
+	free(rows);
+	return rc;
+}
+
+int compare_run(const struct cmp_set *base, const struct cmp_set *new,
+		const struct cmp_options *opt, struct cmp_report *out,
+		char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	out->base = base;
+	out->new = new;
+	out->threshold = opt->threshold;
+	out->confidence = opt->confidence;
+	out->match_by = opt->match_by;
+
+	size_t n, matched;
+	struct cmp_row *rows = match(base, new, opt->match_by, &n, &matched);
 	out->rows = rows;
 	out->n_rows = n;
-
-	if (matched == 0) {
-		snprintf(err, errlen, "no benchmark in %s matches one in %s (matching "
-			 "by %s%s)", new->origin, base->origin,
-			 opt->match_by == MATCH_NAME ? "display name" : "command line",
-			 opt->match_by == MATCH_NAME ? "; try --match-by command"
-			 : "; try --match-by name");
-		return -1;
-	}
+	if (matched == 0)
+		return no_match(base, new, opt->match_by, err, errlen);
 	if (choose_metric(base, new, rows, n, opt, out, err, errlen) != 0)
 		return -1;
 

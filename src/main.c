@@ -123,6 +123,20 @@ static int load_baseline(const struct config *cfg, struct cmp_set **base)
 	return 0;
 }
 
+/* Does the baseline hold what is about to run?  Checked before running. */
+static int check_baseline(const struct config *cfg, const struct cmp_set *base,
+			  const struct plan *plan)
+{
+	char err[DIAG_MSG_MAX];
+	struct cmp_set *planned = compare_from_plan(plan, "this run");
+	int rc = compare_check_match(base, planned, cfg->match_by, cfg->require_all,
+				     err, sizeof err);
+	if (rc != 0)
+		diag_error("%s", err);
+	compare_set_free(planned);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct config cfg;
@@ -150,6 +164,12 @@ int main(int argc, char **argv)
 	if (planner_build(&cfg, &plan, err, sizeof err) != 0) {
 		diag_usage("%s", err);
 		compare_set_free(baseline);
+		cli_free(&cfg);
+		return CBENCH_EXIT_USAGE;
+	}
+	if (baseline && check_baseline(&cfg, baseline, &plan) != 0) {
+		compare_set_free(baseline);
+		planner_free(&plan);
 		cli_free(&cfg);
 		return CBENCH_EXIT_USAGE;
 	}
