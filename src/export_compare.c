@@ -176,10 +176,10 @@ static void header_lines(FILE *f, const struct cmp_report *rep, bool md)
 	fmt_conf(conf, sizeof conf, rep->confidence);
 	fmt_conf(thr, sizeof thr, rep->threshold);
 	const char *code = md ? "`" : "'";
-	fprintf(f, "Gate on %s%s%s (%s): fails when a benchmark is significantly "
-		"slower and the whole %s confidence interval of the change lies "
-		"above +%s.\n", md ? "**" : "", compare_metric_key(rep->metric),
-		md ? "**" : "", rep->why, conf, thr);
+	fprintf(f, "Gate on %s%s%s (%s): a regression is a significant increase "
+		"whose whole %s confidence interval lies above +%s.\n",
+		md ? "**" : "", compare_metric_key(rep->metric), md ? "**" : "",
+		rep->why, conf, thr);
 	fprintf(f, "%sBase: ", md ? "\n" : "");
 	for (int side = 0; side < 2; side++) {
 		const struct cmp_set *s = side ? rep->new : rep->base;
@@ -428,9 +428,8 @@ void export_compare_github(FILE *f, const struct cmp_report *rep)
 			fmt_pct(pct, sizeof pct, r->st.ratio);
 			fmt_ci(ci, sizeof ci, &r->st);
 			fmt_p(p, sizeof p, r->p);
-			snprintf(msg, sizeof msg, "'%s' is %s slower in %s (%s CI %s, "
-				 "p %s%s; threshold %s)", b->name,
-				 pct[0] == '+' ? pct + 1 : pct, key, conf, ci,
+			snprintf(msg, sizeof msg, "'%s' regressed: %s %s (%s CI %s, "
+				 "p %s%s; threshold +%s)", b->name, key, pct, conf, ci,
 				 isfinite(r->p) && r->p < 0.001 ? "" : "= ", p, thr);
 			kind = "error";
 			title = "cbench regression";
