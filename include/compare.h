@@ -157,4 +157,9 @@ int compare_run(const struct cmp_set *base, const struct cmp_set *new,
 		char *err, size_t errlen);
 void compare_report_free(struct cmp_report *r);
 
+/* The names of the rows with verdict v, "'a', 'b'", cut with "..." when
+ * they do not fit in len bytes. */
+void compare_names(const struct cmp_row *rows, size_t n, enum cmp_verdict v,
+		   char *buf, size_t len);
+
 #endif

@@ -669,9 +669,8 @@ struct cmp_set *compare_from_plan(const struct plan *plan, const char *origin)
 	return s;
 }
 
-/* "'a', 'b'" into buf, "..." when it does not fit. */
-static void one_sided_names(char *buf, size_t len, const struct cmp_row *rows,
-			    size_t n, enum cmp_verdict v)
+void compare_names(const struct cmp_row *rows, size_t n, enum cmp_verdict v,
+		   char *buf, size_t len)
 {
 	size_t off = 0;
 	buf[0] = '\0';
@@ -705,7 +704,7 @@ int compare_check_match(const struct cmp_set *base, const struct cmp_set *new,
 		}
 		char names[DIAG_MSG_MAX / 2];
 		enum cmp_verdict v = miss ? CMP_ONLY_BASE : CMP_ONLY_NEW;
-		one_sided_names(names, sizeof names, rows, n, v);
+		compare_names(rows, n, v, names, sizeof names);
 		size_t k = miss ? miss : extra;
 		if (miss)
 			snprintf(err, errlen, "--require-all: %zu benchmark%s of %s "

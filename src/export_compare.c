@@ -458,27 +458,6 @@ void export_compare_github(FILE *f, const struct cmp_report *rep)
 	fflush(f);
 }
 
-/* Names of one-sided benchmarks: "'a', 'b'" (at most len bytes). */
-static void list_names(char *buf, size_t len, const struct cmp_report *rep,
-		       enum cmp_verdict v)
-{
-	size_t off = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < rep->n_rows; i++) {
-		const struct cmp_row *r = &rep->rows[i];
-		if (r->verdict != v)
-			continue;
-		const struct cmp_bench *b = r->base ? r->base : r->new;
-		int w = snprintf(buf + off, len - off, "%s'%s'", off ? ", " : "", b->name);
-		if (w < 0 || (size_t)w >= len - off) {
-			if (len > 4)
-				snprintf(buf + len - 4, 4, "...");
-			return;
-		}
-		off += (size_t)w;
-	}
-}
-
 static int write_markdown(const char *path, const struct cmp_report *rep,
 			  enum time_unit unit)
 {
@@ -552,7 +531,8 @@ int export_compare_gate(const struct config *cfg, const struct cmp_set *base,
 	for (int v = CMP_ONLY_BASE; v <= CMP_ONLY_NEW; v++) {
 		if (rep.count[v] == 0)
 			continue;
-		list_names(names, sizeof names, &rep, (enum cmp_verdict)v);
+		compare_names(rep.rows, rep.n_rows, (enum cmp_verdict)v, names,
+			      sizeof names);
 		const char *what = v == CMP_ONLY_BASE ? "missing in" : "not in the baseline";
 		const char *where = v == CMP_ONLY_BASE ? new->origin : base->origin;
 		if (cfg->require_all)
