@@ -241,14 +241,7 @@ test_baseline_not_compared_when_benchmark_fails() {
 
 # ---- real result files written by cbench itself ----
 
-# TEMPORARY until the JSON exporter is merged: skip when --export-json
-# writes nothing.
-json_export_works() {
-	cb -r 1 --export-json probe.json true >/dev/null 2>&1 && [ -s probe.json ]
-}
-
 test_identical_real_files() {
-	json_export_works || skip "no JSON export in this build yet"
 	cb -r 5 --export-json a.json "$HELPERS/touch_pages 100" >out 2>err ||
 		fail "run: exit $?: $(cat err)"
 	cb compare a.json a.json >out 2>err || fail "exit $?: $(cat err)"
@@ -256,7 +249,6 @@ test_identical_real_files() {
 }
 
 test_slower_variant_regression() {
-	json_export_works || skip "no JSON export in this build yet"
 	page_faults_countable || skip "page faults are not countable here"
 	make_tool "$HELPERS/touch_pages 2000"
 	cb -r 10 --save-baseline base.json ./tool >out 2>err ||
@@ -276,7 +268,6 @@ test_slower_variant_regression() {
 }
 
 test_aa_noise_only() {
-	json_export_works || skip "no JSON export in this build yet"
 	page_faults_countable || skip "page faults are not countable here"
 	make_tool "$HELPERS/touch_pages 2000"
 	cb -r 10 --save-baseline base.json ./tool >out 2>err || fail "A: exit $?"
@@ -286,7 +277,6 @@ test_aa_noise_only() {
 }
 
 test_cpu_slowdown_on_task_clock() {
-	json_export_works || skip "no JSON export in this build yet"
 	page_faults_countable || skip "software counters are not countable here"
 	# Ten times the work: CPU time in a VM shared with other jobs can vary
 	# twofold (stolen time counts), so a mere doubling could be noise.
@@ -299,7 +289,6 @@ test_cpu_slowdown_on_task_clock() {
 }
 
 test_baseline_missing_benchmark_real() {
-	json_export_works || skip "no JSON export in this build yet"
 	page_faults_countable || skip "page faults are not countable here"
 	cb -r 3 --save-baseline base.json true "$HELPERS/spin 1" >out 2>err ||
 		fail "base: exit $?"
