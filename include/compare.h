@@ -11,7 +11,8 @@
  *                (p < 1 - confidence) AND lo - 1 > threshold
  *   improvement  significant AND 1 - hi > threshold
  *   within noise otherwise
- *   undecided    too few runs for an interval or a p-value
+ *   undecided    no interval or p-value: too few runs, or a baseline too
+ *                noisy for the ratio's interval to be bounded
  *
  * so a noisy "1.15 +- 0.45" never fails a gate, and a tiny but certain
  * change below the threshold does not either (poop's rule of "the whole
@@ -98,7 +99,7 @@ enum cmp_verdict {
 	CMP_REGRESSION,
 	CMP_IMPROVEMENT,
 	CMP_NOISE,          /* within noise (or below the threshold) */
-	CMP_UNDECIDED,      /* too few runs to decide */
+	CMP_UNDECIDED,      /* too few runs, or too noisy to bound the ratio */
 	CMP_ONLY_BASE,      /* missing from the new results */
 	CMP_ONLY_NEW,       /* missing from the baseline */
 	CMP__COUNT

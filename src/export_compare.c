@@ -224,7 +224,7 @@ static void counts_phrase(char *buf, size_t len, const struct cmp_report *rep,
 		[CMP_REGRESSION] = {"regression", "regressions"},
 		[CMP_IMPROVEMENT] = {"improvement", "improvements"},
 		[CMP_NOISE] = {"within noise", "within noise"},
-		[CMP_UNDECIDED] = {"undecided (too few runs)", "undecided (too few runs)"},
+		[CMP_UNDECIDED] = {"undecided", "undecided"},
 		[CMP_ONLY_BASE] = {"missing in new", "missing in new"},
 		[CMP_ONLY_NEW] = {"not in baseline", "not in baseline"},
 	};
@@ -435,8 +435,8 @@ void export_compare_github(FILE *f, const struct cmp_report *rep)
 			title = "cbench regression";
 			break;
 		case CMP_UNDECIDED:
-			snprintf(msg, sizeof msg, "'%s': too few runs to compare %s",
-				 b->name, key);
+			snprintf(msg, sizeof msg, "'%s': %s could not be compared (too "
+				 "few runs, or too noisy to bound the change)", b->name, key);
 			break;
 		case CMP_ONLY_BASE:
 			snprintf(msg, sizeof msg, "'%s' is in the baseline %s but was not "
@@ -519,6 +519,10 @@ int export_compare_gate(const struct config *cfg, const struct cmp_set *base,
 
 	for (size_t i = 0; i < rep.n_rows; i++) {
 		const struct cmp_bench *b = rep.rows[i].new;
+		if (rep.rows[i].verdict == CMP_UNDECIDED)
+			diag_warning("'%s': %s could not be compared (too few runs, or "
+				     "too noisy to bound the change): take more runs",
+				     b->name, compare_metric_key(rep.metric));
 		if (b && b->interrupted)
 			diag_warning("'%s' was interrupted in %s: fewer runs than planned",
 				     b->name, new->origin);

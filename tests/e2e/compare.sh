@@ -242,10 +242,12 @@ test_baseline_not_compared_when_benchmark_fails() {
 # ---- real result files written by cbench itself ----
 
 test_identical_real_files() {
-	cb -r 5 --export-json a.json "$HELPERS/touch_pages 100" >out 2>err ||
+	cb -r 10 --export-json a.json "$HELPERS/touch_pages 100" >out 2>err ||
 		fail "run: exit $?: $(cat err)"
+	# Wall time on a busy machine may be too noisy to bound ("undecided");
+	# either way identical files are no regression.
 	cb compare a.json a.json >out 2>err || fail "exit $?: $(cat err)"
-	expect_grep "verdict" '^Result: no regression \(1 within noise\)$' out
+	expect_grep "verdict" '^Result: no regression \(1 (within noise|undecided)\)$' out
 }
 
 test_slower_variant_regression() {
