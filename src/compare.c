@@ -96,6 +96,19 @@ bool compare_set_has(const struct cmp_set *s, int metric, bool any)
 	return any ? k > 0 : s->n > 0 && k == s->n;
 }
 
+static void copy_params(struct cmp_bench *b, const struct param_value *p,
+			size_t n)
+{
+	if (n == 0)
+		return;
+	b->params = xcalloc(n, sizeof *b->params);
+	for (size_t k = 0; k < n; k++) {
+		b->params[k].name = xstrdup(p[k].name);
+		b->params[k].value = xstrdup(p[k].value);
+	}
+	b->n_params = n;
+}
+
 /* user + system, run by run, when both are recorded. */
 static void derive_cpu_time(struct cmp_bench *b)
 {
@@ -120,14 +133,7 @@ struct cmp_set *compare_from_results(struct bench_result *const *rs, size_t n,
 		struct cmp_bench *b = &s->bench[i];
 		b->name = xstrdup(r->name);
 		b->command = xstrdup(r->command);
-		if (r->n_params) {
-			b->params = xcalloc(r->n_params, sizeof *b->params);
-			for (size_t k = 0; k < r->n_params; k++) {
-				b->params[k].name = xstrdup(r->params[k].name);
-				b->params[k].value = xstrdup(r->params[k].value);
-			}
-			b->n_params = r->n_params;
-		}
+		copy_params(b, r->params, r->n_params);
 		b->n_runs = r->n_runs;
 		for (int m = 0; m < MET_COUNT; m++) {
 			if (!r->has[m])
@@ -657,14 +663,7 @@ struct cmp_set *compare_from_plan(const struct plan *plan, const char *origin)
 		struct cmp_bench *b = &s->bench[i];
 		b->name = xstrdup(p->name);
 		b->command = xstrdup(p->command);
-		if (p->n_params) {
-			b->params = xcalloc(p->n_params, sizeof *b->params);
-			for (size_t k = 0; k < p->n_params; k++) {
-				b->params[k].name = xstrdup(p->params[k].name);
-				b->params[k].value = xstrdup(p->params[k].value);
-			}
-			b->n_params = p->n_params;
-		}
+		copy_params(b, p->params, p->n_params);
 	}
 	return s;
 }
@@ -706,14 +705,10 @@ int compare_check_match(const struct cmp_set *base, const struct cmp_set *new,
 		enum cmp_verdict v = miss ? CMP_ONLY_BASE : CMP_ONLY_NEW;
 		compare_names(rows, n, v, names, sizeof names);
 		size_t k = miss ? miss : extra;
-		if (miss)
-			snprintf(err, errlen, "--require-all: %zu benchmark%s of %s "
-				 "%s not in %s: %s", k, k == 1 ? "" : "s", base->origin,
-				 k == 1 ? "is" : "are", new->origin, names);
-		else
-			snprintf(err, errlen, "--require-all: %zu benchmark%s of %s "
-				 "%s not in %s: %s", k, k == 1 ? "" : "s", new->origin,
-				 k == 1 ? "is" : "are", base->origin, names);
+		snprintf(err, errlen, "--require-all: %zu benchmark%s of %s %s not "
+			 "in %s: %s", k, k == 1 ? "" : "s",
+			 (miss ? base : new)->origin, k == 1 ? "is" : "are",
+			 (miss ? new : base)->origin, names);
 		rc = -1;
 	}
 	free(rows);
