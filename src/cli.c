@@ -96,7 +96,8 @@ const struct cli_option cli_options[] = {
 	{OPT_EXPORT_JSON, "export-json", 0, ARG_ONE, "FILE", NULL, "file",
 	 SCOPE_RUN, "Write all results as JSON (- for stdout)."},
 	{OPT_EXPORT_MARKDOWN, "export-markdown", 0, ARG_ONE, "FILE", NULL, "file",
-	 SCOPE_BOTH, "Write a Markdown table (- for stdout)."},
+	 SCOPE_BOTH, "Write a Markdown table (- for stdout); in 'cbench compare', "
+	 "the pull-request report."},
 	{OPT_EXPORT_ASCIIDOC, "export-asciidoc", 0, ARG_ONE, "FILE", NULL, "file",
 	 SCOPE_RUN, "Write an AsciiDoc table (- for stdout)."},
 	{OPT_EXPORT_ORGMODE, "export-orgmode", 0, ARG_ONE, "FILE", NULL, "file",
@@ -763,7 +764,8 @@ void cli_print_help(bool compare)
 	     "  130  interrupted by SIGINT (143: SIGTERM); results so far are kept\n");
 	puts("Environment:\n"
 	     "  NO_COLOR           disable colours\n"
-	     "  CBENCH_ITERATION   set for each run: warmup-K, or the run index\n");
+	     "  CBENCH_ITERATION   set for each run: warmup-K, or the run index\n"
+	     "  GITHUB_ACTIONS     true: gates also print ::error:: annotation lines\n");
 }
 
 void cli_print_version(void)

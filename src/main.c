@@ -4,8 +4,10 @@
  */
 #include "bench.h"
 #include "cli.h"
+#include "compare.h"
 #include "diag.h"
 #include "export.h"
+#include "export_compare.h"
 #include "export_text.h"
 #include "planner.h"
 #include "spawn.h"
@@ -84,6 +86,57 @@ static void install_signals(void)
 	signal(SIGXFSZ, SIG_IGN);
 }
 
+/* `cbench compare BASE NEW`: both files are read and checked first. */
+static int run_compare(const struct config *cfg)
+{
+	struct cmp_set *base = NULL, *new = NULL;
+	char err[DIAG_MSG_MAX];
+	int rc = CBENCH_EXIT_USAGE;
+	if (compare_load(cfg->compare_base, &base, err, sizeof err) != 0 ||
+	    compare_load(cfg->compare_new, &new, err, sizeof err) != 0)
+		diag_error("%s", err);
+	else
+		rc = export_compare_gate(cfg, base, new);
+	compare_set_free(base);
+	compare_set_free(new);
+	return rc;
+}
+
+/* --baseline FILE: read and check it before anything runs. */
+static int load_baseline(const struct config *cfg, struct cmp_set **base)
+{
+	char err[DIAG_MSG_MAX];
+	if (compare_load(cfg->baseline, base, err, sizeof err) != 0) {
+		diag_error("%s", err);
+		return -1;
+	}
+	int m = cfg->gate_metric ? compare_metric_lookup(cfg->gate_metric) : -1;
+	if (m >= 0 && !compare_set_has(*base, m, true)) {
+		diag_error("--gate-metric %s: the baseline %s has no per-run %s%s",
+			   cfg->gate_metric, cfg->baseline, cfg->gate_metric,
+			   (*base)->format == CMP_FMT_HYPERFINE
+			   ? " (a hyperfine file records only wall time)" : "");
+		compare_set_free(*base);
+		*base = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Does the baseline hold what is about to run?  Checked before running. */
+static int check_baseline(const struct config *cfg, const struct cmp_set *base,
+			  const struct plan *plan)
+{
+	char err[DIAG_MSG_MAX];
+	struct cmp_set *planned = compare_from_plan(plan, "this run");
+	int rc = compare_check_match(base, planned, cfg->match_by, cfg->require_all,
+				     err, sizeof err);
+	if (rc != 0)
+		diag_error("%s", err);
+	compare_set_free(planned);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct config cfg;
@@ -96,7 +149,12 @@ int main(int argc, char **argv)
 		return exit_code;
 	}
 	if (cfg.compare_mode) {
-		diag_error("'cbench compare' is not implemented yet");
+		exit_code = run_compare(&cfg);
+		cli_free(&cfg);
+		return exit_code;
+	}
+	struct cmp_set *baseline = NULL;
+	if (cfg.baseline && load_baseline(&cfg, &baseline) != 0) {
 		cli_free(&cfg);
 		return CBENCH_EXIT_USAGE;
 	}
@@ -105,6 +163,13 @@ int main(int argc, char **argv)
 	char err[DIAG_MSG_MAX];
 	if (planner_build(&cfg, &plan, err, sizeof err) != 0) {
 		diag_usage("%s", err);
+		compare_set_free(baseline);
+		cli_free(&cfg);
+		return CBENCH_EXIT_USAGE;
+	}
+	if (baseline && check_baseline(&cfg, baseline, &plan) != 0) {
+		compare_set_free(baseline);
+		planner_free(&plan);
 		cli_free(&cfg);
 		return CBENCH_EXIT_USAGE;
 	}
@@ -112,6 +177,7 @@ int main(int argc, char **argv)
 	/* An unwritable export must not cost the user a whole run. */
 	if (export_check_destinations(&cfg, err, sizeof err) != 0) {
 		diag_error("%s", err);
+		compare_set_free(baseline);
 		planner_free(&plan);
 		cli_free(&cfg);
 		return CBENCH_EXIT_USAGE;
@@ -128,6 +194,15 @@ int main(int argc, char **argv)
 		text_summary(&st, out.results, out.n, out.reference, cfg.sort);
 	write_exports(&ex, &out, true);
 	exit_code = out.exit_code;
+	if (baseline && exit_code == CBENCH_EXIT_OK) {
+		struct cmp_set *now = compare_from_results(out.results, out.n, "this run");
+		exit_code = export_compare_gate(&cfg, baseline, now);
+		compare_set_free(now);
+	} else if (baseline) {
+		diag_note("not compared with the baseline: the benchmarks did not "
+			  "complete");
+	}
+	compare_set_free(baseline);
 	if (ex.failed && (exit_code == CBENCH_EXIT_OK ||
 			  exit_code == CBENCH_EXIT_REGRESSION))
 		exit_code = CBENCH_EXIT_FAILURE;

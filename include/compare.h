@@ -1,0 +1,166 @@
+/*
+ * compare.h: baselines and CI gates.  Reads saved results (cbench's JSON,
+ * or hyperfine's, either side), or takes the results of the run that just
+ * finished, matches the benchmarks of two sets, compares each pair on one
+ * metric and decides: regression, improvement, within noise.
+ *
+ * The decision, per matched pair (b = new, a = base, r = mean(b)/mean(a)
+ * with its confidence interval [lo, hi] from stats_compare):
+ *
+ *   regression   the change is significant at the confidence level
+ *                (p < 1 - confidence) AND lo - 1 > threshold
+ *   improvement  significant AND 1 - hi > threshold
+ *   within noise otherwise
+ *   undecided    no interval or p-value: too few runs, or a baseline too
+ *                noisy for the ratio's interval to be bounded
+ *
+ * so a noisy "1.15 +- 0.45" never fails a gate, and a tiny but certain
+ * change below the threshold does not either (poop's rule of "the whole
+ * interval beyond the threshold", with a significance test in front as
+ * Google Benchmark's compare.py does with Mann-Whitney U).
+ *
+ * Library-style: nothing here prints or exits; errors come back as -1 with
+ * one line in err.  Ownership: compare_load()/compare_parse()/
+ * compare_from_results() return sets freed with compare_set_free();
+ * compare_run() fills a report freed with compare_report_free().  A report
+ * points into the two sets it was made from: free it first.
+ */
+#ifndef CBENCH_COMPARE_H
+#define CBENCH_COMPARE_H
+
+#include "cli.h"
+#include "results.h"
+#include "stats.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Metrics a gate can use: every metric_id, plus CPU time = user + system
+ * per run. */
+#define CMP_CPU_TIME MET_COUNT
+#define CMP_N_METRICS (MET_COUNT + 1)
+
+enum cmp_format {
+	CMP_FMT_CBENCH,      /* cbench-results JSON */
+	CMP_FMT_HYPERFINE,   /* hyperfine --export-json: per-run wall time only */
+	CMP_FMT_RUN,         /* the results of this run (--baseline) */
+};
+
+struct cmp_bench {
+	char *name;          /* display name */
+	char *command;       /* real command line (hyperfine: its "command") */
+	struct param_value *params;
+	size_t n_params;
+	size_t n_runs;
+	double *col[CMP_N_METRICS];  /* n_runs values, NaN = not counted;
+					NULL = not recorded per run */
+	size_t failed_runs;  /* runs with a non-zero exit code */
+	bool interrupted;
+};
+
+struct cmp_set {
+	char *origin;        /* file name as given, or "this run" */
+	enum cmp_format format;
+	struct cmp_bench *bench;
+	size_t n;
+};
+
+/* Read and validate a results file.  Returns 0, or -1 with a message that
+ * names the file and, for malformed JSON, the line and column. */
+int compare_load(const char *path, struct cmp_set **out, char *err, size_t errlen);
+/* The same from text in memory; origin names it in messages. */
+int compare_parse(const char *text, size_t len, const char *origin,
+		  struct cmp_set **out, char *err, size_t errlen);
+/* A set from in-memory results (copied). */
+struct cmp_set *compare_from_results(struct bench_result *const *rs, size_t n,
+				     const char *origin);
+/* The benchmarks a plan will run, without runs: to check a baseline
+ * against them before anything runs. */
+struct plan;
+struct cmp_set *compare_from_plan(const struct plan *plan, const char *origin);
+void compare_set_free(struct cmp_set *s);
+
+/* Does anything in new match base (and, with require_all, everything)?
+ * Returns 0, or -1 with a message naming the missing benchmarks. */
+int compare_check_match(const struct cmp_set *base, const struct cmp_set *new,
+			enum match_by by, bool require_all, char *err, size_t errlen);
+
+/* "wall_time", ..., "cpu_time"; and the reverse (-1 if unknown). */
+const char *compare_metric_key(int metric);
+int compare_metric_lookup(const char *key);
+/* Is the metric recorded, with at least one counted value, in every
+ * benchmark of the set (any = in at least one)? */
+bool compare_bench_has(const struct cmp_bench *b, int metric);
+bool compare_set_has(const struct cmp_set *s, int metric, bool any);
+/* "cbench file", "hyperfine file", "this run". */
+const char *compare_format_name(enum cmp_format f);
+
+enum cmp_verdict {
+	CMP_REGRESSION,
+	CMP_IMPROVEMENT,
+	CMP_NOISE,          /* within noise (or below the threshold) */
+	CMP_UNDECIDED,      /* too few runs, or too noisy to bound the ratio */
+	CMP_ONLY_BASE,      /* missing from the new results */
+	CMP_ONLY_NEW,       /* missing from the baseline */
+	CMP__COUNT
+};
+
+const char *compare_verdict_name(enum cmp_verdict v);
+
+/*
+ * The decision on one compared pair (see the top of this file).  threshold
+ * is relative (0.05 = 5 %).  *p_used gets the p-value it relied on:
+ * Mann-Whitney's, or Welch's when that one is not available.
+ */
+enum cmp_verdict compare_decide(const struct stats_comparison *c,
+				double threshold, double *p_used);
+
+struct cmp_row {
+	const struct cmp_bench *base, *new;   /* one is NULL when one-sided */
+	enum cmp_verdict verdict;
+	struct stats_comparison st;           /* meaningful when both sides */
+	double p;                             /* p-value used by the decision */
+	double base_mean, new_mean;           /* of the gate metric */
+	double base_sd, new_sd;
+	size_t base_n, new_n;                 /* counted runs */
+};
+
+struct cmp_options {
+	int metric;             /* CMP metric, or -1: automatic */
+	double threshold;       /* relative, e.g. 0.05 */
+	double confidence;      /* e.g. 0.95 */
+	unsigned long seed;     /* for stats_compare's resampling */
+	enum match_by match_by;
+};
+
+struct cmp_report {
+	const struct cmp_set *base, *new;
+	int metric;
+	bool metric_auto;
+	char why[256];          /* why this metric, one phrase */
+	double threshold, confidence;
+	enum match_by match_by;
+	struct cmp_row *rows;   /* regressions first, then improvements, noise,
+				   undecided, one-sided; file order within */
+	size_t n_rows;
+	size_t count[CMP__COUNT];
+	/* Metrics recorded per run on one side only, so not comparable. */
+	int uncompared[CMP_N_METRICS];
+	size_t n_uncompared;
+};
+
+/*
+ * Match and compare.  Returns 0, or -1 with a message for an input error:
+ * nothing matches, the gate metric is missing from a matched benchmark.
+ */
+int compare_run(const struct cmp_set *base, const struct cmp_set *new,
+		const struct cmp_options *opt, struct cmp_report *out,
+		char *err, size_t errlen);
+void compare_report_free(struct cmp_report *r);
+
+/* The names of the rows with verdict v, "'a', 'b'", cut with "..." when
+ * they do not fit in len bytes. */
+void compare_names(const struct cmp_row *rows, size_t n, enum cmp_verdict v,
+		   char *buf, size_t len);
+
+#endif

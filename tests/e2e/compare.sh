@@ -1,0 +1,303 @@
+# End-to-end tests of `cbench compare` and `--baseline`: CI gates.
+#
+# Saved-file tests use the fixed fixtures in tests/fixtures (so verdicts and
+# the Markdown report are exact); run tests gate on steady metrics (page
+# faults, or a tenfold slowdown) so a busy machine cannot flip them.
+
+ROOT=$PWD
+FIX=$ROOT/tests/fixtures
+GOLDEN=$ROOT/tests/golden
+
+fixtures() {
+	cp "$FIX"/*.json .
+}
+
+# A command './tool' whose "build" changes between runs, as in CI: the
+# command line stays the same, the program behind it does not.
+make_tool() {
+	printf '#!/bin/sh\nexec %s\n' "$1" >tool
+	chmod 755 tool
+}
+
+page_faults_countable() {
+	cb -r 1 "$HELPERS/touch_pages 10" >pf.out 2>&1 || return 1
+	grep -q 'page-faults:' pf.out
+}
+
+test_identical_files_no_regression() {
+	fixtures
+	cb compare compare-base.json compare-base.json >out 2>err || fail "exit $?: $(cat err)"
+	expect_grep "verdict" '^Result: no regression \(5 within noise\)$' out
+	expect_grep "default metric named" '^Gate on instructions \(counted on both sides\)' out
+	expect_no_grep "no warnings" 'warning' err
+}
+
+test_regression_named_exit_3() {
+	fixtures
+	cb compare compare-base.json compare-new.json >out 2>err
+	expect_eq "exit code" "$?" 3
+	expect_grep "regression row first" '^  Benchmark' out
+	[ "$(grep -A1 '^  Benchmark' out | tail -n 1 | awk '{print $1, $2}')" = "./tool big" ] ||
+		fail "first row is not ./tool big: $(cat out)"
+	expect_grep "row" '\./tool big .* \+12\.0 % .* regression$' out
+	expect_grep "improvement" '^  parse 4 .* -20\.0 % .* improvement$' out
+	expect_grep "summary" '^Result: 1 regression, 1 improvement, 2 within noise, 1 missing in new, 1 not in baseline$' out
+	expect_grep "missing reported" "1 benchmark missing in compare-new.json .*: './tool old'" err
+	expect_grep "new one reported" "1 benchmark not in the baseline compare-base.json .*: './tool extra'" err
+}
+
+test_threshold_option() {
+	fixtures
+	cb compare --fail-if-slower 15 compare-base.json compare-new.json >out 2>err ||
+		fail "a 12 % change failed a 15 % gate: exit $?"
+	expect_grep "noise" '\./tool big .* within noise$' out
+	cb compare --fail-if-slower 2% compare-base.json compare-new.json >out 2>err
+	expect_eq "exit code at 2 %" "$?" 3
+	expect_grep "medium too" '\./tool medium .* regression$' out
+}
+
+test_gate_metric_option() {
+	fixtures
+	cb compare --gate-metric wall_time compare-base.json compare-new.json >out 2>err
+	expect_eq "exit code" "$?" 3
+	expect_grep "metric named" '^Gate on wall_time \(chosen with --gate-metric\)' out
+	expect_grep "times" '\./tool big +20\.00 ± 0\.73 ms +22\.40 ± 0\.73 ms' out
+	cb compare --gate-metric cpu_time compare-base.json compare-new.json >out 2>err
+	expect_eq "exit code (cpu_time)" "$?" 3
+}
+
+test_require_all() {
+	fixtures
+	cb compare --require-all compare-base.json compare-new.json >out 2>err
+	expect_eq "exit code" "$?" 2
+	expect_grep "missing named" "^cbench: error: 1 benchmark missing in compare-new.json: './tool old'$" err
+	expect_grep "new named" "^cbench: error: 1 benchmark not in the baseline compare-base.json: './tool extra'$" err
+}
+
+test_markdown_report_golden() {
+	fixtures
+	cb compare compare-base.json compare-new.json --export-markdown report.md >out 2>err
+	expect_eq "exit code" "$?" 3
+	diff -u "$GOLDEN/compare-report.md" report.md >diff.txt ||
+		fail "report differs from tests/golden/compare-report.md: $(cat diff.txt)"
+	expect_grep "terminal table too" '^Result:' out
+}
+
+test_markdown_to_stdout_alone() {
+	fixtures
+	cb compare compare-base.json compare-new.json --export-markdown - >out 2>err
+	expect_eq "exit code" "$?" 3
+	diff -u "$GOLDEN/compare-report.md" out >diff.txt ||
+		fail "stdout differs from the golden report: $(cat diff.txt)"
+}
+
+test_hyperfine_baseline_file() {
+	fixtures
+	cb compare hyperfine-1.15.json compare-vs-hyperfine.json \
+		--export-markdown report.md >out 2>err
+	expect_eq "exit code" "$?" 3
+	expect_grep "wall time, and why" '^Gate on wall_time \(hyperfine-1.15.json is a hyperfine file, without counters\)' out
+	expect_grep "uncompared listed" '^Not compared \(per-run wall time only in hyperfine-1.15.json\): user_time, system_time, peak_rss, task_clock, page_faults\.$' out
+	expect_grep "slowdown" '^  sleep 0\.01 .* \+30\.0 % .* regression$' out
+	expect_grep "unchanged" '^  true .* within noise$' out
+	diff -u "$GOLDEN/compare-hyperfine.md" report.md >diff.txt ||
+		fail "report differs from tests/golden/compare-hyperfine.md: $(cat diff.txt)"
+	# Either side may be hyperfine's.
+	cb compare compare-vs-hyperfine.json hyperfine-1.15.json >out 2>err ||
+		fail "reverse: exit $?"
+	expect_grep "improvement" '^  sleep 0\.01 .* improvement$' out
+}
+
+test_hyperfine_has_no_counters() {
+	fixtures
+	cb compare --gate-metric task_clock hyperfine-1.15.json compare-vs-hyperfine.json >out 2>err
+	expect_eq "exit code" "$?" 2
+	expect_grep "message" '^cbench: error: --gate-metric task_clock: hyperfine-1.15.json is a hyperfine file, which records only wall time per run' err
+}
+
+test_malformed_json() {
+	fixtures
+	head -c 300 compare-base.json >broken.json
+	cb compare broken.json compare-new.json >out 2>err
+	expect_eq "exit code" "$?" 2
+	expect_grep "where" '^cbench: error: broken.json: malformed JSON at line [0-9]+, column [0-9]+$' err
+	expect_no_grep "no report" 'Result' out
+	printf '{"results": [{"command": "a"}]}' >notimes.json
+	cb compare notimes.json compare-new.json >out 2>err
+	expect_eq "exit code (no times)" "$?" 2
+	expect_grep "what" '^cbench: error: notimes.json: results\[0\]: no "times" array' err
+	cb compare compare-base.json nosuch.json >out 2>err
+	expect_eq "exit code (missing file)" "$?" 2
+	expect_grep "missing" "^cbench: error: cannot read 'nosuch.json': No such file or directory$" err
+}
+
+test_nothing_matches() {
+	fixtures
+	cb compare compare-base.json hyperfine-1.15.json >out 2>err
+	expect_eq "exit code" "$?" 2
+	expect_grep "message" '^cbench: error: no benchmark in hyperfine-1.15.json matches one in compare-base.json \(matching by command line; try --match-by name\)$' err
+}
+
+test_match_by_name() {
+	fixtures
+	# Same display names, other command lines (e.g. a moved build dir).
+	sed 's#"command_line": "./tool #"command_line": "./build/tool #' compare-new.json >moved.json
+	cb compare compare-base.json moved.json >out 2>err
+	expect_eq "by command line nothing matches" "$?" 2
+	cb compare --match-by name compare-base.json moved.json >out 2>err
+	expect_eq "by name" "$?" 3
+	expect_grep "matched" '\./tool big .* regression$' out
+}
+
+test_github_annotations() {
+	fixtures
+	GITHUB_ACTIONS=true cb compare compare-base.json compare-new.json >out 2>err
+	expect_eq "exit code" "$?" 3
+	expect_grep "error line" "^::error title=cbench regression::'./tool big' regressed: instructions \+12\.0 %25 \(95 %25 CI \+11\.9 %25 … \+12\.1 %25, p < 0\.001; threshold \+5 %25\)$" out
+	expect_grep "warning for missing" "^::warning title=cbench::'./tool old' is in the baseline compare-base.json but was not benchmarked$" out
+	cb compare compare-base.json compare-new.json >out 2>err
+	expect_no_grep "only on GitHub" '^::' out
+}
+
+test_compare_usage() {
+	cb compare only-one.json >out 2>err
+	expect_eq "exit code" "$?" 2
+	expect_grep "message" "takes two files" err
+	cb compare --help >out 2>err || fail "--help: exit $?"
+	expect_grep "help" '^Usage: cbench compare' out
+}
+
+# ---- --baseline: benchmark, then gate, in one step ----
+
+test_baseline_malformed_fails_before_running() {
+	printf '{"results": [' >base.json
+	cb -r 2 --baseline base.json "touch $T/ran" >out 2>err
+	expect_eq "exit code" "$?" 2
+	expect_grep "message" '^cbench: error: base.json: malformed JSON' err
+	[ ! -e ran ] || fail "the benchmark ran before the baseline was checked"
+	cb -r 2 --baseline nosuch.json "touch $T/ran" >out 2>err
+	expect_eq "exit code (missing)" "$?" 2
+	[ ! -e ran ] || fail "the benchmark ran without a baseline"
+}
+
+test_baseline_metric_checked_before_running() {
+	fixtures
+	cb -r 2 --baseline hyperfine-1.15.json --gate-metric page_faults "touch $T/ran" >out 2>err
+	expect_eq "exit code" "$?" 2
+	expect_grep "message" 'page_faults: the baseline hyperfine-1.15.json has no per-run page_faults \(a hyperfine file records only wall time\)' err
+	[ ! -e ran ] || fail "the benchmark ran"
+}
+
+test_baseline_from_hyperfine_run() {
+	command -v hyperfine >/dev/null || skip "hyperfine is not installed"
+	make_tool "$HELPERS/spin 10"
+	hyperfine -N -r 10 --export-json base.json ./tool >/dev/null 2>&1 ||
+		fail "hyperfine failed"
+	# The same build against hyperfine's numbers.  Wall time on a machine
+	# shared with other jobs can drift either way between two runs (that is
+	# why gates prefer counters), so only the report is checked here; the
+	# A/A exit code is tested on page faults below.
+	cb -r 10 --baseline base.json ./tool >out 2>err
+	rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "A/A: exit $rc: $(cat err)"
+	expect_grep "wall time" '^Gate on wall_time \(base.json is a hyperfine file, without counters\)' out
+	expect_grep "uncompared named" '^Not compared \(per-run wall time only in base.json\): .*user_time' out
+	# A tenfold slower build of the same command.
+	make_tool "$HELPERS/spin 100"
+	cb -r 10 --baseline base.json ./tool >out 2>err
+	expect_eq "exit code" "$?" 3
+	expect_grep "named" '^  \./tool .* regression$' out
+}
+
+test_baseline_missing_benchmark() {
+	command -v hyperfine >/dev/null || skip "hyperfine is not installed"
+	hyperfine -N -r 5 --export-json base.json true >/dev/null 2>&1 ||
+		fail "hyperfine failed"
+	cb -r 5 --fail-if-slower 100 --baseline base.json true "$HELPERS/spin 1" >out 2>err ||
+		fail "one new benchmark is not fatal: exit $?"
+	expect_grep "named" "1 benchmark not in the baseline base.json .*: '.*spin 1'" err
+	# With --require-all the plan is checked against the baseline first.
+	cb -r 5 --require-all --baseline base.json true "touch $T/ran" >out 2>err
+	expect_eq "exit code with --require-all" "$?" 2
+	expect_grep "error" "^cbench: error: --require-all: 1 benchmark of this run is not in base.json: 'touch .*/ran'$" err
+	[ ! -e ran ] || fail "the benchmarks ran"
+}
+
+test_baseline_nothing_matches_before_running() {
+	fixtures
+	cb -r 2 --baseline compare-base.json "touch $T/ran" >out 2>err
+	expect_eq "exit code" "$?" 2
+	expect_grep "message" "^cbench: error: no benchmark in this run matches one in compare-base.json \(matching by command line; try --match-by name\)$" err
+	[ ! -e ran ] || fail "the benchmark ran"
+}
+
+test_baseline_not_compared_when_benchmark_fails() {
+	printf '{"results": [{"command": "%s", "times": [1, 1]}]}' \
+		"$HELPERS/crash exit 3" >base.json
+	cb -r 2 --baseline base.json "$HELPERS/crash exit 3" >out 2>err
+	expect_eq "exit code" "$?" 1
+	expect_grep "note" 'not compared with the baseline' err
+}
+
+# ---- real result files written by cbench itself ----
+
+test_identical_real_files() {
+	cb -r 10 --export-json a.json "$HELPERS/touch_pages 100" >out 2>err ||
+		fail "run: exit $?: $(cat err)"
+	# Wall time on a busy machine may be too noisy to bound ("undecided");
+	# either way identical files are no regression.
+	cb compare a.json a.json >out 2>err || fail "exit $?: $(cat err)"
+	expect_grep "verdict" '^Result: no regression \(1 (within noise|undecided)\)$' out
+}
+
+test_slower_variant_regression() {
+	page_faults_countable || skip "page faults are not countable here"
+	make_tool "$HELPERS/touch_pages 2000"
+	cb -r 10 --save-baseline base.json ./tool >out 2>err ||
+		fail "baseline run: exit $?: $(cat err)"
+	jq -e '.schema == "cbench-results"' base.json >/dev/null ||
+		fail "--save-baseline did not write cbench JSON"
+	# The same command line, a build that touches twice the pages.
+	make_tool "$HELPERS/touch_pages 4000"
+	cb -r 10 --gate-metric page_faults --baseline base.json ./tool >out 2>err
+	expect_eq "exit code (--baseline)" "$?" 3
+	expect_grep "named in the report" '^  \./tool .* \+9[0-9]\.[0-9] % .* regression$' out
+	# Two steps: save, then compare the files.
+	cb -r 10 --save-baseline new.json ./tool >out 2>err || fail "new run: exit $?"
+	cb compare --gate-metric page_faults base.json new.json --export-markdown pr.md >out 2>err
+	expect_eq "exit code (compare)" "$?" 3
+	expect_grep "verdict line" '^\*\*:x: cbench: 1 regression\*\* in page_faults: `\./tool` \+9' pr.md
+}
+
+test_aa_noise_only() {
+	page_faults_countable || skip "page faults are not countable here"
+	make_tool "$HELPERS/touch_pages 2000"
+	cb -r 10 --save-baseline base.json ./tool >out 2>err || fail "A: exit $?"
+	cb -r 10 --gate-metric page_faults --baseline base.json ./tool >out 2>err ||
+		fail "A/A on page faults: exit $?: $(cat out)"
+	expect_grep "verdict" '^  \./tool .* within noise$' out
+}
+
+test_cpu_slowdown_on_task_clock() {
+	page_faults_countable || skip "software counters are not countable here"
+	# Ten times the work: CPU time in a VM shared with other jobs can vary
+	# twofold (stolen time counts), so a mere doubling could be noise.
+	make_tool "$HELPERS/spin 5"
+	cb -r 10 --save-baseline base.json ./tool >out 2>err || fail "base: exit $?"
+	make_tool "$HELPERS/spin 50"
+	cb -r 10 --gate-metric task_clock --baseline base.json ./tool >out 2>err
+	expect_eq "exit code" "$?" 3
+	expect_grep "named" '^  \./tool .* regression$' out
+}
+
+test_baseline_missing_benchmark_real() {
+	page_faults_countable || skip "page faults are not countable here"
+	cb -r 3 --save-baseline base.json true "$HELPERS/spin 1" >out 2>err ||
+		fail "base: exit $?"
+	cb -r 3 --gate-metric page_faults --baseline base.json true >out 2>err ||
+		fail "a benchmark not run is not fatal: exit $?: $(cat err)"
+	expect_grep "named" "1 benchmark missing in this run .*: '.*spin 1'" err
+	cb -r 3 --gate-metric page_faults --require-all --baseline base.json true >out 2>err
+	expect_eq "exit code with --require-all" "$?" 2
+	expect_grep "error" "^cbench: error: --require-all: 1 benchmark of base.json is not in this run: '.*spin 1'$" err
+}

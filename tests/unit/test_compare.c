@@ -1,0 +1,413 @@
+/*
+ * test_compare.c: reading results files, matching benchmarks, and the gate
+ * decision fed with hand-made comparisons (so the rule is checked on its
+ * own, whatever the statistics module computes).
+ */
+#include "compare.h"
+#include "unit.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+
+static enum cmp_verdict decide(double ratio, double lo, double hi, double p_mw,
+			       double p_welch, double threshold, double *p)
+{
+	struct stats_comparison c = {
+		.confidence = 0.95, .ratio = ratio, .ratio_lo = lo, .ratio_hi = hi,
+		.p_welch = p_welch, .p_mann_whitney = p_mw,
+	};
+	return compare_decide(&c, threshold, p);
+}
+
+static void test_decide_regression(void)
+{
+	double p;
+	CHECK(decide(1.12, 1.10, 1.14, 0.001, 0.0001, 0.05, &p) == CMP_REGRESSION);
+	CHECK_NEAR(p, 0.001, 0);
+}
+
+static void test_decide_interval_straddles_threshold(void)
+{
+	double p;
+	/* Significant, mean change 8 %, but the interval reaches down to 3 %. */
+	CHECK(decide(1.08, 1.03, 1.13, 0.001, 0.001, 0.05, &p) == CMP_NOISE);
+	/* hyperfine's noisy 1.15 +- 0.45 style: never a regression. */
+	CHECK(decide(1.15, 0.70, 1.60, 0.30, 0.30, 0.05, &p) == CMP_NOISE);
+}
+
+static void test_decide_needs_significance(void)
+{
+	double p;
+	/* An interval above the threshold without a significant test (the
+	 * two can disagree): not a regression. */
+	CHECK(decide(1.20, 1.10, 1.30, 0.20, 0.01, 0.05, &p) == CMP_NOISE);
+	CHECK_NEAR(p, 0.20, 0);
+	/* Significance at 95 % is p < 0.05, not <=. */
+	CHECK(decide(1.20, 1.10, 1.30, 0.05, 0.05, 0.05, &p) == CMP_NOISE);
+}
+
+static void test_decide_small_certain_change(void)
+{
+	double p;
+	/* 3 % slower with certainty, threshold 5 %: within noise. */
+	CHECK(decide(1.03, 1.029, 1.031, 1e-6, 1e-9, 0.05, &p) == CMP_NOISE);
+	/* With --fail-if-slower 0 it is a regression. */
+	CHECK(decide(1.03, 1.029, 1.031, 1e-6, 1e-9, 0.0, &p) == CMP_REGRESSION);
+	/* Threshold 0 and an interval touching 1: not. */
+	CHECK(decide(1.03, 1.0, 1.06, 1e-6, 1e-9, 0.0, &p) == CMP_NOISE);
+}
+
+static void test_decide_improvement(void)
+{
+	double p;
+	CHECK(decide(0.80, 0.75, 0.85, 0.001, 0.001, 0.05, &p) == CMP_IMPROVEMENT);
+	CHECK(decide(0.97, 0.96, 0.98, 0.001, 0.001, 0.05, &p) == CMP_NOISE);
+	CHECK(decide(0.90, 0.80, 0.96, 0.001, 0.001, 0.05, &p) == CMP_NOISE);
+}
+
+static void test_decide_welch_fallback_and_undecided(void)
+{
+	double p;
+	CHECK(decide(1.2, 1.1, 1.3, NAN, 0.01, 0.05, &p) == CMP_REGRESSION);
+	CHECK_NEAR(p, 0.01, 0);
+	CHECK(decide(1.2, NAN, NAN, 0.01, 0.01, 0.05, &p) == CMP_UNDECIDED);
+	CHECK(decide(1.2, 1.1, 1.3, NAN, NAN, 0.05, &p) == CMP_UNDECIDED);
+}
+
+static void test_decide_confidence_level(void)
+{
+	struct stats_comparison c = {
+		.confidence = 0.99, .ratio = 1.2, .ratio_lo = 1.1, .ratio_hi = 1.3,
+		.p_welch = 0.02, .p_mann_whitney = 0.02,
+	};
+	double p;
+	CHECK(compare_decide(&c, 0.05, &p) == CMP_NOISE);
+	c.confidence = 0.95;
+	CHECK(compare_decide(&c, 0.05, &p) == CMP_REGRESSION);
+}
+
+static struct cmp_set *parse(const char *text, char *err)
+{
+	struct cmp_set *s = NULL;
+	if (compare_parse(text, strlen(text), "t.json", &s, err, DIAG_MSG_MAX) != 0)
+		return NULL;
+	return s;
+}
+
+static const char *cbench_doc =
+	"{\"schema\": \"cbench-results\", \"schema_version\": 1,\n"
+	" \"results\": [\n"
+	"  {\"command\": \"short\", \"name\": \"short\", \"command_line\": \"./a -n 4\",\n"
+	"   \"parameters\": {\"n\": \"4\"}, \"exit_codes\": [0, 0, 1],\n"
+	"   \"times\": [9, 9, 9],\n"
+	"   \"runs\": {\"wall_time\": [1, 2, 3], \"user_time\": [0.5, 0.5, 0.5],\n"
+	"            \"system_time\": [0.25, 0.25, 0.5],\n"
+	"            \"instructions\": [100, null, 300],\n"
+	"            \"cycles\": null, \"outlier\": [\"none\", \"none\", \"mild\"]}}\n"
+	" ]}\n";
+
+static void test_parse_cbench(void)
+{
+	char err[DIAG_MSG_MAX];
+	struct cmp_set *s = parse(cbench_doc, err);
+	if (s == NULL)
+		printf("  %s\n", err);
+	CHECK(s != NULL);
+	CHECK(s->format == CMP_FMT_CBENCH);
+	CHECK(s->n == 1);
+	const struct cmp_bench *b = &s->bench[0];
+	CHECK_STR(b->name, "short");
+	CHECK_STR(b->command, "./a -n 4");
+	CHECK(b->n_params == 1);
+	CHECK_STR(b->params[0].value, "4");
+	CHECK(b->n_runs == 3);
+	/* runs.wall_time wins over times. */
+	CHECK_NEAR(b->col[MET_WALL][2], 3, 0);
+	CHECK(isnan(b->col[MET_CTR_FIRST + CTR_INSTRUCTIONS][1]));
+	CHECK(compare_bench_has(b, MET_CTR_FIRST + CTR_INSTRUCTIONS));
+	CHECK(!compare_bench_has(b, MET_CTR_FIRST + CTR_CYCLES));
+	CHECK(!compare_bench_has(b, MET_MAX_RSS));
+	/* cpu_time = user + system per run. */
+	CHECK(compare_bench_has(b, CMP_CPU_TIME));
+	CHECK_NEAR(b->col[CMP_CPU_TIME][2], 1.0, 1e-15);
+	CHECK(b->failed_runs == 1);
+	compare_set_free(s);
+}
+
+static void test_parse_hyperfine(void)
+{
+	const char *doc =
+		"{\"results\": [{\"command\": \"sleep 0.1\", \"mean\": 0.1,\n"
+		" \"user\": 0.001, \"system\": 0.001,\n"
+		" \"times\": [0.1, 0.11, 0.09], \"exit_codes\": [0, 0, 0],\n"
+		" \"parameters\": {\"t\": \"0.1\"}}]}";
+	char err[DIAG_MSG_MAX];
+	struct cmp_set *s = parse(doc, err);
+	CHECK(s != NULL);
+	CHECK(s->format == CMP_FMT_HYPERFINE);
+	CHECK_STR(s->bench[0].name, "sleep 0.1");
+	CHECK_STR(s->bench[0].command, "sleep 0.1");
+	CHECK(s->bench[0].n_runs == 3);
+	CHECK(compare_bench_has(&s->bench[0], MET_WALL));
+	/* Only means of user and system: not per run, so not comparable. */
+	CHECK(!compare_bench_has(&s->bench[0], MET_USER));
+	CHECK(!compare_bench_has(&s->bench[0], CMP_CPU_TIME));
+	compare_set_free(s);
+}
+
+static void expect_error(const char *doc, const char *needle)
+{
+	char err[DIAG_MSG_MAX] = "";
+	struct cmp_set *s = parse(doc, err);
+	if (s != NULL || strstr(err, needle) == NULL)
+		printf("  parse(%s) -> %s\n", doc, err);
+	compare_set_free(s);
+}
+
+#define CHECK_ERROR(doc, needle)                                              \
+	do {                                                                  \
+		char e_[DIAG_MSG_MAX] = "";                                   \
+		struct cmp_set *s_ = parse(doc, e_);                          \
+		compare_set_free(s_);                                         \
+		if (s_ != NULL || strstr(e_, needle) == NULL)                 \
+			expect_error(doc, needle);                            \
+		CHECK(s_ == NULL);                                            \
+		CHECK(strstr(e_, needle) != NULL);                            \
+	} while (0)
+
+static void test_parse_errors(void)
+{
+	CHECK_ERROR("", "t.json: empty file");
+	CHECK_ERROR("{\"results\": [\n  {\"command\": \"a\",\n   \"times\": [1, 2,]}]}",
+		    "t.json: malformed JSON at line 3, column");
+	CHECK_ERROR("{\"results\": []} x", "text after the end");
+	CHECK_ERROR("[1, 2]", "expected a JSON object");
+	CHECK_ERROR("{\"benchmarks\": []}", "no \"results\" array");
+	CHECK_ERROR("{\"results\": []}", "\"results\" is empty");
+	CHECK_ERROR("{\"results\": [{\"times\": [1]}]}", "results[0]: no \"command\"");
+	CHECK_ERROR("{\"results\": [{\"command\": \"a\"}]}",
+		    "results[0]: no \"times\" array");
+	CHECK_ERROR("{\"results\": [{\"command\": \"a\", \"times\": [1, \"x\"]}]}",
+		    "results[0].times[1]: expected a number or null");
+	CHECK_ERROR("{\"schema\": \"other\", \"results\": []}", "not a cbench results");
+	CHECK_ERROR("{\"schema\": \"cbench-results\", \"schema_version\": 2, "
+		    "\"results\": []}", "newer cbench");
+	CHECK_ERROR("{\"schema\": \"cbench-results\", \"schema_version\": 1, "
+		    "\"results\": [{\"command\": \"a\", \"times\": [1]}]}",
+		    "no \"runs\" object");
+	CHECK_ERROR("{\"schema\": \"cbench-results\", \"schema_version\": 1, "
+		    "\"results\": [{\"command\": \"a\", \"runs\": {\"wall_time\": [1, 2],"
+		    " \"page_faults\": [1]}}]}",
+		    "results[0].runs.page_faults has 1 values for 2 runs");
+}
+
+static void test_load_missing_file(void)
+{
+	struct cmp_set *s;
+	char err[DIAG_MSG_MAX];
+	CHECK(compare_load("/nonexistent/base.json", &s, err, sizeof err) == -1);
+	CHECK(s == NULL);
+	CHECK_STR(err, "cannot read '/nonexistent/base.json': No such file or directory");
+}
+
+/* A hyperfine-style set from command names and one wall time per run. */
+static struct cmp_set *hyperfine_set(const char *const *cmds, size_t n,
+				     double scale)
+{
+	char *doc = xstrdup("{\"results\": [");
+	for (size_t i = 0; i < n; i++) {
+		char *next = xasprintf("%s%s{\"command\": \"%s\", \"times\": "
+				       "[%g, %g, %g, %g, %g, %g]}", doc, i ? "," : "",
+				       cmds[i], 1.0 * scale, 1.01 * scale,
+				       0.99 * scale, 1.02 * scale, 0.98 * scale,
+				       1.0 * scale);
+		free(doc);
+		doc = next;
+	}
+	char *full = xasprintf("%s]}", doc);
+	free(doc);
+	char err[DIAG_MSG_MAX];
+	struct cmp_set *s = parse(full, err);
+	free(full);
+	return s;
+}
+
+static void test_match_one_sided(void)
+{
+	const char *a[] = {"x", "y", "old"};
+	const char *b[] = {"new", "y", "x"};
+	struct cmp_set *base = hyperfine_set(a, 3, 1), *new = hyperfine_set(b, 3, 1);
+	struct cmp_options o = {-1, 0.05, 0.95, 1, MATCH_COMMAND};
+	struct cmp_report rep;
+	char err[DIAG_MSG_MAX];
+	CHECK(compare_run(base, new, &o, &rep, err, sizeof err) == 0);
+	CHECK(rep.n_rows == 4);
+	CHECK(rep.count[CMP_ONLY_BASE] == 1);
+	CHECK(rep.count[CMP_ONLY_NEW] == 1);
+	/* One-sided rows come last, base's first. */
+	CHECK_STR(rep.rows[2].base->name, "old");
+	CHECK(rep.rows[2].new == NULL);
+	CHECK_STR(rep.rows[3].new->name, "new");
+	/* Matched pairs keep the baseline's order. */
+	CHECK_STR(rep.rows[0].base->name, "x");
+	CHECK(rep.rows[0].new == &new->bench[2]);
+	/* No instructions in a hyperfine file: wall time, and why. */
+	CHECK(rep.metric == MET_WALL);
+	CHECK(rep.metric_auto);
+	CHECK(strstr(rep.why, "hyperfine file") != NULL);
+	compare_report_free(&rep);
+	compare_set_free(base);
+	compare_set_free(new);
+}
+
+static void test_match_nothing_is_an_error(void)
+{
+	const char *a[] = {"x"}, *b[] = {"y"};
+	struct cmp_set *base = hyperfine_set(a, 1, 1), *new = hyperfine_set(b, 1, 1);
+	struct cmp_options o = {-1, 0.05, 0.95, 1, MATCH_COMMAND};
+	struct cmp_report rep;
+	char err[DIAG_MSG_MAX];
+	CHECK(compare_run(base, new, &o, &rep, err, sizeof err) == -1);
+	CHECK(strstr(err, "no benchmark in t.json matches one in t.json") != NULL);
+	CHECK(strstr(err, "try --match-by name") != NULL);
+	compare_report_free(&rep);
+	compare_set_free(base);
+	compare_set_free(new);
+}
+
+static void test_match_by_name_and_params(void)
+{
+	/* Same display name, different parameters: two benchmarks. */
+	const char *da =
+		"{\"schema\": \"cbench-results\", \"schema_version\": 1, \"results\": ["
+		"{\"command\": \"build\", \"name\": \"build\", \"command_line\": \"make -j1\","
+		" \"parameters\": {\"j\": \"1\"}, \"runs\": {\"wall_time\": [1, 1]}},"
+		"{\"command\": \"build\", \"name\": \"build\", \"command_line\": \"make -j2\","
+		" \"parameters\": {\"j\": \"2\"}, \"runs\": {\"wall_time\": [2, 2]}}]}";
+	const char *db =
+		"{\"results\": ["
+		"{\"command\": \"build\", \"parameters\": {\"j\": \"2\"}, \"times\": [2, 2]},"
+		"{\"command\": \"build\", \"parameters\": {\"j\": \"1\"}, \"times\": [1, 1]}]}";
+	char err[DIAG_MSG_MAX];
+	struct cmp_set *base = parse(da, err), *new = parse(db, err);
+	CHECK(base && new);
+	struct cmp_options o = {MET_WALL, 0.05, 0.95, 1, MATCH_NAME};
+	struct cmp_report rep;
+	CHECK(compare_run(base, new, &o, &rep, err, sizeof err) == 0);
+	CHECK(rep.count[CMP_ONLY_BASE] == 0 && rep.count[CMP_ONLY_NEW] == 0);
+	CHECK(rep.rows[0].base == &base->bench[0]);
+	CHECK(rep.rows[0].new == &new->bench[1]);
+	/* Constant and equal on both sides: no change, decided. */
+	CHECK(rep.rows[0].verdict == CMP_NOISE);
+	CHECK_NEAR(rep.rows[0].st.ratio, 1.0, 0);
+	compare_report_free(&rep);
+	/* By command line the hyperfine names do not match make -jN. */
+	o.match_by = MATCH_COMMAND;
+	CHECK(compare_run(base, new, &o, &rep, err, sizeof err) == -1);
+	compare_report_free(&rep);
+	compare_set_free(base);
+	compare_set_free(new);
+}
+
+static void test_constant_samples_decided(void)
+{
+	/* Page faults of a fixed workload: 2048 every run, then 4048. */
+	const char *da =
+		"{\"schema\": \"cbench-results\", \"schema_version\": 1, \"results\": ["
+		"{\"command\": \"t\", \"runs\": {\"wall_time\": [1, 1, 1, 1, 1],"
+		" \"page_faults\": [2048, 2048, 2048, 2048, 2048]}}]}";
+	const char *db =
+		"{\"schema\": \"cbench-results\", \"schema_version\": 1, \"results\": ["
+		"{\"command\": \"t\", \"runs\": {\"wall_time\": [1, 1, 1, 1, 1],"
+		" \"page_faults\": [4048, 4048, 4048, 4048, 4048]}}]}";
+	char err[DIAG_MSG_MAX];
+	struct cmp_set *base = parse(da, err), *new = parse(db, err);
+	CHECK(base && new);
+	struct cmp_options o = {MET_CTR_FIRST + CTR_PAGE_FAULTS, 0.05, 0.95, 1,
+				MATCH_COMMAND};
+	struct cmp_report rep;
+	CHECK(compare_run(base, new, &o, &rep, err, sizeof err) == 0);
+	CHECK(rep.rows[0].verdict == CMP_REGRESSION);
+	CHECK_NEAR(rep.rows[0].st.ratio, 4048.0 / 2048.0, 1e-12);
+	compare_report_free(&rep);
+	/* And reversed, an improvement. */
+	CHECK(compare_run(new, base, &o, &rep, err, sizeof err) == 0);
+	CHECK(rep.rows[0].verdict == CMP_IMPROVEMENT);
+	compare_report_free(&rep);
+	compare_set_free(base);
+	compare_set_free(new);
+}
+
+static void test_metric_choice(void)
+{
+	char err[DIAG_MSG_MAX];
+	struct cmp_set *s = parse(cbench_doc, err);
+	const char *h[] = {"./a -n 4"};
+	struct cmp_set *hf = hyperfine_set(h, 1, 1);
+	CHECK(s && hf);
+	/* The hyperfine file has no parameters: give them to it. */
+	hf->bench[0].params = xcalloc(1, sizeof *hf->bench[0].params);
+	hf->bench[0].params[0].name = xstrdup("n");
+	hf->bench[0].params[0].value = xstrdup("4");
+	hf->bench[0].n_params = 1;
+
+	struct cmp_options o = {-1, 0.05, 0.95, 1, MATCH_COMMAND};
+	struct cmp_report rep;
+	CHECK(compare_run(s, s, &o, &rep, err, sizeof err) == 0);
+	CHECK(rep.metric == MET_CTR_FIRST + CTR_INSTRUCTIONS);
+	CHECK_STR(rep.why, "counted on both sides");
+	CHECK(rep.n_uncompared == 0);
+	compare_report_free(&rep);
+
+	CHECK(compare_run(s, hf, &o, &rep, err, sizeof err) == 0);
+	CHECK(rep.metric == MET_WALL);
+	/* user, system, instructions recorded in s only. */
+	CHECK(rep.n_uncompared == 3);
+	compare_report_free(&rep);
+
+	o.metric = MET_CTR_FIRST + CTR_INSTRUCTIONS;
+	CHECK(compare_run(s, hf, &o, &rep, err, sizeof err) == -1);
+	CHECK(strstr(err, "--gate-metric instructions: t.json is a hyperfine file") != NULL);
+	compare_report_free(&rep);
+
+	o.metric = CMP_CPU_TIME;
+	CHECK(compare_run(s, s, &o, &rep, err, sizeof err) == 0);
+	CHECK(rep.metric == CMP_CPU_TIME);
+	CHECK_STR(compare_metric_key(rep.metric), "cpu_time");
+	compare_report_free(&rep);
+	compare_set_free(s);
+	compare_set_free(hf);
+}
+
+static void test_metric_keys(void)
+{
+	CHECK(compare_metric_lookup("cpu_time") == CMP_CPU_TIME);
+	CHECK(compare_metric_lookup("wall_time") == MET_WALL);
+	CHECK(compare_metric_lookup("instructions") == MET_CTR_FIRST + CTR_INSTRUCTIONS);
+	CHECK(compare_metric_lookup("task_clock") == MET_CTR_FIRST + CTR_TASK_CLOCK);
+	CHECK(compare_metric_lookup("peak_rss") == MET_MAX_RSS);
+	CHECK(compare_metric_lookup("bogus") == -1);
+}
+
+int main(void)
+{
+	stats_init();
+	RUN(test_decide_regression);
+	RUN(test_decide_interval_straddles_threshold);
+	RUN(test_decide_needs_significance);
+	RUN(test_decide_small_certain_change);
+	RUN(test_decide_improvement);
+	RUN(test_decide_welch_fallback_and_undecided);
+	RUN(test_decide_confidence_level);
+	RUN(test_parse_cbench);
+	RUN(test_parse_hyperfine);
+	RUN(test_parse_errors);
+	RUN(test_load_missing_file);
+	RUN(test_match_one_sided);
+	RUN(test_match_nothing_is_an_error);
+	RUN(test_match_by_name_and_params);
+	RUN(test_constant_samples_decided);
+	RUN(test_metric_choice);
+	RUN(test_metric_keys);
+	UNIT_EXIT();
+}
