@@ -90,7 +90,8 @@ expect_candidates() {
 	got=$(candidates "$sh" "$line" | tr '\n' ' ')
 	want=""
 	[ $# -eq 0 ] || want=$(printf '%s\n' "$@" | LC_ALL=C sort -u | tr '\n' ' ')
-	[ "$got" = "$want" ] || fail "$sh: '$line' completes to '$got', expected '$want'"
+	[ "$got" = "$want" ] ||
+		fail "$sh: '$line' completes to '${got:0:400}', expected '$want'"
 }
 
 # expect_includes SHELL LINE WORD...: at least these candidates.
@@ -100,7 +101,7 @@ expect_includes() {
 	got=$(candidates "$sh" "$line")
 	for w in "$@"; do
 		grep -qxF -- "$w" <<<"$got" ||
-			fail "$sh: '$line' does not offer '$w' (got: $(tr '\n' ' ' <<<"$got"))"
+			fail "$sh: '$line' does not offer '$w' (got: $(tr '\n' ' ' <<<"$got" | head -c 400))"
 	done
 }
 
