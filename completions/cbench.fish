@@ -13,6 +13,8 @@ end
 # Is the current word a positional argument (not an option's value)?
 # -P takes three words and -L two, which fish's -r/-x cannot say.
 function __cbench_positional
+    # An option being typed (e.g. --ignore-failure=CODES) is no command.
+    string match -q -- '-*' (commandline -ct); and return 1
     set -l words (commandline -opc)
     set -e words[1]
     set -l need 0

@@ -187,6 +187,9 @@ check_multiword_arguments() {
 	expect_includes "$1" "cbench -P n 1 3 tru" true
 	expect_includes "$1" "cbench -L n a,b tru" true
 	expect_includes "$1" "cbench -L n a,b --sty" --style
+	# Numbers and exit codes have nothing to offer.
+	expect_candidates "$1" "cbench -r "
+	expect_candidates "$1" "cbench --ignore-failure="
 }
 
 for _sh in bash zsh fish; do

@@ -18,7 +18,7 @@ expected_files() {
 	echo usr/bin/cbench
 	echo usr/share/bash-completion/completions/cbench
 	echo usr/share/fish/vendor_completions.d/cbench.fish
-	have_help2man && [ "${1:-}" != no_man ] && echo usr/share/man/man1/cbench.1
+	have_help2man && echo usr/share/man/man1/cbench.1
 	echo usr/share/zsh/site-functions/_cbench
 }
 
