@@ -730,7 +730,7 @@ void cli_print_help(bool compare)
 		     "and decide whether NEW is a significant regression over BASE.\n");
 	} else {
 		puts("Usage: cbench [OPTIONS] COMMAND...\n"
-		     "       cbench compare [OPTIONS] BASE.json NEW.json\n\n"
+		     "  or:  cbench compare [OPTIONS] BASE.json NEW.json\n\n"
 		     "Benchmark commands with exec-exact timing and counters.\n\n"
 		     "Every run is measured by the frozen-exec engine: the child stops at\n"
 		     "exec, counters are attached before its first instruction, and wall\n"

@@ -1,0 +1,161 @@
+# bash completion for cbench                                -*- shell-script -*-
+#
+# Needs bash-completion (>= 2.0), which loads this file on demand from
+# share/bash-completion/completions/cbench.  Hand-written from the option
+# table in src/cli.c; tests/e2e/sync.sh fails when an option of the table is
+# missing here and tests/e2e/completions.sh asks bash for real completions.
+#
+# bash cannot show descriptions next to candidates: `cbench --help` has them.
+
+# Options of `cbench` (benchmarking) and of `cbench compare`.
+_cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
+	--min-time --max-time -P --parameter-scan -D --parameter-step-size
+	-L --parameter-list -s --setup -p --prepare -C --conclude -c --cleanup
+	-S --shell -N --no-shell -i --ignore-failure --timeout
+	-n --command-name --reference --order --seed --sort --input --output
+	--show-output --style -u --time-unit --counters --confidence --precision
+	--export-json --export-markdown --export-asciidoc --export-orgmode
+	--export-csv --export-csv-runs --baseline --save-baseline
+	--fail-if-slower --gate-metric --require-all --match-by
+	-h --help -V --version'
+_cbench_compare_opts='--seed --style -u --time-unit --confidence
+	--export-markdown --fail-if-slower --gate-metric --require-all
+	--match-by -h --help -V --version'
+
+_cbench_counters='task-clock page-faults instructions cycles cache-references
+	cache-misses branches branch-misses none'
+
+# _cbench_nargs OPTION: how many following words OPTION takes.
+_cbench_nargs()
+{
+	case $1 in
+	-P | --parameter-scan) echo 3 ;;
+	-L | --parameter-list) echo 2 ;;
+	-w | --warmup | -r | --runs | -m | --min-runs | -M | --max-runs | \
+	--min-time | --max-time | -D | --parameter-step-size | -s | --setup | \
+	-p | --prepare | -C | --conclude | -c | --cleanup | -S | --shell | \
+	--timeout | -n | --command-name | --reference | --order | --seed | \
+	--sort | --input | --output | --style | -u | --time-unit | --counters | \
+	--confidence | --precision | --export-json | --export-markdown | \
+	--export-asciidoc | --export-orgmode | --export-csv | --export-csv-runs | \
+	--baseline | --save-baseline | --fail-if-slower | --gate-metric | \
+	--match-by)
+		echo 1 ;;
+	*) echo 0 ;;
+	esac
+}
+
+# _cbench_value OPTION: fill COMPREPLY with the values of OPTION for $cur.
+_cbench_value()
+{
+	case $1 in
+	--order) COMPREPLY=($(compgen -W 'sequential interleaved shuffled' -- "$cur")) ;;
+	--sort) COMPREPLY=($(compgen -W 'auto command mean-time' -- "$cur")) ;;
+	--style) COMPREPLY=($(compgen -W 'auto basic full nocolor color none' -- "$cur")) ;;
+	-u | --time-unit)
+		COMPREPLY=($(compgen -W 'microsecond millisecond second' -- "$cur")) ;;
+	--match-by) COMPREPLY=($(compgen -W 'command name' -- "$cur")) ;;
+	--gate-metric)
+		COMPREPLY=($(compgen -W 'wall_time cpu_time user_time system_time
+			peak_rss task_clock page_faults instructions cycles
+			cache_misses branch_misses' -- "$cur")) ;;
+	--counters)
+		# A comma list: complete the last item, keep what is before it and
+		# leave out events already listed.
+		local last=${cur##*,} head ev
+		head=${cur%"$last"}
+		local -a evs=()
+		for ev in $_cbench_counters; do
+			[[ ,$head == *,$ev,* ]] && continue
+			[[ -n $head && $ev == none ]] && continue
+			evs+=("$ev")
+		done
+		COMPREPLY=($(compgen -P "$head" -W "${evs[*]}" -- "$last"))
+		compopt -o nospace 2>/dev/null ;;
+	--output)
+		COMPREPLY=($(compgen -W 'null pipe inherit' -- "$cur"))
+		_filedir ;;
+	--input | --export-json | --export-markdown | --export-asciidoc | \
+	--export-orgmode | --export-csv | --export-csv-runs | --save-baseline)
+		_filedir ;;
+	--baseline) _filedir json ;;
+	-S | --shell)
+		COMPREPLY=($(compgen -W 'none' -- "$cur") $(compgen -c -- "$cur")) ;;
+	-s | --setup | -p | --prepare | -C | --conclude | -c | --cleanup | --reference)
+		COMPREPLY=($(compgen -c -- "$cur")) ;;
+	*) ;; # numbers, names and the like: nothing to offer
+	esac
+}
+
+_cbench()
+{
+	local cur prev words cword split
+	_init_completion -s || return
+
+	local mode=run i=1
+	if [[ ${words[1]-} == compare ]] && ((cword > 1)); then
+		mode=compare
+		i=2
+	fi
+
+	if [[ $split == true ]]; then # --option=VALUE
+		_cbench_value "$prev"
+		return
+	fi
+
+	# Walk the words before the cursor to know whether the current one is
+	# an option's argument (-P takes three words, -L two, -r5 none).
+	local w opt= need=0 only_positional=0 j n
+	for ((; i < cword; i++)); do
+		w=${words[i]}
+		if ((need > 0)); then
+			((need--))
+			continue
+		fi
+		((only_positional)) && continue
+		case $w in
+		--) only_positional=1 ;;
+		--*=*) ;;
+		--*) opt=$w need=$(_cbench_nargs "$w") ;;
+		-?*)
+			for ((j = 1; j < ${#w}; j++)); do
+				n=$(_cbench_nargs "-${w:j:1}")
+				if ((n > 0)); then
+					# -r5 carries its value; -r takes the next words.
+					((j + 1 == ${#w})) && opt=-${w:j:1} need=$n
+					break
+				fi
+			done ;;
+		esac
+	done
+
+	if ((need > 0)); then
+		# Only single-argument options have values worth completing.
+		[[ $(_cbench_nargs "$opt") == 1 ]] && _cbench_value "$opt"
+		return
+	fi
+
+	if [[ $cur == -* ]] && ((!only_positional)); then
+		if [[ $mode == compare ]]; then
+			COMPREPLY=($(compgen -W "$_cbench_compare_opts" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$_cbench_run_opts" -- "$cur"))
+		fi
+		return
+	fi
+
+	if [[ $mode == compare ]]; then
+		_filedir json # BASE.json NEW.json
+		return
+	fi
+	# A command to benchmark (one word of it; quote the whole line).
+	if [[ $cur == */* ]]; then
+		_filedir
+	else
+		COMPREPLY=($(compgen -c -- "$cur"))
+		((cword == 1)) && COMPREPLY+=($(compgen -W compare -- "$cur"))
+	fi
+} &&
+	complete -F _cbench cbench
+
+# ex: filetype=sh

@@ -1,0 +1,133 @@
+# fish completion for cbench.  Install as
+# share/fish/vendor_completions.d/cbench.fish.  Hand-written from the option
+# table in src/cli.c; tests/e2e/sync.sh fails when an option of the table is
+# missing here and tests/e2e/completions.sh asks fish for real completions.
+
+# Is this `cbench compare ...`?  (compare is only a subcommand as the first
+# argument.)
+function __cbench_is_compare
+    set -l words (commandline -opc)
+    test (count $words) -ge 2; and test "$words[2]" = compare
+end
+
+# Is the current word a positional argument (not an option's value)?
+# -P takes three words and -L two, which fish's -r/-x cannot say.
+function __cbench_positional
+    # An option being typed (e.g. --ignore-failure=CODES) is no command.
+    string match -q -- '-*' (commandline -ct); and return 1
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l need 0
+    for w in $words
+        if test $need -gt 0
+            set need (math $need - 1)
+            continue
+        end
+        switch $w
+            case -- --
+                return 0
+            case -P --parameter-scan
+                set need 3
+            case -L --parameter-list
+                set need 2
+            case --warmup --runs --min-runs --max-runs --min-time --max-time \
+                --parameter-step-size --setup --prepare --conclude --cleanup \
+                --shell --timeout --command-name --reference --order --seed \
+                --sort --input --output --style --time-unit --counters \
+                --confidence --precision --export-json --export-markdown \
+                --export-asciidoc --export-orgmode --export-csv \
+                --export-csv-runs --baseline --save-baseline \
+                --fail-if-slower --gate-metric --match-by
+                set need 1
+            case '-[wrmMDspCcSnu]'
+                set need 1
+            case '-*P'
+                set need 3
+            case '-*L'
+                set need 2
+        end
+    end
+    test $need -eq 0
+end
+
+# Values of --counters: a comma list, so complete its last item.
+function __cbench_counters
+    set -l tok (commandline -ct | string replace -r -- '^--counters=' '')
+    set -l head (string match -r -- '^.*,' $tok)
+    set -l events \
+        task-clock\t'CPU time of the command and its children' \
+        page-faults\t'page faults of the command and its children' \
+        instructions\t'instructions retired (needs a PMU)' \
+        cycles\t'CPU cycles (needs a PMU)' \
+        cache-references\t'last-level cache references (needs a PMU)' \
+        cache-misses\t'last-level cache misses (needs a PMU)' \
+        branches\t'branch instructions (needs a PMU)' \
+        branch-misses\t'mispredicted branches (needs a PMU)'
+    if test -z "$head"
+        set -a events none\t'measure no counters'
+    end
+    for e in $events
+        set -l name (string split -f1 \t -- $e)
+        string match -q -- "*,$name,*" ",$head"; and continue
+        printf '%s%s\n' $head $e
+    end
+end
+
+complete -c cbench -e
+complete -c cbench -f
+
+set -l run 'not __cbench_is_compare'
+
+# The command to benchmark, or the compare subcommand.
+complete -c cbench -n "$run; and __cbench_positional" -a '(__fish_complete_command)'
+complete -c cbench -n "$run; and __fish_is_first_arg" -a compare -d 'Compare two saved result files'
+# compare BASE.json NEW.json
+complete -c cbench -n '__cbench_is_compare; and __cbench_positional' -k -a '(__fish_complete_suffix .json)'
+
+# Options of `cbench` only.
+complete -c cbench -n $run -s w -l warmup -x -d 'Run each benchmark NUM times before measuring'
+complete -c cbench -n $run -s r -l runs -x -d 'Measure exactly NUM runs'
+complete -c cbench -n $run -s m -l min-runs -x -d 'Measure at least NUM runs (default: 10)'
+complete -c cbench -n $run -s M -l max-runs -x -d 'Measure at most NUM runs'
+complete -c cbench -n $run -l min-time -x -d 'Without -r, run until SECONDS of measured time'
+complete -c cbench -n $run -l max-time -x -d 'Stop a benchmark after SECONDS of measured time'
+complete -c cbench -n $run -s P -l parameter-scan -x -d 'Benchmark for each value NAME from MIN to MAX'
+complete -c cbench -n $run -s D -l parameter-step-size -x -d 'Step of the preceding -P'
+complete -c cbench -n $run -s L -l parameter-list -x -d 'Benchmark for each of the comma-separated VALUES'
+complete -c cbench -n $run -s s -l setup -x -a '(__fish_complete_command)' -d 'Run CMD once before each benchmark'
+complete -c cbench -n $run -s p -l prepare -x -a '(__fish_complete_command)' -d 'Run CMD before every run'
+complete -c cbench -n $run -s C -l conclude -x -a '(__fish_complete_command)' -d 'Run CMD after every run'
+complete -c cbench -n $run -s c -l cleanup -x -a '(__fish_complete_command)' -d 'Run CMD once after each benchmark'
+complete -c cbench -n $run -s S -l shell -x -a 'none\t"Run commands directly" (__fish_complete_command)' -d 'Run every command with SHELL -c'
+complete -c cbench -n $run -s N -l no-shell -d 'Run commands directly, without a shell'
+complete -c cbench -n $run -s i -l ignore-failure -d 'Keep going when a command fails (=CODES: only those)'
+complete -c cbench -n $run -l timeout -x -d 'Kill a run after SECONDS'
+complete -c cbench -n $run -s n -l command-name -x -d 'Display name of the next command'
+complete -c cbench -n $run -l reference -x -a '(__fish_complete_command)' -d 'Benchmark CMD first and compare the others with it'
+complete -c cbench -n $run -l order -x -a 'sequential interleaved shuffled' -d 'Run order across benchmarks'
+complete -c cbench -n $run -l sort -x -a 'auto command mean-time' -d 'Order of the summary and tables'
+complete -c cbench -n $run -l input -r -F -d "Feed FILE to the command's stdin"
+complete -c cbench -n $run -l output -r -F -a 'null\t"Discard (default)" pipe\t"Read and discard" inherit\t"Show the output"' -d 'Command output: null, pipe, inherit or a FILE'
+complete -c cbench -n $run -l show-output -d 'Same as --output=inherit'
+complete -c cbench -n $run -l counters -x -a '(__cbench_counters)' -d 'Counters to measure (comma list, or none)'
+complete -c cbench -n $run -l precision -x -d "Run until the mean's CI is within PCT % of it"
+complete -c cbench -n $run -l export-json -r -F -d 'Write all results as JSON (- for stdout)'
+complete -c cbench -n $run -l export-asciidoc -r -F -d 'Write an AsciiDoc table (- for stdout)'
+complete -c cbench -n $run -l export-orgmode -r -F -d 'Write an Org-mode table (- for stdout)'
+complete -c cbench -n $run -l export-csv -r -F -d 'Write summary statistics as CSV'
+complete -c cbench -n $run -l export-csv-runs -r -F -d 'Write every run as CSV'
+complete -c cbench -n $run -l baseline -r -k -a '(__fish_complete_suffix .json)' -d 'Compare with the saved results in FILE and gate'
+complete -c cbench -n $run -l save-baseline -r -F -d 'Save results as a baseline (JSON)'
+
+# Options of both `cbench` and `cbench compare`.
+complete -c cbench -l seed -x -d 'Seed for --order=shuffled and bootstrap resampling'
+complete -c cbench -l style -x -a 'auto basic full nocolor color none' -d 'Terminal output style'
+complete -c cbench -s u -l time-unit -x -a 'microsecond millisecond second' -d 'Unit for times'
+complete -c cbench -l confidence -x -d 'Confidence level of intervals and tests (default: 95)'
+complete -c cbench -l export-markdown -r -F -d 'Write a Markdown table (- for stdout)'
+complete -c cbench -l fail-if-slower -x -d 'Regression threshold for gates (default: 5)'
+complete -c cbench -l gate-metric -x -a 'wall_time cpu_time user_time system_time peak_rss task_clock page_faults instructions cycles cache_misses branch_misses' -d 'Metric the gate decides on'
+complete -c cbench -l require-all -d 'Fail when a benchmark is missing from either side'
+complete -c cbench -l match-by -x -a 'command name' -d 'Match benchmarks by command line or by display name'
+complete -c cbench -s h -l help -d 'Print the help and exit'
+complete -c cbench -s V -l version -d 'Print the version and exit'
