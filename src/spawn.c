@@ -9,6 +9,15 @@
  * Ctrl-C can never slip in between a check and a blocking wait), the output
  * pipe when output is drained, and the --timeout deadline.
  *
+ * The child is started vfork-style: clone(CLONE_VM | CLONE_VFORK) on a
+ * stack of its own, as glibc's posix_spawn does.  Nothing is copied (no page
+ * tables, no copy-on-write faults in cbench afterwards), cbench sleeps until
+ * the child has exec'd, and the child reports a failure before exec by
+ * writing into cbench's own memory, so no pipe is needed.  In that shared
+ * address space the child only makes raw system calls (no errno, no libc
+ * state, no sanitizer hooks) and never returns.  Measured on the development
+ * VM this made a run of /bin/true about 0.1 ms cheaper than fork().
+ *
  * When the kernel refuses ptrace (seccomp, Yama ptrace_scope 3) the engine
  * falls back to perf stat's method: the child parks on a pipe, counters are
  * opened on it with enable_on_exec, and it is released to exec.  Counters are
@@ -21,9 +30,11 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -45,6 +56,11 @@ static volatile sig_atomic_t stop_sig;
 static sigset_t reset_set;   /* signals the child sets back to SIG_DFL */
 static bool use_ptrace = true;
 static int ptrace_errno;     /* why ptrace was given up, 0 if it was not */
+
+/* Stack of the vfork-style child (see clone_child). */
+#define CHILD_STACK_SIZE (256 * 1024)
+static void *child_stack;
+static bool use_clone_pidfd = true;
 
 int spawn_init(char *err, size_t errlen)
 {
@@ -72,6 +88,16 @@ int spawn_init(char *err, size_t errlen)
 	sigaddset(&reset_set, SIGCHLD);
 	if (getenv("CBENCH_TEST_NO_PTRACE"))
 		use_ptrace = false, ptrace_errno = EPERM;
+	/* Only the pages the child touches are ever backed. */
+	child_stack = mmap(NULL, CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+			   -1, 0);
+	if (child_stack == MAP_FAILED) {
+		child_stack = NULL;
+		snprintf(err, errlen, "cannot map a stack for the child: %s",
+			 strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 
@@ -84,6 +110,9 @@ void spawn_shutdown(void)
 		close(stop_pipe[1]);
 	}
 	devnull_fd = stop_pipe[0] = stop_pipe[1] = -1;
+	if (child_stack)
+		munmap(child_stack, CHILD_STACK_SIZE);
+	child_stack = NULL;
 }
 
 void spawn_request_stop(int sig)
@@ -131,19 +160,52 @@ static double tv_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
 }
 
-static void report_and_die(int fd, int stage, int e)
+/*
+ * What the child needs.  In a vfork-style child (shared memory) a failure
+ * is written straight into *shared; after fork() it goes down report_fd.
+ */
+struct child_args {
+	const struct spawn_cmd *cmd;
+	int out_fd;
+	int go_fd;                       /* fallback: wait for a byte, no ptrace */
+	int report_fd;                   /* fork(): close-on-exec error pipe */
+	volatile struct child_report *shared; /* clone(CLONE_VM): error slot */
+};
+
+/* Code run by the child before exec shares cbench's memory when started
+ * vfork-style: keep sanitizer bookkeeping (shadow poisoning of a stack that
+ * is never unwound) out of it. */
+#if defined(__GNUC__)
+#define CHILD_CODE __attribute__((no_sanitize("address", "undefined"), noinline))
+#else
+#define CHILD_CODE
+#endif
+
+CHILD_CODE __attribute__((noreturn))
+static void report_and_die(const struct child_args *a, int stage, int e)
 {
-	struct child_report r = {stage, e};
-	ssize_t w = write(fd, &r, sizeof r);
-	(void)w;
+	if (a->shared) {
+		a->shared->err = e;
+		a->shared->stage = stage;
+	} else {
+		struct child_report r = {stage, e};
+		ssize_t w = write(a->report_fd, &r, sizeof r);
+		(void)w;
+	}
 	_exit(127);
 }
 
-/* In the child, between fork and exec.  Only async-signal-safe calls. */
-static void child_main(const struct spawn_cmd *cmd, int report_fd, int out_fd,
-		       int go_fd)
+/* In the child, between fork/clone and exec.  Only async-signal-safe calls,
+ * and nothing that touches libc state: in a vfork-style child the memory is
+ * cbench's own (errno is the parent's; it is suspended and does not read it
+ * before the child has exec'd or died). */
+CHILD_CODE __attribute__((noreturn))
+static void child_main(const struct child_args *a)
 {
+	const struct spawn_cmd *cmd = a->cmd;
 	setpgid(0, 0);
+	/* Default dispositions first, with every signal still blocked (as it
+	 * was around fork/clone), so no handler of cbench's can run here. */
 	struct sigaction dfl;
 	memset(&dfl, 0, sizeof dfl);
 	dfl.sa_handler = SIG_DFL;
@@ -158,21 +220,50 @@ static void child_main(const struct spawn_cmd *cmd, int report_fd, int out_fd,
 
 	int in = cmd->stdin_fd >= 0 ? cmd->stdin_fd : devnull_fd;
 	if (dup2(in, 0) < 0)
-		report_and_die(report_fd, STAGE_SETUP, errno);
+		report_and_die(a, STAGE_SETUP, errno);
 	if (cmd->output != SPAWN_OUT_INHERIT) {
-		int o = cmd->output == SPAWN_OUT_NULL ? devnull_fd : out_fd;
+		int o = cmd->output == SPAWN_OUT_NULL ? devnull_fd : a->out_fd;
 		if (dup2(o, 1) < 0 || dup2(o, 2) < 0)
-			report_and_die(report_fd, STAGE_SETUP, errno);
+			report_and_die(a, STAGE_SETUP, errno);
 	}
-	if (go_fd >= 0) {
+	if (a->go_fd >= 0) {
 		char c;
-		while (read(go_fd, &c, 1) < 0 && errno == EINTR)
+		while (read(a->go_fd, &c, 1) < 0 && errno == EINTR)
 			;
 	} else if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0) {
-		report_and_die(report_fd, STAGE_TRACEME, errno);
+		report_and_die(a, STAGE_TRACEME, errno);
 	}
 	execve(cmd->path, cmd->argv, cmd->envp);
-	report_and_die(report_fd, STAGE_EXEC, errno);
+	report_and_die(a, STAGE_EXEC, errno);
+}
+
+CHILD_CODE
+static int clone_entry(void *arg)
+{
+	child_main(arg);
+}
+
+/*
+ * Start the traced child vfork-style: returns its pid (cbench resumes once
+ * the child has exec'd or died) or -1 with errno.  *pidfd receives a pidfd
+ * when the kernel gives one with the clone (CLONE_PIDFD, Linux 5.2), else -1.
+ */
+static pid_t clone_child(struct child_args *a, int *pidfd)
+{
+	*pidfd = -1;
+	void *top = (char *)child_stack + CHILD_STACK_SIZE;
+	int flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
+	pid_t pid = -1;
+	if (use_clone_pidfd) {
+		pid = clone(clone_entry, top, flags | CLONE_PIDFD, a, pidfd);
+		if (pid < 0 && errno == EINVAL) {
+			use_clone_pidfd = false;
+			*pidfd = -1;
+		}
+	}
+	if (!use_clone_pidfd)
+		pid = clone(clone_entry, top, flags, a);
+	return pid;
 }
 
 static void drain(int fd)
@@ -190,14 +281,15 @@ static void kill_group(pid_t pid)
 
 /*
  * Wait for pid to end, draining out_fd, honouring the deadline and stop
- * requests.  Returns the outcome override (SPAWN_TIMED_OUT or
+ * requests.  pidfd (closed here) is pid's, or -1 to open one.  Returns the outcome override (SPAWN_TIMED_OUT or
  * SPAWN_INTERRUPTED) or -1 if the command simply ended; fills status/ru.
  */
-static int wait_child(pid_t pid, int out_fd, double deadline, int *status,
-		      struct rusage *ru, double *end)
+static int wait_child(pid_t pid, int pidfd, int out_fd, double deadline,
+		      int *status, struct rusage *ru, double *end)
 {
 	int override = -1;
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0)
+		pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 
 	if (pidfd >= 0) {
 		for (;;) {
@@ -269,16 +361,23 @@ static int wait_child(pid_t pid, int out_fd, double deadline, int *status,
 static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 		    bool traced, char *err, size_t errlen)
 {
-	int report[2], out[2] = {-1, -1}, go[2] = {-1, -1};
+	/* The traced child is started vfork-style and reports a failure
+	 * before exec in shared memory; the fallback child must park before
+	 * exec, which a vfork-style parent cannot wait for, so it is forked
+	 * and reports on a close-on-exec pipe. */
+	int report[2] = {-1, -1}, out[2] = {-1, -1}, go[2] = {-1, -1};
+	struct child_report shared = {0, 0};
 
-	if (pipe2(report, O_CLOEXEC) != 0) {
+	if (!traced && pipe2(report, O_CLOEXEC) != 0) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
 	}
 	if (cmd->output == SPAWN_OUT_PIPE && pipe2(out, O_CLOEXEC) != 0) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		close(report[0]);
-		close(report[1]);
+		if (report[0] >= 0) {
+			close(report[0]);
+			close(report[1]);
+		}
 		return -1;
 	}
 	if (!traced && pipe2(go, O_CLOEXEC) != 0) {
@@ -291,34 +390,51 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 		}
 		return -1;
 	}
-	int out_fd = cmd->output == SPAWN_OUT_PIPE ? out[1] : cmd->stdout_fd;
+	struct child_args args = {
+		.cmd = cmd,
+		.out_fd = cmd->output == SPAWN_OUT_PIPE ? out[1] : cmd->stdout_fd,
+		.go_fd = go[0],
+		.report_fd = report[1],
+		.shared = traced ? &shared : NULL,
+	};
 
-	/* Block signals around fork so no handler of ours runs in the child
-	 * (tmux job.c does the same). */
+	/* Block signals around fork/clone so no handler of ours runs in the
+	 * child (tmux job.c does the same). */
 	sigset_t all, old;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
-	pid_t pid = fork();
-	if (pid == 0)
-		child_main(cmd, report[1], out_fd, go[0]);
+	int pidfd = -1;
+	pid_t pid;
+	if (traced) {
+		pid = clone_child(&args, &pidfd);
+	} else {
+		pid = fork();
+		if (pid == 0)
+			child_main(&args);
+	}
 	int fork_errno = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 
-	close(report[1]);
+	if (report[1] >= 0)
+		close(report[1]);
 	if (out[1] >= 0)
 		close(out[1]);
 	if (go[0] >= 0)
 		close(go[0]);
 	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(fork_errno));
-		close(report[0]);
+		snprintf(err, errlen, "%s: %s", traced ? "clone" : "fork",
+			 strerror(fork_errno));
+		if (report[0] >= 0)
+			close(report[0]);
 		if (out[0] >= 0)
 			close(out[0]);
 		if (go[1] >= 0)
 			close(go[1]);
 		return -1;
 	}
-	setpgid(pid, pid);
+	/* A vfork-style child has already exec'd (or died) in its own group. */
+	if (!traced)
+		setpgid(pid, pid);
 
 	int status = 0;
 	struct rusage ru;
@@ -378,7 +494,9 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 
 	if (!reaped) {
 		double deadline = cmd->timeout_s > 0 ? start + cmd->timeout_s : 0;
-		int ov = wait_child(pid, out[0], deadline, &status, &ru, &end);
+		int ov = wait_child(pid, pidfd, out[0], deadline, &status, &ru,
+				    &end);
+		pidfd = -1; /* closed by wait_child */
 		if (ov == -2) {
 			snprintf(err, errlen, "wait4: %s", strerror(errno));
 			counters_close(cmd->counters);
@@ -395,7 +513,9 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 
 	/* Did the child die before exec? */
 	struct child_report rep = {0, 0};
-	if (reaped || (WIFEXITED(status) && WEXITSTATUS(status) == 127)) {
+	if (traced) {
+		rep = shared;
+	} else if (reaped || (WIFEXITED(status) && WEXITSTATUS(status) == 127)) {
 		ssize_t n = read(report[0], &rep, sizeof rep);
 		if (n != (ssize_t)sizeof rep)
 			rep.stage = 0;
@@ -432,7 +552,10 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 	if (counters_read(cmd->counters, &res->ctr, err, errlen) != 0)
 		rc = -1;
 out:
-	close(report[0]);
+	if (pidfd >= 0)
+		close(pidfd);
+	if (report[0] >= 0)
+		close(report[0]);
 	if (out[0] >= 0)
 		close(out[0]);
 	if (go[1] >= 0)
