@@ -82,9 +82,14 @@ bool counters_user_only(const struct counters *c);
  */
 int counters_open(struct counters *c, pid_t pid, bool enable_on_exec,
 		  char *err, size_t errlen);
-/* Read (and close) the counters opened by counters_open. */
+/* Read the counters opened by counters_open.  Their descriptors are
+ * closed by the next counters_release (or counters_open's caller's next
+ * release, counters_close, counters_free): closing costs about as much as
+ * opening, so the engine does it while the next command runs. */
 int counters_read(struct counters *c, struct counter_values *out,
 		  char *err, size_t errlen);
+/* Close the descriptors of runs already read.  Cheap when there are none. */
+void counters_release(struct counters *c);
 /* Close without reading (error paths). */
 void counters_close(struct counters *c);
 

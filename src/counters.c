@@ -81,6 +81,10 @@ struct counters {
 	size_t n_groups;
 	struct group groups[CTR_MAX];
 	bool open;
+	/* Descriptors of the last run, read but not yet closed (see
+	 * counters_release). */
+	size_t n_retired;
+	int retired[CTR_MAX];
 };
 
 /* ---- system-call layer (replaceable by tests) ---- */
@@ -422,12 +426,34 @@ int counters_read(struct counters *c, struct counter_values *out,
 				enabled ? (double)running / (double)enabled : 0;
 		}
 	}
-	counters_close(c);
+	/* Closing a perf event costs about as much as opening one: keep the
+	 * descriptors for counters_release(), which the engine calls while the
+	 * next command runs, off the path between two runs. */
+	counters_release(c);
+	for (size_t g = 0; g < c->n_groups; g++) {
+		struct group *gr = &c->groups[g];
+		for (size_t k = gr->n; k-- > 0;) {
+			if (gr->fds[k] >= 0)
+				c->retired[c->n_retired++] = gr->fds[k];
+			gr->fds[k] = -1;
+		}
+	}
+	c->open = false;
 	return rc;
+}
+
+void counters_release(struct counters *c)
+{
+	if (c == NULL)
+		return;
+	for (size_t i = 0; i < c->n_retired; i++)
+		close(c->retired[i]);
+	c->n_retired = 0;
 }
 
 void counters_close(struct counters *c)
 {
+	counters_release(c);
 	if (c == NULL || !c->open)
 		return;
 	for (size_t g = 0; g < c->n_groups; g++) {

@@ -475,6 +475,9 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 			}
 			start = now_s();
 			ptrace(PTRACE_DETACH, pid, NULL, NULL);
+			/* The previous run's counters, closed while this
+			 * command runs on another CPU. */
+			counters_release(cmd->counters);
 		}
 	} else {
 		if (counters_open(cmd->counters, pid, true, err, errlen) != 0) {
@@ -490,6 +493,7 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 		(void)w;
 		close(go[1]);
 		go[1] = -1;
+		counters_release(cmd->counters);
 	}
 
 	if (!reaped) {
