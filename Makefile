@@ -93,6 +93,26 @@ test: cbench $(UNIT_BINS) $(HELPER_BINS)
 	@CBENCH=$(CURDIR)/cbench UNIT_DIR=$(BUILD)/tests HELPERS=$(CURDIR)/$(BUILD)/helpers \
 		VALGRIND=$(VALGRIND) bash tests/run.sh
 
+# `make bench`: cbench's own cost against the floor and hyperfine
+# (tests/bench/run.sh).  Always an optimised, uninstrumented build.
+$(BUILD)/bench/floor: tests/bench/floor.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -o $@ $<
+
+$(BUILD)/bench/backend: tests/bench/backend.c $(LIB_OBJS) $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(FINAL_CFLAGS) -o $@ $< $(LIB_OBJS) $(FINAL_LDFLAGS) $(FINAL_LIBS)
+
+bench: cbench $(BUILD)/bench/floor $(BUILD)/bench/backend $(BUILD)/helpers/hwm
+ifdef SANITIZE
+	$(error make bench measures the plain build: run it without SANITIZE)
+endif
+	@CBENCH=$(CURDIR)/cbench FLOOR=$(CURDIR)/$(BUILD)/bench/floor \
+		BACKEND=$(CURDIR)/$(BUILD)/bench/backend \
+		HWM=$(CURDIR)/$(BUILD)/helpers/hwm bash tests/bench/run.sh
+
 man: cbench.1
 
 cbench.1: cbench doc/cbench.h2m
@@ -131,7 +151,7 @@ endif
 clean:
 	rm -rf build cbench cbench.1 cbench.1.tmp
 
-.PHONY: all man test install uninstall clean FORCE
+.PHONY: all man test bench install uninstall clean FORCE
 FORCE:
 
 -include $(OBJS:.o=.d)

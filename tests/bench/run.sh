@@ -1,0 +1,190 @@
+#!/bin/bash
+# tests/bench/run.sh: cbench's own cost, run by `make bench` (which builds
+# and passes CBENCH, FLOOR, BACKEND and HWM).  Prints every figure as a
+# ratio measured in this invocation, with its target beside it; absolute
+# times are for information (these machines are shared and noisy).
+#
+#  1. per-run cost: wall time of `cbench -N --runs 1000 true` (default
+#     counters, and --counters=none) over the floor (tests/bench/floor.c:
+#     posix_spawn + wait4 of the same program 1000 times) and over
+#     `hyperfine -N --runs 1000 true`.  Interleaved, REPS times each; the
+#     minimum of each is compared (the least disturbed repetition).
+#  2. memory: cbench's peak RSS for 100 and 20000 runs of true (growth per
+#     run), beside hyperfine's.
+#  3. start-up: `cbench --version` against /bin/true (each 200 times by
+#     the floor loop).
+#  4. back end: statistics and every export for one benchmark of 1 000 000
+#     synthetic runs, and for a sweep of 1000 parameter values
+#     (tests/bench/backend.c, linked with the modules).
+#  5. peak RSS accuracy: what cbench reports for a small command against
+#     the command's own VmHWM (tests/helpers/hwm.c).
+#
+# Environment: REPS (default 5), RUNS (default 1000), MEM_RUNS (20000),
+# BACKEND_RUNS (1000000), SWEEP (1000).
+set -u
+
+: "${CBENCH:?} ${FLOOR:?} ${BACKEND:?} ${HWM:?}"
+REPS=${REPS:-5}
+RUNS=${RUNS:-1000}
+MEM_RUNS=${MEM_RUNS:-20000}
+BACKEND_RUNS=${BACKEND_RUNS:-1000000}
+SWEEP=${SWEEP:-1000}
+TRUE=$(command -v true)
+[ "${TRUE#/}" != "$TRUE" ] || TRUE=/bin/true
+HYPERFINE=$(command -v hyperfine || true)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+failed=0
+
+# seconds CMD...: wall time of one execution, output discarded.
+seconds() {
+	local s=$EPOCHREALTIME
+	"$@" >/dev/null 2>&1 </dev/null
+	local rc=$?
+	local e=$EPOCHREALTIME
+	[ $rc -eq 0 ] || { echo "run failed ($rc): $*" >&2; return 1; }
+	echo "$s $e" | awk '{printf "%.6f\n", $2 - $1}'
+}
+
+# peak_kib CMD...: the command's own peak RSS (KiB), output discarded.
+peak_kib() {
+	/usr/bin/time -f %M -o "$tmp/rss" "$@" >/dev/null 2>&1 </dev/null ||
+		{ echo "run failed: $*" >&2; return 1; }
+	tail -n 1 "$tmp/rss"
+}
+
+min_of() { sort -g | head -n 1; }
+
+# row LABEL VALUE TARGET-OP TARGET [NOTE]: one line of the table; VALUE
+# compared with TARGET by OP ("<=" or "-" for information only).
+row() {
+	local label=$1 value=$2 op=$3 target=$4 note=${5:-}
+	local verdict=""
+	if [ "$op" = "<=" ]; then
+		if awk -v v="$value" -v t="$target" 'BEGIN { exit !(v <= t) }'; then
+			verdict="ok"
+		else
+			verdict="MISSED"
+			failed=$((failed + 1))
+		fi
+		printf '  %-46s %10s   target <= %-8s %-6s %s\n' "$label" "$value" "$target" "$verdict" "$note"
+	else
+		printf '  %-46s %10s   %-19s %-6s %s\n' "$label" "$value" "(information)" "" "$note"
+	fi
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+ms_per_run() { awk -v t="$1" -v n="$2" 'BEGIN { printf "%.3f ms/run", t / n * 1e3 }'; }
+
+echo "cbench $("$CBENCH" --version 2>/dev/null | head -n 1 | awk '{print $NF}'): make bench on $(uname -srm), $(nproc) CPUs, $(date -u '+%Y-%m-%d %H:%M UTC')"
+[ -n "$HYPERFINE" ] && echo "hyperfine: $("$HYPERFINE" --version)"
+echo
+
+# ---- 1. per-run cost ----
+echo "1. Per-run cost, $RUNS runs of $TRUE, min of $REPS interleaved repetitions"
+: >"$tmp/floor" >"$tmp/cb" >"$tmp/none" >"$tmp/hf"
+for ((r = 0; r < REPS; r++)); do
+	seconds "$FLOOR" "$RUNS" "$TRUE" >>"$tmp/floor" || exit 1
+	seconds "$CBENCH" -N --runs "$RUNS" "$TRUE" >>"$tmp/cb" || exit 1
+	seconds "$CBENCH" -N --counters=none --runs "$RUNS" "$TRUE" >>"$tmp/none" || exit 1
+	if [ -n "$HYPERFINE" ]; then
+		seconds "$HYPERFINE" -N --runs "$RUNS" "$TRUE" >>"$tmp/hf" || exit 1
+	fi
+done
+floor=$(min_of <"$tmp/floor")
+cb=$(min_of <"$tmp/cb")
+none=$(min_of <"$tmp/none")
+row "floor (posix_spawn + wait4)" "$(printf %.3f "$floor")s" - - "$(ms_per_run "$floor" "$RUNS")"
+row "cbench, default counters" "$(printf %.3f "$cb")s" - - "$(ms_per_run "$cb" "$RUNS")"
+row "cbench --counters=none" "$(printf %.3f "$none")s" - - "$(ms_per_run "$none" "$RUNS")"
+if [ -n "$HYPERFINE" ]; then
+	hf=$(min_of <"$tmp/hf")
+	row "hyperfine -N" "$(printf %.3f "$hf")s" - - "$(ms_per_run "$hf" "$RUNS")"
+fi
+row "default counters / floor" "$(ratio "$cb" "$floor")" "<=" 1.15
+row "--counters=none / floor" "$(ratio "$none" "$floor")" "<=" 1.05
+if [ -n "$HYPERFINE" ]; then
+	row "default counters / hyperfine" "$(ratio "$cb" "$hf")" "<=" 1.00
+else
+	echo "  (hyperfine not installed: no comparison with it)"
+fi
+echo
+
+# ---- 2. memory ----
+echo "2. Memory: peak RSS of the harness for 100 and $MEM_RUNS runs of true"
+cb100=$(peak_kib "$CBENCH" -N --runs 100 "$TRUE") || exit 1
+cbbig=$(peak_kib "$CBENCH" -N --runs "$MEM_RUNS" "$TRUE") || exit 1
+growth=$(awk -v a="$cb100" -v b="$cbbig" -v n="$MEM_RUNS" \
+	'BEGIN { g = (b - a) * 1024 / (n - 100); printf "%.0f", g < 0 ? 0 : g }')
+row "cbench, 100 runs" "${cb100}KiB" - -
+row "cbench, $MEM_RUNS runs" "${cbbig}KiB" - -
+row "cbench growth (bytes per run)" "$growth" "<=" 200
+if [ -n "$HYPERFINE" ]; then
+	hf100=$(peak_kib "$HYPERFINE" -N --runs 100 "$TRUE") || exit 1
+	hfbig=$(peak_kib "$HYPERFINE" -N --runs "$MEM_RUNS" "$TRUE") || exit 1
+	hfgrowth=$(awk -v a="$hf100" -v b="$hfbig" -v n="$MEM_RUNS" \
+		'BEGIN { printf "%.0f", (b - a) * 1024 / (n - 100) }')
+	row "hyperfine, 100 runs" "${hf100}KiB" - -
+	row "hyperfine, $MEM_RUNS runs" "${hfbig}KiB" - -
+	row "hyperfine growth (bytes per run)" "$hfgrowth" - -
+	row "cbench / hyperfine fixed cost (100 runs)" "$(ratio "$cb100" "$hf100")" "<=" 1.00
+fi
+echo
+
+# ---- 3. start-up ----
+echo "3. Start-up: 200 executions each, min of $REPS"
+: >"$tmp/v" >"$tmp/t"
+for ((r = 0; r < REPS; r++)); do
+	seconds "$FLOOR" 200 "$CBENCH" --version >>"$tmp/v" || exit 1
+	seconds "$FLOOR" 200 "$TRUE" >>"$tmp/t" || exit 1
+done
+v=$(min_of <"$tmp/v")
+t=$(min_of <"$tmp/t")
+row "cbench --version" "$(printf %.3f "$v")s" - - "$(ms_per_run "$v" 200)"
+row "/bin/true" "$(printf %.3f "$t")s" - - "$(ms_per_run "$t" 200)"
+row "cbench --version / true" "$(ratio "$v" "$t")" - -
+echo
+
+# ---- 4. back end ----
+echo "4. Back end (tests/bench/backend.c): statistics and exports"
+"$BACKEND" runs "$BACKEND_RUNS" >"$tmp/b1" || { echo "backend failed" >&2; exit 1; }
+"$BACKEND" sweep "$SWEEP" 10 >"$tmp/b2" || { echo "backend failed" >&2; exit 1; }
+backend_rows() {
+	local file=$1 what=$2 target=$3
+	awk '$1 != "missing" && $1 != "store" { print }' "$file" | while read -r phase t; do
+		row "$what: $phase" "${t}s" - -
+	done
+	local total
+	total=$(awk '$1 == "stats" || $1 == "export_doc" || $1 == "exports" { s += $2 } END { printf "%.3f", s }' "$file")
+	if [ "$target" = - ]; then
+		row "$what: statistics + exports" "${total}s" - -
+	else
+		row "$what: statistics + exports" "${total}s" "<=" "$target"
+	fi
+	grep '^missing' "$file" | sed 's/^missing /  not timed (missing): /'
+}
+backend_rows "$tmp/b1" "$BACKEND_RUNS runs" 2
+backend_rows "$tmp/b2" "$SWEEP-value sweep" -
+echo
+
+# ---- 5. peak RSS accuracy ----
+echo "5. Peak RSS of a small command: cbench's figure against the command's own VmHWM"
+rm -f "$tmp/hwm"
+"$CBENCH" -N --runs 20 --export-json "$tmp/hwm.json" "$HWM $tmp/hwm" >"$tmp/hwm.out" 2>&1 ||
+	"$CBENCH" -N --runs 20 "$HWM $tmp/hwm" >"$tmp/hwm.out" 2>&1
+truth=$(awk '{ s += $1 } END { printf "%.0f", s / NR }' "$tmp/hwm")
+reported=$(awk '/Peak RSS:/ { v = $3; u = $4; if (u == "MiB") v *= 1024; if (u == "GiB") v *= 1048576; printf "%.0f", v }' "$tmp/hwm.out")
+row "command's own VmHWM (mean)" "${truth}KiB" - -
+row "cbench's Peak RSS (mean)" "${reported}KiB" - - "(includes what the command inherits at exec)"
+rm -f "$tmp/hwm"
+/usr/bin/time -f %M -o "$tmp/tv" "$HWM" "$tmp/hwm" 2>/dev/null
+row "/usr/bin/time's maxrss, same command" "$(tail -n 1 "$tmp/tv")KiB" - - "(VmHWM $(cat "$tmp/hwm") KiB)"
+echo
+
+if [ "$failed" -eq 0 ]; then
+	echo "every target met"
+else
+	echo "$failed target(s) missed"
+fi
+exit 0
