@@ -35,7 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -56,6 +58,9 @@ static volatile sig_atomic_t stop_sig;
 static sigset_t reset_set;   /* signals the child sets back to SIG_DFL */
 static bool use_ptrace = true;
 static int ptrace_errno;     /* why ptrace was given up, 0 if it was not */
+
+static void zygote_start(void);
+static void zygote_stop(void);
 
 /* Stack of the vfork-style child (see clone_child). */
 #define CHILD_STACK_SIZE (256 * 1024)
@@ -98,6 +103,8 @@ int spawn_init(char *err, size_t errlen)
 			 strerror(errno));
 		return -1;
 	}
+	if (use_ptrace)
+		zygote_start();
 	return 0;
 }
 
@@ -110,6 +117,7 @@ void spawn_shutdown(void)
 		close(stop_pipe[1]);
 	}
 	devnull_fd = stop_pipe[0] = stop_pipe[1] = -1;
+	zygote_stop();
 	if (child_stack)
 		munmap(child_stack, CHILD_STACK_SIZE);
 	child_stack = NULL;
@@ -266,6 +274,216 @@ static pid_t clone_child(struct child_args *a, int *pidfd)
 	return pid;
 }
 
+
+/*
+ * The launcher: a small process, forked from cbench once at start-up, that
+ * starts every traced command for it with
+ * clone(CLONE_VM | CLONE_VFORK | CLONE_PARENT).  The command is cbench's
+ * child (ptrace, wait4 and its rusage work as before) but was cloned from
+ * the launcher's memory, not cbench's.  This matters for peak RSS: at exec
+ * the kernel folds the high-water mark of the memory the process had before
+ * into its ru_maxrss (exec_mmap), so a command cloned from cbench itself
+ * would report at least cbench's own resident size (about 2.7 MB, growing
+ * with the runs kept), while the launcher's is a fraction of a megabyte and
+ * never grows.  Per run, cbench sends the path, argv and environment (and
+ * stdin/stdout as SCM_RIGHTS) over a socket; the launcher replies with the
+ * pid, or why the child died before exec.
+ */
+struct zy_req {
+	uint32_t argc, envc, blob_len;
+	int32_t output;          /* enum spawn_output */
+	int32_t n_fds;           /* stdin, then stdout for PIPE/FD */
+};
+struct zy_rep {
+	int32_t pid;             /* or -errno of the clone */
+	int32_t stage, err;      /* child_report */
+};
+
+#define ZY_BLOB_MAX (1u << 20)
+#define ZY_PTRS_MAX 32768
+static int zy_sock = -1;
+static pid_t zy_pid = -1;
+
+static bool full_io(int fd, void *buf, size_t len, bool writing)
+{
+	char *p = buf;
+	while (len > 0) {
+		ssize_t n = writing ? send(fd, p, len, MSG_NOSIGNAL) : read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* The launcher's loop; never returns. */
+__attribute__((noreturn))
+static void zygote_main(int sock)
+{
+	static char blob[ZY_BLOB_MAX];
+	static char *ptrs[ZY_PTRS_MAX];
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	for (;;) {
+		struct zy_req q;
+		int fds[2] = {-1, -1};
+		char cbuf[CMSG_SPACE(sizeof fds)];
+		struct iovec iov = {&q, sizeof q};
+		struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1,
+				   .msg_control = cbuf, .msg_controllen = sizeof cbuf};
+		ssize_t n = recvmsg(sock, &m, MSG_WAITALL | MSG_CMSG_CLOEXEC);
+		if (n != (ssize_t)sizeof q)
+			_exit(0); /* cbench has gone */
+		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+		if (c && c->cmsg_type == SCM_RIGHTS)
+			memcpy(fds, CMSG_DATA(c), c->cmsg_len - CMSG_LEN(0));
+		if (q.blob_len > ZY_BLOB_MAX || q.argc + q.envc + 3 > ZY_PTRS_MAX ||
+		    !full_io(sock, blob, q.blob_len, false))
+			_exit(1);
+		/* blob: path, argv[0..argc), envp[0..envc), each NUL-terminated */
+		char *p = blob, *end = blob + q.blob_len;
+		size_t k = 0;
+		for (uint32_t i = 0; i < 1 + q.argc + q.envc && p < end; i++) {
+			ptrs[k++] = p;
+			p += strlen(p) + 1;
+			if (i == q.argc) /* after argv: its NULL, then envp */
+				ptrs[k++] = NULL;
+		}
+		if (q.envc == 0)
+			ptrs[k++] = NULL;
+		ptrs[k] = NULL;
+		struct spawn_cmd cmd = {
+			.path = ptrs[0],
+			.argv = ptrs + 1,
+			.envp = ptrs + 2 + q.argc,
+			.stdin_fd = fds[0],
+			.output = (enum spawn_output)q.output,
+			.stdout_fd = fds[1],
+		};
+		struct child_report shared = {0, 0};
+		struct child_args a = {.cmd = &cmd, .out_fd = fds[1], .go_fd = -1,
+				       .report_fd = -1, .shared = &shared};
+		pid_t pid = clone(clone_entry, (char *)child_stack + CHILD_STACK_SIZE,
+				  CLONE_VM | CLONE_VFORK | CLONE_PARENT | SIGCHLD, &a);
+		struct zy_rep r = {pid < 0 ? -errno : pid, shared.stage, shared.err};
+		for (int i = 0; i < 2; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
+		if (!full_io(sock, &r, sizeof r, true))
+			_exit(0);
+	}
+}
+
+/* Fork the launcher; without one, commands are cloned from cbench. */
+static void zygote_start(void)
+{
+	int sv[2];
+	if (getenv("CBENCH_TEST_NO_LAUNCHER") ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+		return;
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(sv[0]);
+		zygote_main(sv[1]);
+	}
+	close(sv[1]);
+	if (pid < 0) {
+		close(sv[0]);
+		return;
+	}
+	zy_pid = pid;
+	zy_sock = sv[0];
+}
+
+static void zygote_stop(void)
+{
+	if (zy_sock < 0)
+		return;
+	close(zy_sock);
+	zy_sock = -1;
+	int st;
+	while (waitpid(zy_pid, &st, 0) < 0 && errno == EINTR)
+		;
+	zy_pid = -1;
+}
+
+/*
+ * Start the traced child through the launcher.  Returns its pid, -1 with
+ * errno when the clone failed, or -2 when the launcher cannot be used
+ * (then it is stopped and the caller clones from cbench).  *rep receives a
+ * failure before exec.
+ */
+static pid_t zygote_spawn(const struct child_args *a, struct child_report *rep)
+{
+	const struct spawn_cmd *cmd = a->cmd;
+	static char *blob;
+	static size_t blob_cap;
+	size_t len = strlen(cmd->path) + 1;
+	uint32_t argc = 0, envc = 0;
+	for (char *const *v = cmd->argv; *v; v++, argc++)
+		len += strlen(*v) + 1;
+	for (char *const *v = cmd->envp; v && *v; v++, envc++)
+		len += strlen(*v) + 1;
+	if (len > ZY_BLOB_MAX || argc + envc + 3 > ZY_PTRS_MAX)
+		return -2;
+	if (len > blob_cap) {
+		blob_cap = len * 2;
+		blob = xreallocarray(blob, blob_cap, 1);
+	}
+	char *p = blob;
+	size_t n = strlen(cmd->path) + 1;
+	memcpy(p, cmd->path, n);
+	p += n;
+	for (char *const *v = cmd->argv; *v; v++) {
+		n = strlen(*v) + 1;
+		memcpy(p, *v, n);
+		p += n;
+	}
+	for (char *const *v = cmd->envp; v && *v; v++) {
+		n = strlen(*v) + 1;
+		memcpy(p, *v, n);
+		p += n;
+	}
+
+	int fds[2] = {cmd->stdin_fd >= 0 ? cmd->stdin_fd : devnull_fd, a->out_fd};
+	struct zy_req q = {argc, envc, (uint32_t)len, (int32_t)cmd->output,
+			   (cmd->output == SPAWN_OUT_PIPE ||
+			    cmd->output == SPAWN_OUT_FD) && a->out_fd >= 0 ? 2 : 1};
+	char cbuf[CMSG_SPACE(sizeof fds)];
+	memset(cbuf, 0, sizeof cbuf);
+	/* One sendmsg for the request, the descriptors and (usually) the
+	 * whole blob. */
+	struct iovec iov[2] = {{&q, sizeof q}, {blob, len}};
+	struct msghdr m = {.msg_iov = iov, .msg_iovlen = 2, .msg_control = cbuf,
+			   .msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)q.n_fds)};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)q.n_fds);
+	memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)q.n_fds);
+	struct zy_rep r;
+	ssize_t sent;
+	while ((sent = sendmsg(zy_sock, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+		;
+	size_t done = sent > (ssize_t)sizeof q ? (size_t)sent - sizeof q : 0;
+	if (sent < (ssize_t)sizeof q ||
+	    !full_io(zy_sock, blob + done, len - done, true) ||
+	    !full_io(zy_sock, &r, sizeof r, false) || r.pid < 0) {
+		/* The launcher is gone or its clone was refused (CLONE_PARENT
+		 * under some sandbox?): clone from cbench from now on. */
+		zygote_stop();
+		return -2;
+	}
+	rep->stage = r.stage;
+	rep->err = r.err;
+	return r.pid;
+}
+
 static void drain(int fd)
 {
 	static char sink[65536];
@@ -406,7 +624,9 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 	int pidfd = -1;
 	pid_t pid;
 	if (traced) {
-		pid = clone_child(&args, &pidfd);
+		pid = zy_sock >= 0 ? zygote_spawn(&args, &shared) : -2;
+		if (pid == -2)
+			pid = clone_child(&args, &pidfd);
 	} else {
 		pid = fork();
 		if (pid == 0)

@@ -1,0 +1,45 @@
+# End-to-end tests of what the performance work must not break: the peak
+# RSS a command reports is its own, not cbench's (see README, Performance).
+
+# mean_kib FILE: mean of the KiB values hwm appended to FILE.
+mean_kib() { awk '{ s += $1 } END { printf "%.0f", s / NR }' "$1"; }
+
+# reported_kib JSON: cbench's mean peak RSS in KiB from its export.
+reported_kib() { jq '.results[0].metrics.peak_rss.mean / 1024 | floor' "$1"; }
+
+test_peak_rss_of_a_small_command_is_its_own() {
+	ptrace_works || skip "ptrace refused by this kernel"
+	ldd "$CBENCH" 2>/dev/null | grep -q libasan &&
+		skip "sanitized build: the launcher carries the sanitizer's megabytes"
+	cb -N -r 10 --export-json out.json "$HELPERS/hwm $T/hwm" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	truth=$(mean_kib hwm)
+	got=$(reported_kib out.json)
+	# The kernel folds the memory a process had before exec into its peak:
+	# cloned from cbench itself (2.5 MB and more) this reads 2-3x the truth;
+	# from the launcher it is within a few hundred KiB.
+	awk -v t="$truth" -v g="$got" 'BEGIN { exit !(g >= t && g < t * 1.5) }' ||
+		fail "peak RSS reported ${got} KiB, the command's own ${truth} KiB"
+}
+
+test_peak_rss_of_a_20mb_command_is_exact() {
+	ptrace_works || skip "ptrace refused by this kernel"
+	cb -N -r 5 --export-json out.json "$HELPERS/hwm $T/hwm 20480" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	truth=$(mean_kib hwm)
+	got=$(reported_kib out.json)
+	awk -v t="$truth" -v g="$got" 'BEGIN { d = g - t; exit !(d > -t * 0.02 && d < t * 0.02) }' ||
+		fail "peak RSS reported ${got} KiB, the command's own ${truth} KiB"
+}
+
+test_peak_rss_does_not_grow_with_runs_kept() {
+	ptrace_works || skip "ptrace refused by this kernel"
+	cb -N -r 3000 --export-json out.json "$HELPERS/hwm $T/hwm" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	first=$(jq '.results[0].runs.peak_rss[0]' out.json)
+	last=$(jq '.results[0].runs.peak_rss[-1]' out.json)
+	# The ~250 KiB of columns that 3000 runs add to cbench must not leak
+	# into the command's figure (it is cloned from the launcher).
+	awk -v a="$first" -v b="$last" 'BEGIN { exit !(b - a < 64 * 1024) }' ||
+		fail "peak RSS went from $first to $last bytes over 3000 runs"
+}
