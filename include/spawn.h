@@ -2,14 +2,15 @@
  * spawn.h: the frozen-exec engine.  One call runs one command once and
  * returns one measurement.
  *
- *   fork -> child: own process group, default signals, empty mask, stdio,
- *           PTRACE_TRACEME, execve (errno sent back on a close-on-exec pipe)
+ *   vfork-style clone (by a small launcher process, see spawn.c) ->
+ *   child: own process group, default signals, empty mask, stdio,
+ *           PTRACE_TRACEME, execve (errno sent back in shared memory)
  *   parent: wait for the exec stop -> open counters on the frozen child ->
  *           read the clock -> PTRACE_DETACH -> wait4 -> read the clock,
  *           rusage and counters.
  *
- * Wall time therefore runs from the detach to the reap: fork, exec and
- * cbench's own bookkeeping are outside it.
+ * Wall time therefore runs from the detach to the reap: process creation,
+ * exec and cbench's own bookkeeping are outside it.
  */
 #ifndef CBENCH_SPAWN_H
 #define CBENCH_SPAWN_H
