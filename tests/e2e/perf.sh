@@ -1,6 +1,9 @@
 # End-to-end tests of what the performance work must not break: the peak
 # RSS a command reports is its own, not cbench's (see README, Performance).
 
+# Is cbench built with AddressSanitizer?
+sanitized() { ldd "$CBENCH" 2>/dev/null | grep -q libasan; }
+
 # mean_kib FILE: mean of the KiB values hwm appended to FILE.
 mean_kib() { awk '{ s += $1 } END { printf "%.0f", s / NR }' "$1"; }
 
@@ -9,8 +12,7 @@ reported_kib() { jq '.results[0].metrics.peak_rss.mean / 1024 | floor' "$1"; }
 
 test_peak_rss_of_a_small_command_is_its_own() {
 	ptrace_works || skip "ptrace refused by this kernel"
-	ldd "$CBENCH" 2>/dev/null | grep -q libasan &&
-		skip "sanitized build: the launcher carries the sanitizer's megabytes"
+	sanitized && skip "sanitized build: the launcher carries the sanitizer's megabytes"
 	cb -N -r 10 --export-json out.json "$HELPERS/hwm $T/hwm" >out 2>err ||
 		fail "exit $?: $(cat err)"
 	truth=$(mean_kib hwm)
@@ -34,6 +36,7 @@ test_peak_rss_of_a_20mb_command_is_exact() {
 
 test_peak_rss_does_not_grow_with_runs_kept() {
 	ptrace_works || skip "ptrace refused by this kernel"
+	sanitized && skip "sanitized build: the sanitizer's own memory grows in the launcher"
 	cb -N -r 3000 --export-json out.json "$HELPERS/hwm $T/hwm" >out 2>err ||
 		fail "exit $?: $(cat err)"
 	first=$(jq '.results[0].runs.peak_rss[0]' out.json)
