@@ -334,6 +334,7 @@ static void zygote_main(int sock)
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	prctl(PR_SET_NAME, "cbench-launch", 0, 0, 0);
 	for (;;) {
 		struct zy_req q;
 		int fds[2] = {-1, -1};
