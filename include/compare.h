@@ -80,8 +80,19 @@ struct plan;
 struct cmp_set *compare_from_plan(const struct plan *plan, const char *origin);
 void compare_set_free(struct cmp_set *s);
 
-/* Does anything in new match base (and, with require_all, everything)?
- * Returns 0, or -1 with a message naming the missing benchmarks. */
+/* Were both sets measured by the same tool?  hyperfine's wall time
+ * includes starting the process (fork, exec), cbench's starts at the exec,
+ * so a hyperfine file against cbench results (a file or this run) would
+ * gate on that offset: -1 with a message saying so.  Two hyperfine files,
+ * or two cbench ones, are fine. */
+int compare_check_tools(const struct cmp_set *base, const struct cmp_set *new,
+			char *err, size_t errlen);
+
+/* Can new be compared with base: does anything match, were both measured
+ * by the same tool (compare_check_tools), and, with require_all, is every
+ * benchmark on both sides?  Returns 0, or -1 with a one-line message
+ * naming the problem (with require_all, the one-sided benchmarks of both
+ * sides by name). */
 int compare_check_match(const struct cmp_set *base, const struct cmp_set *new,
 			enum match_by by, bool require_all, char *err, size_t errlen);
 
@@ -151,7 +162,8 @@ struct cmp_report {
 
 /*
  * Match and compare.  Returns 0, or -1 with a message for an input error:
- * nothing matches, the gate metric is missing from a matched benchmark.
+ * nothing matches, the sets come from different tools, the gate metric is
+ * missing from a matched benchmark.
  */
 int compare_run(const struct cmp_set *base, const struct cmp_set *new,
 		const struct cmp_options *opt, struct cmp_report *out,

@@ -8,6 +8,7 @@
  * because -P and -L take several words and options may follow commands.
  */
 #include "cli.h"
+#include "planner.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -200,6 +201,10 @@ struct parse_state {
 	bool step_pending;       /* a -D seen before any -P */
 	const char *pending_step;
 	bool shell_given, no_shell_given;
+	/* The option whose value was the last word of the command line, and
+	 * that word: when no command is left, the message points at it. */
+	const struct cli_option *last_opt;
+	const char *last_word;
 };
 
 #define USAGE(...) do { diag_usage(__VA_ARGS__); return -1; } while (0)
@@ -525,6 +530,51 @@ static int nargs(enum arg_kind k)
 	}
 }
 
+/* Remember the option just applied, and its last value word, when it
+ * takes several words (-P, -L): one of them may have been the command. */
+static void note_last(struct parse_state *st, const struct cli_option *o,
+		      int need, const char *const *words)
+{
+	st->last_opt = need > 1 ? o : NULL;
+	st->last_word = need > 1 ? words[need - 1] : NULL;
+}
+
+/*
+ * No command is left.  The usual cause is an option that took the command
+ * as one of its values (-P takes exactly three words, -L two): say which,
+ * and check the scan bounds first so that `-P n 1 echo` reports MAX 'echo'
+ * as not a number.
+ */
+static int no_command(const struct parse_state *st)
+{
+	const struct config *cfg = st->cfg;
+	char err[DIAG_MSG_MAX];
+	for (size_t i = 0; i < cfg->n_params; i++) {
+		const struct param_spec *p = &cfg->params[i];
+		char **v = NULL;
+		long n = p->is_scan ? planner_scan_values(p->name, p->min, p->max,
+							  p->step, &v, err,
+							  sizeof err) : 0;
+		for (long k = 0; k < n; k++)
+			free(v[k]);
+		free(v);
+		if (n < 0)
+			USAGE("%s", err);
+	}
+	const struct cli_option *o = st->last_opt;
+	if (o == NULL)
+		USAGE("no command to benchmark");
+	const char *arg = strrchr(o->arg_name, ' ');
+	arg = arg ? arg + 1 : o->arg_name;
+	char opt[64];
+	if (o->short_name)
+		snprintf(opt, sizeof opt, "-%c/--%s", o->short_name, o->long_name);
+	else
+		snprintf(opt, sizeof opt, "--%s", o->long_name);
+	USAGE("no command to benchmark: '%s' was taken as the %s of %s %s",
+	      st->last_word, arg, opt, o->arg_name);
+}
+
 /* Checks that need the whole command line. */
 static int validate(struct parse_state *st)
 {
@@ -538,7 +588,7 @@ static int validate(struct parse_state *st)
 		return 0;
 	}
 	if (cfg->commands.n == 0 && cfg->reference == NULL)
-		USAGE("no command to benchmark");
+		return no_command(st);
 	for (size_t i = 0; i < cfg->commands.n; i++) {
 		const char *c = cfg->commands.v[i];
 		while (*c == ' ' || *c == '\t')
@@ -608,6 +658,7 @@ int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 		const char *arg = argv[i];
 		if (only_positional || arg[0] != '-' || arg[1] == '\0') {
 			strlist_push(&cfg->commands, arg);
+			st.last_opt = NULL;
 			continue;
 		}
 		if (strcmp(arg, "--") == 0) {
@@ -637,6 +688,7 @@ int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 			int r = apply(&st, o, words, exit_code);
 			if (r != 0)
 				return -1;
+			note_last(&st, o, need, words);
 			continue;
 		}
 		/* Short options, possibly bundled: -Ni, -r5, -r 5. */
@@ -656,6 +708,7 @@ int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 				int r = apply(&st, o, words, exit_code);
 				if (r != 0)
 					return -1;
+				note_last(&st, o, 0, words);
 				break;
 			}
 			if (need > 0) {
@@ -669,11 +722,13 @@ int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 				int r = apply(&st, o, words, exit_code);
 				if (r != 0)
 					return -1;
+				note_last(&st, o, need, words);
 				break;
 			}
 			int r = apply(&st, o, words, exit_code);
 			if (r != 0)
 				return -1;
+			note_last(&st, o, 0, words);
 		}
 	}
 	if (validate(&st) != 0)

@@ -6,9 +6,12 @@
  * "cbench-results", version 1) records every metric per run under
  * results[].runs.<metric key>; hyperfine's (1.15) records only per-run wall
  * time (results[].times) and the means of user and system time, so a
- * comparison with a hyperfine file can only gate on wall time, and the
- * report says which metrics that leaves out.  Both are validated strictly:
- * a gate that silently compared half a file would be worse than none.
+ * comparison of hyperfine files can only gate on wall time.  The two tools'
+ * wall times differ by design (hyperfine's include fork and exec, cbench's
+ * start at the exec), so a hyperfine file is compared only with another
+ * one: against cbench's results the offset alone would fail or pass a gate.
+ * Both formats are validated strictly: a gate that silently compared half
+ * a file would be worse than none.
  */
 #include "compare.h"
 #include "planner.h"
@@ -21,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- sets ---- */
 
@@ -408,8 +412,19 @@ int compare_load(const char *path, struct cmp_set **out, char *err, size_t errle
 		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
 		return -1;
 	}
+	/* fopen() opens a directory for reading; only read() fails, with
+	 * EISDIR.  Say what the user did. */
+	struct stat sb;
+	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "cannot read '%s': it is a directory, not a "
+			 "results file", path);
+		if (f != stdin)
+			fclose(f);
+		return -1;
+	}
 	size_t cap = 1 << 16, len = 0;
 	char *buf = xmalloc(cap);
+	errno = 0;
 	for (;;) {
 		if (len == cap)
 			xgrow((void **)&buf, &cap, len + 1, 1);
@@ -418,11 +433,11 @@ int compare_load(const char *path, struct cmp_set **out, char *err, size_t errle
 		if (got == 0)
 			break;
 	}
-	int rd_err = ferror(f);
+	int rd_err = ferror(f) ? (errno ? errno : EIO) : 0;
 	if (f != stdin)
 		fclose(f);
 	if (rd_err) {
-		snprintf(err, errlen, "cannot read '%s': I/O error", path);
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(rd_err));
 		free(buf);
 		return -1;
 	}
@@ -651,6 +666,25 @@ static int no_match(const struct cmp_set *base, const struct cmp_set *new,
 	return -1;
 }
 
+int compare_check_tools(const struct cmp_set *base, const struct cmp_set *new,
+			char *err, size_t errlen)
+{
+	bool hf_base = base->format == CMP_FMT_HYPERFINE;
+	bool hf_new = new->format == CMP_FMT_HYPERFINE;
+	if (hf_base == hf_new)
+		return 0;
+	const struct cmp_set *hf = hf_base ? base : new;
+	const struct cmp_set *cb = hf_base ? new : base;
+	snprintf(err, errlen, "%s is a hyperfine file and %s is cbench's: their "
+		 "wall times are not comparable (hyperfine's include starting the "
+		 "process, cbench's start at its exec), so the offset would read "
+		 "as a regression or an improvement; measure %s with cbench too "
+		 "(--save-baseline), or compare two hyperfine files", hf->origin,
+		 cb->format == CMP_FMT_RUN ? "this run" : cb->origin,
+		 hf_base ? "the baseline" : hf->origin);
+	return -1;
+}
+
 struct cmp_set *compare_from_plan(const struct plan *plan, const char *origin)
 {
 	struct cmp_set *s = xcalloc(1, sizeof *s);
@@ -695,20 +729,29 @@ int compare_check_match(const struct cmp_set *base, const struct cmp_set *new,
 	int rc = 0;
 	if (matched == 0) {
 		rc = no_match(base, new, by, err, errlen);
+	} else if (compare_check_tools(base, new, err, errlen) != 0) {
+		rc = -1;
 	} else if (require_all && matched < n) {
-		size_t miss = 0, extra = 0;
-		for (size_t i = 0; i < n; i++) {
-			miss += rows[i].verdict == CMP_ONLY_BASE;
-			extra += rows[i].verdict == CMP_ONLY_NEW;
+		/* One line naming the one-sided benchmarks of both sides. */
+		size_t off = 0;
+		err[0] = '\0';
+		for (int v = CMP_ONLY_BASE; v <= CMP_ONLY_NEW; v++) {
+			size_t k = 0;
+			for (size_t i = 0; i < n; i++)
+				k += rows[i].verdict == (enum cmp_verdict)v;
+			if (k == 0 || off >= errlen)
+				continue;
+			const struct cmp_set *from = v == CMP_ONLY_BASE ? base : new;
+			const struct cmp_set *in = v == CMP_ONLY_BASE ? new : base;
+			char names[DIAG_MSG_MAX / 2];
+			compare_names(rows, n, (enum cmp_verdict)v, names, sizeof names);
+			int w = snprintf(err + off, errlen - off, "%s%zu benchmark%s "
+					 "of %s %s not in %s: %s",
+					 off ? "; " : "--require-all: ", k,
+					 k == 1 ? "" : "s", from->origin,
+					 k == 1 ? "is" : "are", in->origin, names);
+			off = w < 0 ? errlen : off + (size_t)w;
 		}
-		char names[DIAG_MSG_MAX / 2];
-		enum cmp_verdict v = miss ? CMP_ONLY_BASE : CMP_ONLY_NEW;
-		compare_names(rows, n, v, names, sizeof names);
-		size_t k = miss ? miss : extra;
-		snprintf(err, errlen, "--require-all: %zu benchmark%s of %s %s not "
-			 "in %s: %s", k, k == 1 ? "" : "s",
-			 (miss ? base : new)->origin, k == 1 ? "is" : "are",
-			 (miss ? new : base)->origin, names);
 		rc = -1;
 	}
 	free(rows);
@@ -732,6 +775,8 @@ int compare_run(const struct cmp_set *base, const struct cmp_set *new,
 	out->n_rows = n;
 	if (matched == 0)
 		return no_match(base, new, opt->match_by, err, errlen);
+	if (compare_check_tools(base, new, err, errlen) != 0)
+		return -1;
 	if (choose_metric(base, new, rows, n, opt, out, err, errlen) != 0)
 		return -1;
 

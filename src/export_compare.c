@@ -492,6 +492,35 @@ int export_compare_gate(const struct config *cfg, const struct cmp_set *base,
 	};
 	struct cmp_report rep;
 	char err[DIAG_MSG_MAX];
+	/* Nothing in common, two tools, or (--require-all) one-sided
+	 * benchmarks: one error line before any report is written. */
+	if (compare_check_match(base, new, cfg->match_by, cfg->require_all,
+				err, sizeof err) != 0) {
+		diag_error("%s", err);
+		return CBENCH_EXIT_USAGE;
+	}
+	/* A baseline with interrupted benchmarks is partial: fewer runs than
+	 * it was meant to have, so its intervals are wider than planned. */
+	char names[DIAG_MSG_MAX - 100];
+	size_t n_intr = 0, off = 0;
+	names[0] = '\0';
+	for (size_t i = 0; i < base->n; i++) {
+		if (!base->bench[i].interrupted)
+			continue;
+		n_intr++;
+		if (off < sizeof names) {
+			int w = snprintf(names + off, sizeof names - off, "%s'%s'",
+					 off ? ", " : "", base->bench[i].name);
+			off = w < 0 ? sizeof names : off + (size_t)w;
+			if (off >= sizeof names)
+				snprintf(names + sizeof names - 4, 4, "...");
+		}
+	}
+	if (n_intr)
+		diag_warning("the baseline %s is partial: %zu benchmark%s %s "
+			     "interrupted (fewer runs than planned): %s", base->origin,
+			     n_intr, n_intr == 1 ? "" : "s",
+			     n_intr == 1 ? "was" : "were", names);
 	if (compare_run(base, new, &opt, &rep, err, sizeof err) != 0) {
 		diag_error("%s", err);
 		compare_report_free(&rep);
@@ -531,7 +560,6 @@ int export_compare_gate(const struct config *cfg, const struct cmp_set *base,
 				     b->name, b->failed_runs, b->failed_runs == 1 ? "" : "s",
 				     new->origin);
 	}
-	char names[DIAG_MSG_MAX - 100];
 	for (int v = CMP_ONLY_BASE; v <= CMP_ONLY_NEW; v++) {
 		if (rep.count[v] == 0)
 			continue;
@@ -539,18 +567,11 @@ int export_compare_gate(const struct config *cfg, const struct cmp_set *base,
 			      sizeof names);
 		const char *what = v == CMP_ONLY_BASE ? "missing in" : "not in the baseline";
 		const char *where = v == CMP_ONLY_BASE ? new->origin : base->origin;
-		if (cfg->require_all)
-			diag_error("%zu benchmark%s %s %s: %s", rep.count[v],
-				   rep.count[v] == 1 ? "" : "s", what, where, names);
-		else
-			diag_warning("%zu benchmark%s %s %s (not compared; "
-				     "--require-all makes this an error): %s",
-				     rep.count[v], rep.count[v] == 1 ? "" : "s", what,
-				     where, names);
+		diag_warning("%zu benchmark%s %s %s (not compared; --require-all "
+			     "makes this an error): %s", rep.count[v],
+			     rep.count[v] == 1 ? "" : "s", what, where, names);
 	}
-	if (cfg->require_all && (rep.count[CMP_ONLY_BASE] || rep.count[CMP_ONLY_NEW]))
-		rc = CBENCH_EXIT_USAGE;
-	else if (rc == CBENCH_EXIT_OK && rep.count[CMP_REGRESSION])
+	if (rc == CBENCH_EXIT_OK && rep.count[CMP_REGRESSION])
 		rc = CBENCH_EXIT_REGRESSION;
 	compare_report_free(&rep);
 	return rc;

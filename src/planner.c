@@ -211,6 +211,26 @@ static void pvals_free(struct pvals *pv, size_t n)
 	free(pv);
 }
 
+/* Every value of a list must make its benchmarks distinguishable: an
+ * empty item (a stray comma) or a value given twice would give benchmarks
+ * with the same name and command line. */
+static int check_list(const struct param_spec *ps, const struct pvals *pv,
+		      char *err, size_t errlen)
+{
+	for (size_t k = 0; k < pv->n; k++) {
+		if (pv->v[k][0] == '\0')
+			return fail(err, errlen, "-L/--parameter-list %s: value %zu "
+				    "of '%s' is empty (a stray comma?)", ps->name,
+				    k + 1, ps->list);
+		for (size_t j = 0; j < k; j++)
+			if (strcmp(pv->v[j], pv->v[k]) == 0)
+				return fail(err, errlen, "-L/--parameter-list %s: "
+					    "value '%s' is given twice", ps->name,
+					    pv->v[k]);
+	}
+	return 0;
+}
+
 static int parse_params(const struct config *cfg, struct pvals *pv,
 			char *err, size_t errlen)
 {
@@ -239,6 +259,8 @@ static int parse_params(const struct config *cfg, struct pvals *pv,
 				return fail(err, errlen, "-L/--parameter-list %s: the "
 					    "list of values is empty", ps->name);
 			pv[i].n = split_list(ps->list, &pv[i].v);
+			if (check_list(ps, &pv[i], err, errlen) != 0)
+				return -1;
 		}
 	}
 	return 0;

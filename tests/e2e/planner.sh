@@ -226,6 +226,10 @@ test_bad_values_exit_2_before_running() {
 -L n 1 -L n 2
 -P n 1 2 -L n 3
 -L n ''
+-L n ,
+-L n a,,b
+-L n a,b,
+-L n a,b,a
 -D 1
 --reference '{n}' -L n 1,2
 --order sideways
@@ -241,4 +245,33 @@ test_bad_values_exit_2_before_running() {
 --style loud
 -u hours
 EOF
+}
+
+# Empty or repeated list values would give benchmarks that look alike.
+test_list_values_distinct() {
+	cb -r 1 -L n , 'echo [{n}]' >out 2>err
+	expect_eq "exit code (empty values)" "$?" 2
+	expect_grep "empty" "^cbench: error: -L/--parameter-list n: value 1 of ',' is empty" err
+	expect_no_grep "nothing ran" '^Benchmark' out
+	cb -r 1 -L n a,a 'echo [{n}]' >out 2>err
+	expect_eq "exit code (repeated value)" "$?" 2
+	expect_grep "twice" "^cbench: error: -L/--parameter-list n: value 'a' is given twice$" err
+	cb -r 1 -L n 'a\,b,a,b' 'echo [{n}]' >out 2>err || fail "distinct values: exit $?"
+	expect_eq "names" "$(bench_lines out | tr '\n' '|')" "echo [a,b]|echo [a]|echo [b]|"
+}
+
+# -P takes exactly three words and -L two: a missing one takes the command.
+test_missing_parameter_word_named() {
+	cb -P n 1 echo >out 2>err
+	expect_eq "exit code (-P)" "$?" 2
+	expect_grep "MAX named" "^cbench: error: -P/--parameter-scan n: MAX 'echo' is not a number" err
+	cb -P n 1 5 >out 2>err
+	expect_eq "exit code (-P, numbers)" "$?" 2
+	expect_grep "word named" "^cbench: error: no command to benchmark: '5' was taken as the MAX of -P/--parameter-scan NAME MIN MAX$" err
+	cb -L n echo >out 2>err
+	expect_eq "exit code (-L)" "$?" 2
+	expect_grep "VALUES named" "^cbench: error: no command to benchmark: 'echo' was taken as the VALUES of -L/--parameter-list NAME VALUES$" err
+	cb -r 2 >out 2>err
+	expect_eq "exit code (no command)" "$?" 2
+	expect_grep "plain" "^cbench: error: no command to benchmark$" err
 }

@@ -275,6 +275,62 @@ static void test_match_nothing_is_an_error(void)
 	compare_set_free(new);
 }
 
+/* hyperfine's wall time includes fork+exec, cbench's does not: a
+ * hyperfine file is compared only with another hyperfine file. */
+static void test_tools_not_mixed(void)
+{
+	const char *a[] = {"x"};
+	struct cmp_set *hf = hyperfine_set(a, 1, 1), *hf2 = hyperfine_set(a, 1, 2);
+	const char *doc =
+		"{\"schema\": \"cbench-results\", \"schema_version\": 1, "
+		"\"results\": [{\"command\": \"x\", \"runs\": "
+		"{\"wall_time\": [1, 1.01, 0.99]}}]}";
+	char err[DIAG_MSG_MAX];
+	struct cmp_set *cb = parse(doc, err);
+	CHECK(cb != NULL);
+	struct cmp_options o = {-1, 0.05, 0.95, 1, MATCH_COMMAND};
+	struct cmp_report rep;
+	CHECK(compare_check_tools(hf, hf2, err, sizeof err) == 0);
+	CHECK(compare_check_tools(cb, cb, err, sizeof err) == 0);
+	CHECK(compare_check_tools(hf, cb, err, sizeof err) == -1);
+	CHECK(strstr(err, "t.json is a hyperfine file and t.json is cbench's") != NULL);
+	CHECK(compare_check_match(cb, hf, MATCH_COMMAND, false, err, sizeof err) == -1);
+	CHECK(strstr(err, "wall times are not comparable") != NULL);
+	CHECK(compare_run(hf, cb, &o, &rep, err, sizeof err) == -1);
+	compare_report_free(&rep);
+	/* Two hyperfine files: wall time, and a twofold slowdown. */
+	CHECK(compare_run(hf, hf2, &o, &rep, err, sizeof err) == 0);
+	CHECK(rep.count[CMP_REGRESSION] == 1);
+	compare_report_free(&rep);
+	compare_set_free(hf);
+	compare_set_free(hf2);
+	compare_set_free(cb);
+}
+
+/* --require-all: one message naming the one-sided benchmarks of both
+ * sides. */
+static void test_require_all_names_both_sides(void)
+{
+	const char *a[] = {"x", "old"}, *b[] = {"x", "new"};
+	struct cmp_set *base = hyperfine_set(a, 2, 1), *new = hyperfine_set(b, 2, 1);
+	char err[DIAG_MSG_MAX];
+	CHECK(compare_check_match(base, new, MATCH_COMMAND, false, err, sizeof err) == 0);
+	CHECK(compare_check_match(base, new, MATCH_COMMAND, true, err, sizeof err) == -1);
+	CHECK_STR(err, "--require-all: 1 benchmark of t.json is not in t.json: 'old'; "
+		  "1 benchmark of t.json is not in t.json: 'new'");
+	compare_set_free(base);
+	compare_set_free(new);
+}
+
+static void test_load_directory(void)
+{
+	struct cmp_set *s;
+	char err[DIAG_MSG_MAX];
+	CHECK(compare_load("/", &s, err, sizeof err) == -1);
+	CHECK(s == NULL);
+	CHECK_STR(err, "cannot read '/': it is a directory, not a results file");
+}
+
 static void test_match_by_name_and_params(void)
 {
 	/* Same display name, different parameters: two benchmarks. */
@@ -285,9 +341,11 @@ static void test_match_by_name_and_params(void)
 		"{\"command\": \"build\", \"name\": \"build\", \"command_line\": \"make -j2\","
 		" \"parameters\": {\"j\": \"2\"}, \"runs\": {\"wall_time\": [2, 2]}}]}";
 	const char *db =
-		"{\"results\": ["
-		"{\"command\": \"build\", \"parameters\": {\"j\": \"2\"}, \"times\": [2, 2]},"
-		"{\"command\": \"build\", \"parameters\": {\"j\": \"1\"}, \"times\": [1, 1]}]}";
+		"{\"schema\": \"cbench-results\", \"schema_version\": 1, \"results\": ["
+		"{\"command\": \"build\", \"parameters\": {\"j\": \"2\"},"
+		" \"runs\": {\"wall_time\": [2, 2]}},"
+		"{\"command\": \"build\", \"parameters\": {\"j\": \"1\"},"
+		" \"runs\": {\"wall_time\": [1, 1]}}]}";
 	char err[DIAG_MSG_MAX];
 	struct cmp_set *base = parse(da, err), *new = parse(db, err);
 	CHECK(base && new);
@@ -301,7 +359,7 @@ static void test_match_by_name_and_params(void)
 	CHECK(rep.rows[0].verdict == CMP_NOISE);
 	CHECK_NEAR(rep.rows[0].st.ratio, 1.0, 0);
 	compare_report_free(&rep);
-	/* By command line the hyperfine names do not match make -jN. */
+	/* By command line "build" does not match make -jN. */
 	o.match_by = MATCH_COMMAND;
 	CHECK(compare_run(base, new, &o, &rep, err, sizeof err) == -1);
 	compare_report_free(&rep);
@@ -342,14 +400,13 @@ static void test_metric_choice(void)
 {
 	char err[DIAG_MSG_MAX];
 	struct cmp_set *s = parse(cbench_doc, err);
-	const char *h[] = {"./a -n 4"};
-	struct cmp_set *hf = hyperfine_set(h, 1, 1);
+	/* The same benchmark with wall time only. */
+	struct cmp_set *hf = parse(
+		"{\"schema\": \"cbench-results\", \"schema_version\": 1, "
+		"\"results\": [{\"command\": \"short\", \"command_line\": "
+		"\"./a -n 4\", \"parameters\": {\"n\": \"4\"}, \"runs\": "
+		"{\"wall_time\": [1, 1.01, 0.99]}}]}", err);
 	CHECK(s && hf);
-	/* The hyperfine file has no parameters: give them to it. */
-	hf->bench[0].params = xcalloc(1, sizeof *hf->bench[0].params);
-	hf->bench[0].params[0].name = xstrdup("n");
-	hf->bench[0].params[0].value = xstrdup("4");
-	hf->bench[0].n_params = 1;
 
 	struct cmp_options o = {-1, 0.05, 0.95, 1, MATCH_COMMAND};
 	struct cmp_report rep;
@@ -361,13 +418,14 @@ static void test_metric_choice(void)
 
 	CHECK(compare_run(s, hf, &o, &rep, err, sizeof err) == 0);
 	CHECK(rep.metric == MET_WALL);
+	CHECK_STR(rep.why, "instructions not counted in t.json");
 	/* user, system, instructions recorded in s only. */
 	CHECK(rep.n_uncompared == 3);
 	compare_report_free(&rep);
 
 	o.metric = MET_CTR_FIRST + CTR_INSTRUCTIONS;
 	CHECK(compare_run(s, hf, &o, &rep, err, sizeof err) == -1);
-	CHECK(strstr(err, "--gate-metric instructions: t.json is a hyperfine file") != NULL);
+	CHECK(strstr(err, "--gate-metric instructions: not counted in t.json for 'short'") != NULL);
 	compare_report_free(&rep);
 
 	o.metric = CMP_CPU_TIME;
@@ -406,6 +464,9 @@ int main(void)
 	RUN(test_match_one_sided);
 	RUN(test_match_nothing_is_an_error);
 	RUN(test_match_by_name_and_params);
+	RUN(test_tools_not_mixed);
+	RUN(test_require_all_names_both_sides);
+	RUN(test_load_directory);
 	RUN(test_constant_samples_decided);
 	RUN(test_metric_choice);
 	RUN(test_metric_keys);
