@@ -1,8 +1,9 @@
 /*
  * compare.h: baselines and CI gates.  Reads saved results (cbench's JSON,
- * or hyperfine's, either side), or takes the results of the run that just
- * finished, matches the benchmarks of two sets, compares each pair on one
- * metric and decides: regression, improvement, within noise.
+ * or hyperfine's), or takes the results of the run that just finished,
+ * matches the benchmarks of two sets measured by the same tool, compares
+ * each pair on one metric and decides: regression, improvement, within
+ * noise.
  *
  * The decision, per matched pair (b = new, a = base, r = mean(b)/mean(a)
  * with its confidence interval [lo, hi] from stats_compare):

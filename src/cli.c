@@ -781,8 +781,9 @@ void cli_print_help(bool compare)
 {
 	if (compare) {
 		puts("Usage: cbench compare [OPTIONS] BASE.json NEW.json\n\n"
-		     "Compare two saved result files (cbench's or hyperfine's JSON)\n"
-		     "and decide whether NEW is a significant regression over BASE.\n");
+		     "Compare two saved result files (both cbench's JSON, or both\n"
+		     "hyperfine's: their wall times differ by design) and decide whether\n"
+		     "NEW is a significant regression over BASE.\n");
 	} else {
 		puts("Usage: cbench [OPTIONS] COMMAND...\n"
 		     "  or:  cbench compare [OPTIONS] BASE.json NEW.json\n\n"
