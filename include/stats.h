@@ -124,10 +124,22 @@ enum stats_warning {
 /* Below this mean wall time (seconds) a run is "too fast to time reliably". */
 #define STATS_TOO_FAST_S 5e-3
 
+/* Outliers, and the gap between two groups, must be this far from the
+ * median (relative) to be worth a warning: tight data is not "noisy". */
+#define STATS_OUTLIER_REL 0.05
+#define STATS_BIMODAL_GAP_REL 0.05
+
+/* For a metric that cannot be negative (every metric cbench measures:
+ * times, bytes, counts): raise the lower bounds of the mean and median
+ * intervals to 0.  The Student-t interval of a few spread-out runs can
+ * reach below 0, which no run can. */
+void stats_clamp_nonnegative(struct stats_summary *s);
+
 /* Is x[0] (the first run) far slower than the others? */
 bool stats_first_run_slow(const double *x, size_t n);
 /* Are there many outliers in s (more than 5 % of runs, and at least 2,
- * beyond Tukey's 1.5 IQR fences, or any beyond 3 IQR)? */
+ * beyond Tukey's 1.5 IQR fences, or any beyond 3 IQR), and does the most
+ * extreme of them lie more than STATS_OUTLIER_REL from the median? */
 bool stats_many_outliers(const struct stats_summary *s);
 /* Sample bimodality coefficient (SAS's formula, Pfister et al. 2013);
  * NaN when n < 4 or the values are all equal. */
@@ -135,7 +147,7 @@ double stats_bimodality_coefficient(const double *x, size_t n);
 /* Bimodality coefficient above 5/9, and the sorted values (their logarithms
  * when all are positive) split into two groups of at least 10 % of the runs
  * (and 2 runs) each by an empty gap over twice either group's standard
- * deviation.  Needs 20 values. */
+ * deviation and over STATS_BIMODAL_GAP_REL (relative).  Needs 20 values. */
 bool stats_looks_bimodal(const double *x, size_t n);
 /* Mean CPU time (user + system) below half the mean wall time, by more than
  * 1 ms: the command mostly waits. */

@@ -456,6 +456,14 @@ const char *stats_verdict_name(enum stats_verdict v)
 
 /* --- Warnings ---------------------------------------------------------- */
 
+void stats_clamp_nonnegative(struct stats_summary *s)
+{
+	if (s->mean_ci_lo < 0)
+		s->mean_ci_lo = 0;
+	if (s->median_ci_lo < 0)
+		s->median_ci_lo = 0;
+}
+
 /*
  * The first run is "far slower" when it lies beyond the severe Tukey fence
  * of the other runs (Q3 + 3 IQR of runs 2..n) and is also at least 20 %
@@ -483,14 +491,25 @@ bool stats_first_run_slow(const double *x, size_t n)
  * 0.00023 % beyond 3 IQR, so more than 5 % mild-or-severe outliers (and at
  * least 2: one in 10 runs happens by chance), or any severe one, points at
  * interference rather than the command's own spread.  Needs 5 runs.
+ *
+ * On very tight data (ten `sleep 0.02` within 0.8 %) the fences are a few
+ * microseconds apart and "outliers" are harmless, so the warning also needs
+ * the extreme run beyond its fence to lie more than STATS_OUTLIER_REL (5 %)
+ * from the median: an outlier must matter in size.  The Tukey counts
+ * themselves are unchanged.
  */
 bool stats_many_outliers(const struct stats_summary *s)
 {
 	if (s->n < 5)
 		return false;
 	size_t all = s->outliers_mild + s->outliers_severe;
-	return s->outliers_severe > 0 ||
-	       (all >= 2 && (double)all > 0.05 * (double)s->n);
+	if (!(s->outliers_severe > 0 ||
+	      (all >= 2 && (double)all > 0.05 * (double)s->n)))
+		return false;
+	double far = STATS_OUTLIER_REL * fabs(s->median);
+	double hi = fmax(s->q3 + 1.5 * s->iqr, s->median + far);
+	double lo = fmin(s->q1 - 1.5 * s->iqr, s->median - far);
+	return s->max > hi || s->min < lo;
 }
 
 double stats_bimodality_coefficient(const double *x, size_t n)
@@ -534,7 +553,10 @@ double stats_bimodality_coefficient(const double *x, size_t n)
  * seed 7, 400 samples each) this flags 0.5 % of lognormal and 2-2.5 % of
  * exponential samples of 20, and finds two lognormal groups 2x apart (5 %
  * spread, one third slow) every time; with 10 runs false alarms from
- * skewed samples reached 8 %.
+ * skewed samples reached 8 %.  The gap must also be large in relative
+ * terms, over STATS_BIMODAL_GAP_REL (5 %) of the value below it: on very
+ * tight data (18 runs within 2 % and 2 stragglers) a 1 % gap can exceed
+ * twice each group's spread without mattering to anyone.
  */
 bool stats_looks_bimodal(const double *x, size_t n)
 {
@@ -545,15 +567,19 @@ bool stats_looks_bimodal(const double *x, size_t n)
 	double *v = sorted_finite(x, n, &k);
 	bool yes = false;
 	if (k >= 20) {
-		if (v[0] > 0)
+		bool logs = v[0] > 0;
+		double mingap = STATS_BIMODAL_GAP_REL * fabs(v[k / 2]);
+		if (logs) {
 			for (size_t i = 0; i < k; i++)
 				v[i] = log(v[i]);
+			mingap = log1p(STATS_BIMODAL_GAP_REL);
+		}
 		size_t need = (size_t)ceil(0.1 * (double)k);
 		if (need < 2)
 			need = 2;
 		for (size_t i = need; i + need <= k && !yes; i++) {
 			double gap = v[i] - v[i - 1];
-			yes = gap > 2 * gsl_stats_sd(v, 1, i) &&
+			yes = gap > mingap && gap > 2 * gsl_stats_sd(v, 1, i) &&
 			      gap > 2 * gsl_stats_sd(v + i, 1, k - i);
 		}
 	}

@@ -16,6 +16,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -519,6 +520,26 @@ static void warnings_pure(void)
 	CHECK(stats_summarize(o1, N(o1), 0.95, &s) == 0);
 	CHECK(s.outliers_mild == 1 && s.outliers_severe == 0);
 	CHECK(!stats_many_outliers(&s));
+	/* Very tight runs (sleep 0.02 within 0.8 %): a severe Tukey outlier,
+	 * counted, but too close to the median to be worth a warning. */
+	const double tight[] = {20.00, 20.01, 20.00, 20.01, 20.00, 20.01, 20.00,
+				20.01, 20.00, 20.16};
+	CHECK(stats_summarize(tight, N(tight), 0.95, &s) == 0);
+	CHECK(s.outliers_severe == 1);
+	CHECK(!stats_many_outliers(&s));
+	CHECK(!(stats_warnings(tight, NULL, NULL, N(tight), 0.95) & STATS_WARN_OUTLIERS));
+	/* The same shape 10 % away does warn. */
+	double tight2[N(tight)];
+	memcpy(tight2, tight, sizeof tight);
+	tight2[9] = 22.5;
+	CHECK(stats_summarize(tight2, N(tight2), 0.95, &s) == 0);
+	CHECK(stats_many_outliers(&s));
+	/* Clamping an interval at 0: cat with --input, two runs. */
+	const double two[] = {0.0001, 0.0027};
+	CHECK(stats_summarize(two, 2, 0.95, &s) == 0);
+	CHECK(s.mean_ci_lo < 0);
+	stats_clamp_nonnegative(&s);
+	CHECK(s.mean_ci_lo == 0 && s.mean_ci_hi > 0.0027);
 
 	/* Bimodality coefficient: scipy.stats.skew(x, bias=False),
 	 * scipy.stats.kurtosis(x, bias=False) into (g^2+1)/(k+3(n-1)^2/
@@ -547,6 +568,15 @@ static void warnings_pure(void)
 	strag[19] = 5;
 	CHECK(stats_bimodality_coefficient(strag, N(strag)) > 5.0 / 9.0);
 	CHECK(!stats_looks_bimodal(strag, N(strag)));
+	/* Two tight groups 2 % apart (20.70 and 21.12 ms): twice each group's
+	 * spread, but too small a gap to warn about. */
+	double close2[20];
+	for (int i = 0; i < 20; i++)
+		close2[i] = (i < 18 ? 20.70 + 0.001 * (i % 9) : 21.12 + 0.001 * i) * 1e-3;
+	for (int i = 10; i < 18; i++)
+		close2[i] = 21.12e-3 + 0.001e-3 * i;
+	CHECK(stats_bimodality_coefficient(close2, N(close2)) > 5.0 / 9.0);
+	CHECK(!stats_looks_bimodal(close2, N(close2)));
 
 	/* Waiting: 10 ms wall, 1 ms CPU. */
 	const double wall[] = {0.010, 0.011, 0.010};
