@@ -18,9 +18,15 @@ struct text_style {
 	enum time_unit unit;
 	double confidence;   /* --confidence */
 	double precision;    /* --precision (relative), 0: off */
+	/* Calibrated shell start-up (wall time) subtracted from runs under a
+	 * shell: its mean and standard deviation (0 until calibrated). */
+	double shell_overhead_s, shell_overhead_sd;
 };
 
-/* Resolve --style against the terminal and NO_COLOR. */
+/* Resolve --style against the terminal and NO_COLOR (which removes colour
+ * only, https://no-color.org).  No progress bar when a command's output
+ * goes to the terminal (--show-output, --output inherit): the two would
+ * mix. */
 struct text_style text_style_from(const struct config *cfg);
 
 /* Format seconds in a fixed unit (or one chosen for `ref`). */
@@ -35,7 +41,15 @@ void text_bytes(double v, char *buf, size_t len);
 void text_bench_header(const struct text_style *st, size_t index,
 		       const struct bench_result *r);
 void text_bench_report(const struct text_style *st, const struct bench_result *r);
-/* Summary comparing all benchmarks; ref is the reference index or -1. */
+/*
+ * The comparison base of the summary and of every export: ref (the
+ * --reference index) if it has a wall time, else the benchmark with the
+ * lowest mean wall time; -1 when none has a run.  --sort never changes it.
+ */
+long text_base_index(struct bench_result *const *rs, size_t n, long ref,
+		     double confidence);
+/* Summary comparing all benchmarks; ref is the reference index or -1.
+ * The base is text_base_index(); sort orders the other lines only. */
 void text_summary(const struct text_style *st, struct bench_result *const *rs,
 		  size_t n, long ref, enum sort_mode sort);
 

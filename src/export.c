@@ -11,6 +11,7 @@
  * the rename itself survives a crash.
  */
 #include "export.h"
+#include "export_text.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -102,6 +103,8 @@ struct export_doc *export_doc_new(const struct export_context *ctx,
 			if (!r->has[m] || r->n_runs == 0 ||
 			    stats_summarize(r->col[m], r->n_runs, cfg->confidence, s) != 0)
 				s->n = 0;
+			else	/* every metric is a time, size or count */
+				stats_clamp_nonnegative(s);
 		}
 		d->outlier[i] = xcalloc(r->n_runs ? r->n_runs : 1, 1);
 		for (size_t k = 0; k < r->n_runs; k++)
@@ -112,16 +115,8 @@ struct export_doc *export_doc_new(const struct export_context *ctx,
 					    &d->sum[i][MET_WALL], d->outlier[i]);
 	}
 
-	if (o->reference >= 0 && (size_t)o->reference < n &&
-	    d->sum[o->reference][MET_WALL].n > 0) {
-		d->base = o->reference;
-	} else {
-		for (size_t i = 0; i < n; i++)
-			if (d->sum[i][MET_WALL].n > 0 &&
-			    (d->base < 0 ||
-			     d->sum[i][MET_WALL].mean < d->sum[d->base][MET_WALL].mean))
-				d->base = (long)i;
-	}
+	/* The same base as the terminal summary, whatever --sort says. */
+	d->base = text_base_index(o->results, n, o->reference, cfg->confidence);
 
 	if (d->base >= 0) {
 		size_t b = (size_t)d->base, cap = 0;

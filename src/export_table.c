@@ -149,8 +149,13 @@ static void build(const struct export_doc *d, struct table *t)
 			cell[k++] = xstrdup("1.00");
 		else {
 			double ratio, spread;
-			stats_ratio(&d->sum[d->base][MET_WALL], w, &ratio, &spread);
-			cell[k++] = xasprintf("%.2f ± %.2f", ratio, spread);
+			const struct stats_summary *b = &d->sum[d->base][MET_WALL];
+			stats_ratio(b, w, &ratio, &spread);
+			/* No spread from a single run on either side. */
+			if (w->n >= 2 && b->n >= 2 && isfinite(spread))
+				cell[k++] = xasprintf("%.2f ± %.2f", ratio, spread);
+			else
+				cell[k++] = xasprintf("%.2f", ratio);
 		}
 		for (size_t c = 0; c < sizeof show / sizeof show[0]; c++) {
 			if (!show[c])

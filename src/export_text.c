@@ -1,10 +1,11 @@
 /*
  * export_text.c: the terminal report, in hyperfine's layout so its users
  * feel at home, with lines for peak RSS and every counter, and a progress
- * bar on stderr.  Colour and the bar only go to terminals, never when
- * NO_COLOR is set (https://no-color.org).
+ * bar on stderr.  Colour and the bar only go to terminals; NO_COLOR
+ * (https://no-color.org) removes the colour, not the bar.
  */
 #include "export_text.h"
+#include "spawn.h"
 #include "stats.h"
 #include "xalloc.h"
 
@@ -35,10 +36,17 @@ struct text_style text_style_from(const struct config *cfg)
 	st.unit = cfg->time_unit;
 	st.confidence = cfg->confidence;
 	st.precision = cfg->precision;
+	/* The command's output on the terminal would mix with the bar. */
+	bool inherit = cfg->show_output;
+	for (size_t i = 0; i < cfg->outputs.n; i++)
+		if (strcmp(cfg->outputs.v[i], "inherit") == 0)
+			inherit = true;
+	if (inherit)
+		err_tty = false;
 	switch (cfg->style) {
 	case STYLE_AUTO:
 		st.color = out_tty && !no_color;
-		st.progress = err_tty && !no_color;
+		st.progress = err_tty;
 		break;
 	case STYLE_FULL:
 		st.color = !no_color;
@@ -60,6 +68,10 @@ struct text_style text_style_from(const struct config *cfg)
 	}
 	return st;
 }
+
+/* The shell-noise warning: the mean left after subtracting the shell's
+ * start-up is below this many of the start-up's standard deviations. */
+#define SHELL_NOISE_SDS 3.0
 
 static const char *c(const struct text_style *st, const char *code)
 {
@@ -145,12 +157,15 @@ void text_bytes(double v, char *buf, size_t len)
 		snprintf(buf, len, "n/a");
 		return;
 	}
+	/* Binary units, but switched at 1000 (as ls -h does) so there are
+	 * never four digits before the point: 1015.8 KiB is 0.99 MiB. */
 	int i = 0;
-	while (fabs(v) >= 1024.0 && i < 4) {
+	while (fabs(v) >= 1000.0 && i < 4) {
 		v /= 1024.0;
 		i++;
 	}
-	snprintf(buf, len, i == 0 ? "%.0f %s" : "%.1f %s", v, pre[i]);
+	snprintf(buf, len, i == 0 ? "%.0f %s" : fabs(v) < 1 ? "%.2f %s" : "%.1f %s",
+		 v, pre[i]);
 }
 
 void text_bench_header(const struct text_style *st, size_t index,
@@ -186,6 +201,7 @@ static void metric_line(const struct text_style *st, const struct bench_result *
 			       metric_info(m)->label, c(st, C_DIM), c(st, C_RESET));
 		return;
 	}
+	stats_clamp_nonnegative(&s);
 	const struct metric_info *mi = metric_info(m);
 	char label[48], mean[32], sd[32];
 	snprintf(label, sizeof label, "%s:", mi->label);
@@ -207,11 +223,17 @@ static void metric_line(const struct text_style *st, const struct bench_result *
 		text_count(isfinite(s.stddev) ? s.stddev : 0, sd, sizeof sd);
 		break;
 	}
-	printf("  %-19s %s%12s%s ± %s%-12s%s", label, c(st, C_GREEN), mean,
-	       c(st, C_RESET), c(st, C_GREEN), sd, c(st, C_RESET));
-	if (s.n < r->n_runs)
-		printf(" %s(counted in %zu of %zu runs)%s", c(st, C_DIM), s.n,
-		       r->n_runs, c(st, C_RESET));
+	bool partial = s.n < r->n_runs;
+	printf("  %-19s %s%12s%s", label, c(st, C_GREEN), mean, c(st, C_RESET));
+	/* One value has no spread: no "± 0" (hyperfine's "abs ≡"). */
+	if (s.n >= 2)
+		printf(" ± %s%*s%s", c(st, C_GREEN), partial ? -12 : 0, sd,
+		       c(st, C_RESET));
+	else if (partial)
+		printf("%15s", "");
+	if (partial)
+		printf(" %s(counted in %zu of %zu run%s)%s", c(st, C_DIM), s.n,
+		       r->n_runs, r->n_runs == 1 ? "" : "s", c(st, C_RESET));
 	putchar('\n');
 }
 
@@ -251,7 +273,7 @@ static void stats_block(const struct text_style *st,
 	}
 	size_t out = w->outliers_mild + w->outliers_severe;
 	if (out > 0)
-		printf("  %-20s %s%zu mild, %zu severe%s of %zu runs (Tukey fences; "
+		printf("  %-20s %s%8zu mild, %zu severe%s of %zu runs (Tukey fences; "
 		       "kept)\n", "Outliers:", c(st, C_YELLOW), w->outliers_mild,
 		       w->outliers_severe, c(st, C_RESET), w->n);
 }
@@ -292,6 +314,86 @@ static void warn(const struct text_style *st, const char *fmt, ...)
 	putchar('\n');
 }
 
+/* "1 run", "3 runs". */
+static const char *runs_word(size_t n)
+{
+	return n == 1 ? "run" : "runs";
+}
+
+/*
+ * Runs that -i let through: how many failed, with which exit codes or
+ * signals, and how many timed out (their time is the timeout's, not the
+ * command's).  Like hyperfine's "Ignoring non-zero exit code" warning, but
+ * with the counts.
+ */
+static void failure_lines(const struct text_style *st, const struct bench_result *r)
+{
+	size_t failed = 0, timed_out = 0;
+	for (size_t i = 0; i < r->n_runs; i++)
+		if (r->flags[i] & RUN_TIMED_OUT)
+			timed_out++;
+		else if (r->flags[i] & RUN_FAILED)
+			failed++;
+	if (failed > 0) {
+		/* Distinct codes in order of first appearance, with counts. */
+		char list[256] = "";
+		size_t used = 0, shown = 0;
+		for (size_t i = 0; i < r->n_runs; i++) {
+			if (!(r->flags[i] & RUN_FAILED) || (r->flags[i] & RUN_TIMED_OUT))
+				continue;
+			int code = r->exit_codes[i];
+			bool seen = false;
+			for (size_t k = 0; k < i && !seen; k++)
+				seen = (r->flags[k] & RUN_FAILED) &&
+				       !(r->flags[k] & RUN_TIMED_OUT) &&
+				       r->exit_codes[k] == code;
+			if (seen)
+				continue;
+			size_t cnt = 0;
+			for (size_t k = i; k < r->n_runs; k++)
+				cnt += (r->flags[k] & RUN_FAILED) &&
+				       !(r->flags[k] & RUN_TIMED_OUT) &&
+				       r->exit_codes[k] == code;
+			char one[64];
+			if (code < 0)
+				snprintf(one, sizeof one, "signal %s",
+					 spawn_signal_name(-code));
+			else
+				snprintf(one, sizeof one, "exit code %d", code);
+			if (cnt > 1 || failed > 1)
+				snprintf(one + strlen(one), sizeof one - strlen(one),
+					 " ×%zu", cnt);
+			if (used < sizeof list - 1) {
+				int w = snprintf(list + used, sizeof list - used, "%s%s",
+						 shown ? ", " : "", one);
+				used += w > 0 ? (size_t)w : 0;
+				if (used >= sizeof list)
+					used = sizeof list - 1;
+			}
+			shown++;
+		}
+		warn(st, "%zu of %zu %s failed (%s), ignored by -i: their times "
+		     "are in the statistics, but may not measure the work you "
+		     "meant.", failed, r->n_runs, runs_word(r->n_runs), list);
+	}
+	if (timed_out > 0)
+		warn(st, "%zu of %zu %s timed out (killed by --timeout), ignored "
+		     "by -i: their times are the timeout, not the command's, and "
+		     "are in the statistics.", timed_out, r->n_runs,
+		     runs_word(r->n_runs));
+}
+
+/* Runs of a shell command whose time was clamped at 0 when the shell's
+ * start-up was subtracted. */
+static size_t clamped_runs(const struct bench_result *r)
+{
+	size_t k = 0;
+	if (r->via_shell)
+		for (size_t i = 0; i < r->n_runs; i++)
+			k += r->col[MET_WALL][i] == 0;
+	return k;
+}
+
 /* hyperfine-style warnings, each with what to do about it.  The checks are
  * pure functions in stats.c, where their thresholds are explained. */
 static void warning_lines(const struct text_style *st, const struct bench_result *r,
@@ -303,6 +405,33 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 				    st->confidence);
 	const char *un = text_unit_name(unit);
 	char a[24], b[24];
+	failure_lines(st, r);
+	/*
+	 * Shell start-up subtracted from a command that takes about as long
+	 * as the start-up's own run-to-run noise: what is left is mostly
+	 * noise.  The rule: mean below 3 standard deviations of the
+	 * calibrated start-up, or at least 10 % of the runs clamped at 0.
+	 */
+	size_t clamped = clamped_runs(r);
+	if (r->via_shell && st->shell_overhead_s > 0 &&
+	    (w->mean < SHELL_NOISE_SDS * st->shell_overhead_sd ||
+	     (clamped > 0 && (double)clamped >= 0.1 * (double)w->n))) {
+		enum time_unit u2 = st->unit != UNIT_AUTO ? st->unit
+			: text_pick_unit(st->shell_overhead_s);
+		ftime(a, sizeof a, st->shell_overhead_s, u2);
+		ftime(b, sizeof b, st->shell_overhead_sd, u2);
+		char cl[64] = "";
+		if (clamped > 0)
+			snprintf(cl, sizeof cl, "; %zu of %zu %s clamped at 0", clamped,
+				 w->n, runs_word(w->n));
+		warn(st, "after subtracting the shell's start-up (%s ± %s %s), "
+		     "what is left is within its noise%s: these times say little. "
+		     "Run the command without a shell (-N/--shell=none) or give "
+		     "it more work.", a, b, text_unit_name(u2), cl);
+		/* With clamped values the first run is no news. */
+		if (clamped > 0)
+			m &= ~(unsigned)STATS_WARN_FIRST_SLOW;
+	}
 	if (m & STATS_WARN_FIRST_SLOW) {
 		size_t i = 0;
 		while (i < r->n_runs && !isfinite(r->col[MET_WALL][i]))
@@ -347,25 +476,52 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 		     stats_bimodality_coefficient(r->col[MET_WALL], r->n_runs));
 }
 
+/* The largest time the report shows for r: its unit suits them all, so no
+ * value reads "1763.2 µs". */
+static double largest_shown(const struct bench_result *r, const struct stats_summary *w,
+			    const struct stats_summary *u, const struct stats_summary *sy)
+{
+	double big = w->max;
+	if (w->n >= 2 && w->mean_ci_hi > big)
+		big = w->mean_ci_hi;
+	if (u->n > 0 && u->mean > big)
+		big = u->mean;
+	if (sy->n > 0 && sy->mean > big)
+		big = sy->mean;
+	for (int k = 0; k < CTR_MAX; k++) {
+		enum metric_id m = (enum metric_id)(MET_CTR_FIRST + k);
+		struct stats_summary s;
+		if (r->has[m] && metric_info(m)->unit == UNIT_SECONDS &&
+		    stats_summarize(r->col[m], r->n_runs, 0.95, &s) == 0 &&
+		    s.mean > big)
+			big = s.mean;
+	}
+	return big;
+}
+
 void text_bench_report(const struct text_style *st, const struct bench_result *r)
 {
 	if (st->quiet)
 		return;
-	struct stats_summary w, u, sy;
+	struct stats_summary w, u = {0}, sy = {0};
 	if (r->n_runs == 0 || stats_summarize(r->col[MET_WALL], r->n_runs, st->confidence, &w) != 0) {
 		printf("  no completed runs\n\n");
 		return;
 	}
-	stats_summarize(r->col[MET_USER], r->n_runs, st->confidence, &u);
-	stats_summarize(r->col[MET_SYSTEM], r->n_runs, st->confidence, &sy);
-	enum time_unit unit = st->unit != UNIT_AUTO ? st->unit : text_pick_unit(w.mean);
+	stats_clamp_nonnegative(&w);
+	if (stats_summarize(r->col[MET_USER], r->n_runs, st->confidence, &u) != 0)
+		u.n = 0;
+	if (stats_summarize(r->col[MET_SYSTEM], r->n_runs, st->confidence, &sy) != 0)
+		sy.n = 0;
+	enum time_unit unit = st->unit != UNIT_AUTO ? st->unit
+		: text_pick_unit(largest_shown(r, &w, &u, &sy));
 	const char *un = text_unit_name(unit);
 
 	char mean[24], sd[24], us[24], sys[24], lo[24], hi[24];
 	ftime(mean, sizeof mean, w.mean, unit);
 	ftime(sd, sizeof sd, isfinite(w.stddev) ? w.stddev : 0, unit);
-	ftime(us, sizeof us, u.mean, unit);
-	ftime(sys, sizeof sys, sy.mean, unit);
+	ftime(us, sizeof us, u.n ? u.mean : NAN, unit);
+	ftime(sys, sizeof sys, sy.n ? sy.mean : NAN, unit);
 	ftime(lo, sizeof lo, w.min, unit);
 	ftime(hi, sizeof hi, w.max, unit);
 	if (w.n >= 2)
@@ -380,10 +536,10 @@ void text_bench_report(const struct text_style *st, const struct bench_result *r
 	printf("    [User: %s%s %s%s, System: %s%s %s%s]\n", c(st, C_BLUE_OR_DIM),
 	       us, un, c(st, C_RESET), c(st, C_BLUE_OR_DIM), sys, un, c(st, C_RESET));
 	printf("  Range (%smin%s … %smax%s):   %s%8s %s%s … %s%8s %s%s    "
-	       "%s%zu runs%s\n", c(st, C_CYAN), c(st, C_RESET), c(st, C_MAGENTA),
+	       "%s%zu %s%s\n", c(st, C_CYAN), c(st, C_RESET), c(st, C_MAGENTA),
 	       c(st, C_RESET), c(st, C_CYAN), lo, un, c(st, C_RESET),
 	       c(st, C_MAGENTA), hi, un, c(st, C_RESET), c(st, C_DIM), w.n,
-	       c(st, C_RESET));
+	       runs_word(w.n), c(st, C_RESET));
 
 	stats_block(st, &w, unit);
 	metric_line(st, r, MET_MAX_RSS, unit);
@@ -391,8 +547,8 @@ void text_bench_report(const struct text_style *st, const struct bench_result *r
 		if (r->has[MET_CTR_FIRST + k])
 			metric_line(st, r, (enum metric_id)(MET_CTR_FIRST + k), unit);
 	if (r->interrupted)
-		printf("  %sinterrupted after %zu runs%s\n", c(st, C_YELLOW),
-		       r->n_runs, c(st, C_RESET));
+		printf("  %sinterrupted after %zu %s%s\n", c(st, C_YELLOW),
+		       r->n_runs, runs_word(r->n_runs), c(st, C_RESET));
 	stop_line(st, r, &w);
 	warning_lines(st, r, &w, unit);
 	putchar('\n');
@@ -449,6 +605,25 @@ static void compare_text(const struct text_style *st,
 		       sig ? "" : ": no significant difference");
 }
 
+long text_base_index(struct bench_result *const *rs, size_t n, long ref,
+		     double confidence)
+{
+	struct stats_summary s;
+	if (ref >= 0 && (size_t)ref < n && rs[ref]->n_runs > 0 &&
+	    stats_summarize(rs[ref]->col[MET_WALL], rs[ref]->n_runs, confidence, &s) == 0)
+		return ref;
+	long base = -1;
+	double best = 0;
+	for (size_t i = 0; i < n; i++)
+		if (rs[i]->n_runs > 0 &&
+		    stats_summarize(rs[i]->col[MET_WALL], rs[i]->n_runs, confidence, &s) == 0 &&
+		    (base < 0 || s.mean < best)) {
+			base = (long)i;
+			best = s.mean;
+		}
+	return base;
+}
+
 void text_summary(const struct text_style *st, struct bench_result *const *rs,
 		  size_t n, long ref, enum sort_mode sort)
 {
@@ -469,9 +644,10 @@ void text_summary(const struct text_style *st, struct bench_result *const *rs,
 		goto out;
 	if (sort != SORT_COMMAND)
 		qsort_r(order, usable, sizeof *order, cmp_mean, means);
-	size_t base = ref >= 0 ? (size_t)ref : order[0];
-	if (s[base].n == 0)
+	long bi = text_base_index(rs, n, ref, st->confidence);
+	if (bi < 0)
 		goto out;
+	size_t base = (size_t)bi;
 
 	const struct bench_result *a = rs[base];
 	printf("%sSummary%s\n", c(st, C_BOLD), c(st, C_RESET));
