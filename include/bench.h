@@ -48,6 +48,22 @@ struct bench_outcome {
  */
 typedef void (*bench_done_fn)(void *arg, const struct bench_outcome *so_far);
 
+/* --precision with no --max-runs, --max-time (or --runs) gets this cap, so
+ * a noisy command cannot run forever; the report says when it stopped one. */
+#define BENCH_PRECISION_MAX_TIME_S 60.0
+/* Apply that default to cfg; true if it did. */
+bool bench_default_cap(struct config *cfg);
+
+/*
+ * Why a benchmark stopped at a cap (STOP_MAX_RUNS, STOP_MAX_TIME) after n
+ * runs, naming each goal it did not reach: "stopped at --max-time 3 s
+ * before reaching --min-runs 10 and --min-time 3 s".  NULL for the other
+ * reasons.  default_cap: the cap is bench_default_cap()'s.
+ */
+const char *bench_stop_text(enum stop_reason s, const struct config *cfg,
+			    bool default_cap, size_t n, double total_wall_s,
+			    double rel_halfwidth, char *buf, size_t len);
+
 /* Run everything; never exits.  Errors are printed through diag. */
 void bench_run(const struct config *cfg, const struct plan *plan,
 	       bench_done_fn on_done, void *arg, struct bench_outcome *out);

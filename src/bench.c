@@ -52,6 +52,7 @@ struct ctx {
 	} *outs;                 /* --output files, each opened once */
 	size_t n_outs;
 	bool told_fallback;
+	bool default_cap;        /* bench_default_cap() set cfg->max_time_s */
 	char err[DIAG_MSG_MAX];
 };
 
@@ -299,8 +300,8 @@ static int calibrate_shell(struct ctx *x)
 	p.argv[2] = xstrdup("");
 	p.via_shell = true;
 
-	double sum[MET_COUNT] = {0};
-	size_t cnt[MET_COUNT] = {0};
+	double sum[MET_COUNT] = {0}, wall[SHELL_CALIBRATION_RUNS];
+	size_t cnt[MET_COUNT] = {0}, nwall = 0;
 	int rc = 0;
 	for (int i = 0; i < 3 + SHELL_CALIBRATION_RUNS; i++) {
 		struct spawn_result res;
@@ -323,6 +324,8 @@ static int calibrate_shell(struct ctx *x)
 			continue;
 		double v[MET_COUNT];
 		results_values_from_spawn(&res, v);
+		if (isfinite(v[MET_WALL]))
+			wall[nwall++] = v[MET_WALL];
 		for (int m = 0; m < MET_COUNT; m++)
 			if (isfinite(v[m])) {
 				sum[m] += v[m];
@@ -336,12 +339,20 @@ static int calibrate_shell(struct ctx *x)
 		x->overhead[m] = cnt[m] && metric_info((enum metric_id)m)->shell_corrected
 				 ? sum[m] / (double)cnt[m] : 0;
 	x->calibrated = true;
+	struct stats_summary ws;
+	x->style.shell_overhead_s = x->overhead[MET_WALL];
+	if (stats_summarize(wall, nwall, x->cfg->confidence, &ws) == 0 &&
+	    isfinite(ws.stddev))
+		x->style.shell_overhead_sd = ws.stddev;
 	char faults[32];
 	text_count(x->overhead[MET_CTR_FIRST + CTR_PAGE_FAULTS], faults, sizeof faults);
-	diag_note("shell syntax: running such commands under '%s'; its start-up "
-		  "(%.3f ms wall, %s page faults, calibrated over %d runs) is "
-		  "subtracted", x->shell_path, x->overhead[MET_WALL] * 1e3,
-		  faults, SHELL_CALIBRATION_RUNS);
+	diag_note("%s '%s'; its start-up (%.3f ± %.3f ms wall, %s page faults, "
+		  "calibrated over %d runs) is subtracted",
+		  x->cfg->shell_mode == SHELL_FORCE
+		  ? "--shell: running every command under"
+		  : "shell syntax: running such commands under",
+		  x->shell_path, x->overhead[MET_WALL] * 1e3,
+		  x->style.shell_overhead_sd * 1e3, faults, SHELL_CALIBRATION_RUNS);
 	return 0;
 }
 
@@ -374,29 +385,50 @@ static size_t progress_total(const struct config *cfg, const struct bench_result
 	return want;
 }
 
-static const char *stop_text(enum stop_reason s, const struct config *cfg,
-			     char *buf, size_t len)
+bool bench_default_cap(struct config *cfg)
 {
-	switch (s) {
-	case STOP_MAX_RUNS:
-		if (cfg->precision > 0)
-			snprintf(buf, len, "stopped at --max-runs %ld before reaching "
-				 "--precision %g %%", cfg->max_runs, cfg->precision * 100);
-		else
-			snprintf(buf, len, "stopped at --max-runs %ld before reaching "
-				 "--min-time", cfg->max_runs);
-		return buf;
-	case STOP_MAX_TIME:
-		if (cfg->precision > 0)
-			snprintf(buf, len, "stopped at --max-time %g s before reaching "
-				 "--precision %g %%", cfg->max_time_s, cfg->precision * 100);
-		else
-			snprintf(buf, len, "stopped at --max-time %g s before reaching "
-				 "--min-runs", cfg->max_time_s);
-		return buf;
-	default:
+	if (cfg->precision <= 0 || cfg->runs > 0 || cfg->max_runs > 0 ||
+	    cfg->max_time_s > 0)
+		return false;
+	cfg->max_time_s = BENCH_PRECISION_MAX_TIME_S;
+	return true;
+}
+
+const char *bench_stop_text(enum stop_reason s, const struct config *cfg,
+			    bool default_cap, size_t n, double total_wall_s,
+			    double rel_halfwidth, char *buf, size_t len)
+{
+	char cap[96], goals[128] = "";
+	if (s == STOP_MAX_RUNS)
+		snprintf(cap, sizeof cap, "--max-runs %ld", cfg->max_runs);
+	else if (s == STOP_MAX_TIME && default_cap)
+		snprintf(cap, sizeof cap, "%g s (the default cap of --precision "
+			 "without --max-runs or --max-time)", cfg->max_time_s);
+	else if (s == STOP_MAX_TIME)
+		snprintf(cap, sizeof cap, "--max-time %g s", cfg->max_time_s);
+	else
 		return NULL;
+	/* The goals planner_next() checks, those not reached. */
+	size_t k = 0;
+	if (n < (size_t)cfg->min_runs)
+		k += (size_t)snprintf(goals + k, sizeof goals - k, "--min-runs %ld",
+				      cfg->min_runs);
+	if (cfg->precision > 0 ? !(rel_halfwidth <= cfg->precision)
+			       : total_wall_s < cfg->min_time_s) {
+		if (k > 0 && k < sizeof goals)
+			k += (size_t)snprintf(goals + k, sizeof goals - k, " and ");
+		if (k < sizeof goals) {
+			if (cfg->precision > 0)
+				snprintf(goals + k, sizeof goals - k, "--precision %g %%",
+					 cfg->precision * 100);
+			else
+				snprintf(goals + k, sizeof goals - k, "--min-time %g s",
+					 cfg->min_time_s);
+		}
 	}
+	snprintf(buf, len, "stopped at %s before reaching %s", cap,
+		 goals[0] ? goals : "its goal");
+	return buf;
 }
 
 /* Relative half-width of the mean's CI from the wall-time column. */
@@ -481,16 +513,18 @@ static int bench_start(struct ctx *x, struct bstate *s, bool header)
 		return rc;
 	if (header)
 		text_bench_header(&x->style, s->index, s->r);
+	set_iteration(x, "CBENCH_ITERATION=setup", 0);
 	if (b->setup && (rc = run_hook(x, "setup", b->setup, s->hook_out, -1)) != 0)
 		return rc;
 	s->setup_ok = true;
 
 	char run_name[64];
 	for (long k = 1; k <= cfg->warmup; k++) {
+		/* The run's own value for its prepare and conclude too. */
+		set_iteration(x, "CBENCH_ITERATION=warmup-%zu", (size_t)k);
 		if (b->prepare &&
 		    (rc = run_hook(x, "prepare", b->prepare, s->hook_out, -1)) != 0)
 			return rc;
-		set_iteration(x, "CBENCH_ITERATION=warmup-%zu", (size_t)k);
 		struct spawn_result res;
 		if ((rc = run(x, &s->p, s->out, s->out_fd, false, &res)) != 0)
 			return rc;
@@ -517,10 +551,10 @@ static int bench_step(struct ctx *x, struct bstate *s)
 	struct bench_result *r = s->r;
 	int rc;
 
+	set_iteration(x, "CBENCH_ITERATION=%zu", r->n_runs);
 	if (b->prepare &&
 	    (rc = run_hook(x, "prepare", b->prepare, s->hook_out, -1)) != 0)
 		return rc;
-	set_iteration(x, "CBENCH_ITERATION=%zu", r->n_runs);
 	struct spawn_result res;
 	if ((rc = run(x, &s->p, s->out, s->out_fd, true, &res)) != 0)
 		return rc;
@@ -565,8 +599,10 @@ static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool print_now,
 	struct bench_result *r = s->r;
 	text_progress_clear(&x->style);
 	if (rc == 0 && why == NULL) {
-		char buf[160];
-		why = stop_text(s->why, x->cfg, buf, sizeof buf);
+		char buf[256];
+		why = bench_stop_text(s->why, x->cfg, x->default_cap, r->n_runs,
+				      r->total_wall_s, rel_halfwidth(x->cfg, r),
+				      buf, sizeof buf);
 		if (why)
 			r->stop_reason = xstrdup(why);
 	} else if (why) {
@@ -576,6 +612,7 @@ static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool print_now,
 		r->interrupted = true;
 	s->report = rc != -1;
 	if (rc != -2 && s->setup_ok && s->b->cleanup) {
+		set_iteration(x, "CBENCH_ITERATION=cleanup", 0);
 		int c = run_hook(x, "cleanup", s->b->cleanup, s->hook_out, -1);
 		if (c != 0 && rc == 0)
 			rc = c;
@@ -726,7 +763,13 @@ static int run_all(struct ctx *x, struct bstate *st, size_t n,
 void bench_run(const struct config *cfg, const struct plan *plan,
 	       bench_done_fn on_done, void *arg, struct bench_outcome *out)
 {
+	/* --precision needs a cap: a copy of cfg with the default one. */
+	struct config capped = *cfg;
 	struct ctx x = {.cfg = cfg, .stdin_fd = -1};
+	if (bench_default_cap(&capped)) {
+		x.cfg = cfg = &capped;
+		x.default_cap = true;
+	}
 	memset(out, 0, sizeof *out);
 	out->reference = -1;
 	out->exit_code = CBENCH_EXIT_OK;

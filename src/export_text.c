@@ -424,10 +424,13 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 		if (clamped > 0)
 			snprintf(cl, sizeof cl, "; %zu of %zu %s clamped at 0", clamped,
 				 w->n, runs_word(w->n));
-		warn(st, "after subtracting the shell's start-up (%s ± %s %s), "
-		     "what is left is within its noise%s: these times say little. "
-		     "Run the command without a shell (-N/--shell=none) or give "
-		     "it more work.", a, b, text_unit_name(u2), cl);
+		char mn[24];
+		ftime(mn, sizeof mn, w->mean, u2);
+		warn(st, "the mean left after subtracting the shell's start-up "
+		     "(%s %s) is within that start-up's own noise (%s ± %s %s)%s: "
+		     "these times say little. Run the command without a shell "
+		     "(-N/--shell=none) or give it more work.", mn,
+		     text_unit_name(u2), a, b, text_unit_name(u2), cl);
 		/* With clamped values the first run is no news. */
 		if (clamped > 0)
 			m &= ~(unsigned)STATS_WARN_FIRST_SLOW;
