@@ -78,8 +78,9 @@ const struct cli_option cli_options[] = {
 	 "Same as --output=inherit."},
 	{OPT_STYLE, "style", 0, ARG_ONE, "STYLE",
 	 "auto|basic|full|nocolor|color|none", NULL, SCOPE_BOTH,
-	 "Terminal output style (default: auto: colour and progress bar on a "
-	 "terminal unless NO_COLOR is set)."},
+	 "Terminal output style (default: auto: on a terminal, colour unless "
+	 "NO_COLOR is set, and a progress bar unless the command's output is "
+	 "shown)."},
 	{OPT_TIME_UNIT, "time-unit", 'u', ARG_ONE, "UNIT",
 	 "microsecond|millisecond|second", NULL, SCOPE_BOTH,
 	 "Unit for times (default: chosen from the values)."},
@@ -93,7 +94,8 @@ const struct cli_option cli_options[] = {
 	 "Confidence level of intervals and tests (default: 95)."},
 	{OPT_PRECISION, "precision", 0, ARG_ONE, "PCT", NULL, NULL, SCOPE_RUN,
 	 "Run until the mean's confidence interval is within PCT % of the mean "
-	 "(or --max-runs / --max-time)."},
+	 "(or --max-runs / --max-time; without either, a default cap of 60 s "
+	 "of measured time per benchmark)."},
 	{OPT_EXPORT_JSON, "export-json", 0, ARG_ONE, "FILE", NULL, "file",
 	 SCOPE_RUN, "Write all results as JSON (- for stdout)."},
 	{OPT_EXPORT_MARKDOWN, "export-markdown", 0, ARG_ONE, "FILE", NULL, "file",
@@ -819,8 +821,9 @@ void cli_print_help(bool compare)
 	     "  3    a performance gate found a significant regression\n"
 	     "  130  interrupted by SIGINT (143: SIGTERM); results so far are kept\n");
 	puts("Environment:\n"
-	     "  NO_COLOR           disable colours\n"
-	     "  CBENCH_ITERATION   set for each run: warmup-K, or the run index\n"
+	     "  NO_COLOR           disable colours (not the progress bar)\n"
+	     "  CBENCH_ITERATION   set for each run and its --prepare/--conclude:\n"
+	     "                     warmup-K or the run index; setup, cleanup\n"
 	     "  GITHUB_ACTIONS     true: gates also print ::error:: annotation lines\n");
 }
 

@@ -1,0 +1,125 @@
+# End-to-end tests of the terminal report's fixes: failed and timed-out
+# runs, one comparison base, CBENCH_ITERATION in hooks, the progress bar
+# with NO_COLOR and inherited output, shell-noise and stop notes, clamped
+# intervals, single runs and number formatting.  Nothing asserts a time.
+
+# script(1) gives cbench a terminal (stdout and stderr), for the progress bar.
+on_tty() {
+	command -v script >/dev/null || skip "script(1) not installed"
+	script -qec "$*" /dev/null </dev/null
+}
+
+test_ignored_failures_are_reported() {
+	cb -r 5 -i "$HELPERS/crash exit 3" >out 2>err || fail "exit $?"
+	expect_grep "failed runs" '^  Warning: 5 of 5 runs failed \(exit code 3 ×5\), ignored by -i' out
+	cb -r 3 -i "$HELPERS/crash segv" >out 2>err || fail "exit $?"
+	expect_grep "signal" '^  Warning: 3 of 3 runs failed \(signal SIGSEGV ×3\)' out
+	cb -r 3 "$HELPERS/crash exit 0" >out 2>err || fail "exit $?"
+	expect_no_grep "no failure, no warning" 'failed|timed out' out
+}
+
+test_timed_out_runs_are_reported() {
+	cb --timeout 0.2 -r 2 -i 'sleep 5' >out 2>err || fail "exit $?"
+	expect_grep "timed out" '^  Warning: 2 of 2 runs timed out \(killed by --timeout\), ignored by -i: their times are the timeout' out
+	expect_no_grep "not counted as failed too" 'runs failed' out
+}
+
+# --sort command orders the lines, the base stays the fastest, as in the
+# exports.
+test_sort_command_keeps_fastest_base() {
+	cb -r 3 --sort command 'sleep 0.06' 'sleep 0.001' --export-json o.json \
+		--export-markdown o.md >out 2>err || fail "exit $?"
+	expect_grep "terminal base" '^  sleep 0\.001 ran$' out
+	expect_grep "other line" 'times faster than sleep 0\.06' out
+	expect_eq "json reference" "$(jq '[.comparisons[].reference] | unique | .[0]' o.json)" 1
+	expect_grep "markdown reference" '^\| `sleep 0\.001` .*\| 1\.00 \|' o.md
+}
+
+test_iteration_in_hooks() {
+	cb -w 1 -r 2 -s 'echo s$CBENCH_ITERATION >> log' \
+		-p 'echo p$CBENCH_ITERATION >> log' \
+		-C 'echo c$CBENCH_ITERATION >> log' \
+		-c 'echo x$CBENCH_ITERATION >> log' \
+		'echo r$CBENCH_ITERATION >> log' >out 2>err || fail "exit $?"
+	expect_eq "hook iterations" "$(tr '\n' ' ' <log)" \
+		"ssetup pwarmup-1 rwarmup-1 cwarmup-1 p0 r0 c0 p1 r1 c1 xcleanup "
+}
+
+test_no_color_keeps_progress_bar() {
+	NO_COLOR=1 on_tty "$CBENCH" -r 5 "'sleep 0.02'" >tty || fail "exit $?"
+	expect_grep "progress bar" '░|█' tty
+	expect_no_grep "no colour" $'\033\\[3[0-9]m' tty
+	NO_COLOR= on_tty "$CBENCH" -r 2 true >tty2 || fail "exit $?"
+	expect_grep "colour without NO_COLOR" $'\033\\[3[0-9]m' tty2
+}
+
+test_inherited_output_has_no_progress_bar() {
+	NO_COLOR= on_tty "$CBENCH" --show-output -r 5 "'sh -c \"echo hello; sleep 0.02\"'" >tty ||
+		fail "exit $?"
+	expect_grep "command output shown" '^hello' tty
+	expect_no_grep "no progress bar" '░|█' tty
+	NO_COLOR= on_tty "$CBENCH" --output inherit -r 3 "'echo hi'" >tty || fail "exit $?"
+	expect_no_grep "no progress bar with --output inherit" '░|█' tty
+}
+
+# ':' costs what the empty calibration command costs: what is left after
+# the subtraction is noise, about half the runs clamped at 0.
+test_shell_noise_warned() {
+	cb -S sh -r 20 ':' >out 2>err || fail "exit $?"
+	expect_grep "warning" "Warning: the mean left after subtracting the shell's start-up .* is within that start-up's own noise" out
+	expect_no_grep "no first-run warning with clamped runs" "Warning: the first run" out
+	expect_grep "note says why a shell" "note: --shell: running every command under" err
+	cb -r 2 'true | true' >out 2>err || fail "exit $?"
+	expect_grep "shell syntax note" "note: shell syntax: running such commands under" err
+}
+
+# One quick and one 0.2 s run: the t interval of two runs reaches far
+# below 0, which no time can.
+test_interval_clamped_at_zero() {
+	cb -r 2 'sleep 0.$((CBENCH_ITERATION * 2))' --export-json o.json >out 2>err ||
+		fail "exit $?"
+	expect_grep "terminal lower bound" '^  Mean 95 % CI: +0\.000 m?s …' out
+	expect_eq "json lower bound" "$(jq '.results[0].metrics.wall_time.mean_ci[0]' o.json)" 0
+	expect_eq "no negative bound" "$(jq '[.results[0].metrics[] | .mean_ci[0] // 0 | select(. < 0)] | length' o.json)" 0
+}
+
+test_single_run_has_no_spread() {
+	cb -r 1 "$HELPERS/touch_pages 500" "$HELPERS/touch_pages 1000" \
+		--export-markdown o.md >out 2>err || fail "exit $?"
+	expect_no_grep "no ± with one run" '±' out
+	expect_grep "singular" 'Range \(min … max\):.* 1 run$' out
+	expect_no_grep "no '1 runs'" '1 runs' out
+	expect_no_grep "markdown relative without spread" '± 0\.00 \|' o.md
+}
+
+test_number_formatting() {
+	# 19 quick runs and one of about 3 ms: mean under 1 ms, max above.
+	cb -r 20 'if [ $CBENCH_ITERATION = 7 ]; then sleep 0.003; fi' >out 2>err ||
+		fail "exit $?"
+	expect_no_grep "no 4-digit µs or ms values" '[0-9]{4}\.[0-9]* (µs|ms)' out
+	expect_no_grep "no trailing spaces" ' $' out
+	expect_no_grep "no 4-digit KiB" '[0-9]{4}\.[0-9] KiB' out
+}
+
+# The Outliers value lines up with the numbers above it (run 3 is a
+# severe outlier, as in stats.sh).
+test_outliers_aligned() {
+	cb -r 10 "if [ \"\$CBENCH_ITERATION\" = 3 ]; then $HELPERS/spin 60; else $HELPERS/touch_pages 10; fi" \
+		>out 2>err || fail "exit $?"
+	expect_grep "outliers line" '^  Outliers:' out
+	ci=$(grep '^  Mean 95 % CI:' out | sed 's/ [mµ]*s … .*//' | wc -m)
+	ol=$(grep '^  Outliers:' out | sed 's/ mild.*//' | wc -m)
+	expect_eq "outlier count ends where the CI's first number ends" "$ol" "$ci"
+}
+
+test_stop_note_names_unreached_goals() {
+	cb -M 3 'sleep 0.01' >out 2>err || fail "exit $?"
+	expect_grep "both goals" 'Note: stopped at --max-runs 3 before reaching --min-runs 10 and --min-time 3 s$' out
+	cb -m 2 -M 3 'sleep 0.01' >out 2>err || fail "exit $?"
+	expect_grep "one goal" 'Note: stopped at --max-runs 3 before reaching --min-time 3 s$' out
+}
+
+test_precision_default_cap_documented() {
+	cb --help >help 2>&1 || fail "exit $?"
+	expect_grep "help says the cap" 'default cap' help
+}

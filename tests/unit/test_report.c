@@ -1,0 +1,120 @@
+/*
+ * test_report.c: the terminal report's formatting helpers (export_text.c)
+ * and the run-loop's stop notes and --precision cap (bench.c), checked
+ * without running anything.
+ */
+#include "bench.h"
+#include "diag.h"
+#include "export_text.h"
+#include "results.h"
+#include "stats.h"
+#include "unit.h"
+
+#include <math.h>
+#include <string.h>
+
+static void bytes_switch_at_1000(void)
+{
+	char b[32];
+	text_bytes(512, b, sizeof b);
+	CHECK_STR(b, "512 B");
+	text_bytes(999, b, sizeof b);
+	CHECK_STR(b, "999 B");
+	text_bytes(1000, b, sizeof b);
+	CHECK_STR(b, "0.98 KiB");
+	text_bytes(1015.8 * 1024, b, sizeof b);   /* was "1015.8 KiB" */
+	CHECK_STR(b, "0.99 MiB");
+	text_bytes(9.0 * 1024 * 1024, b, sizeof b);
+	CHECK_STR(b, "9.0 MiB");
+	text_bytes(999.0 * 1024, b, sizeof b);
+	CHECK_STR(b, "999.0 KiB");
+}
+
+static struct bench_result *with_times(const char *name, const double *t, size_t n)
+{
+	struct bench_result *r = results_new(name, name, NULL, 0);
+	results_enable(r, MET_WALL);
+	for (size_t i = 0; i < n; i++) {
+		double v[MET_COUNT];
+		for (int m = 0; m < MET_COUNT; m++)
+			v[m] = NAN;
+		v[MET_WALL] = t[i];
+		results_add_run(r, v, 0, 0);
+	}
+	return r;
+}
+
+/* One base for the summary and the exports: the reference, else the
+ * fastest, never the first in command order. */
+static void base_is_reference_or_fastest(void)
+{
+	const double a[] = {0.03, 0.031}, b[] = {0.01, 0.011}, c[] = {0.02, 0.021};
+	struct bench_result *rs[4] = {with_times("a", a, 2), with_times("b", b, 2),
+				      with_times("c", c, 2),
+				      results_new("none", "none", NULL, 0)};
+	CHECK(text_base_index(rs, 3, -1, 0.95) == 1);
+	CHECK(text_base_index(rs, 3, 2, 0.95) == 2);
+	/* A reference without runs: the fastest. */
+	CHECK(text_base_index(rs, 4, 3, 0.95) == 1);
+	CHECK(text_base_index(rs + 3, 1, -1, 0.95) == -1);
+	for (int i = 0; i < 4; i++)
+		results_free(rs[i]);
+}
+
+static void precision_default_cap(void)
+{
+	struct config cfg = {.min_runs = 10, .min_time_s = 3, .precision = 0.01};
+	CHECK(bench_default_cap(&cfg));
+	CHECK(cfg.max_time_s == BENCH_PRECISION_MAX_TIME_S);
+	struct config capped = {.min_runs = 10, .min_time_s = 3, .precision = 0.01,
+				.max_runs = 50};
+	CHECK(!bench_default_cap(&capped));
+	CHECK(capped.max_time_s == 0);
+	struct config plain = {.min_runs = 10, .min_time_s = 3};
+	CHECK(!bench_default_cap(&plain));
+	CHECK(plain.max_time_s == 0);
+
+	char buf[256];
+	cfg.max_time_s = 60;
+	CHECK_STR(bench_stop_text(STOP_MAX_TIME, &cfg, true, 2119, 60.1, 0.02,
+				  buf, sizeof buf),
+		  "stopped at 60 s (the default cap of --precision without "
+		  "--max-runs or --max-time) before reaching --precision 1 %");
+}
+
+/* Each goal not reached is named, and only those. */
+static void stop_text_names_goals(void)
+{
+	char buf[256];
+	struct config cfg = {.min_runs = 10, .min_time_s = 3, .max_runs = 3};
+	CHECK_STR(bench_stop_text(STOP_MAX_RUNS, &cfg, false, 3, 0.03, NAN, buf,
+				  sizeof buf),
+		  "stopped at --max-runs 3 before reaching --min-runs 10 and "
+		  "--min-time 3 s");
+	cfg.min_runs = 2;
+	CHECK_STR(bench_stop_text(STOP_MAX_RUNS, &cfg, false, 3, 0.03, NAN, buf,
+				  sizeof buf),
+		  "stopped at --max-runs 3 before reaching --min-time 3 s");
+	struct config t = {.min_runs = 10, .min_time_s = 0.01, .max_time_s = 0.5};
+	CHECK_STR(bench_stop_text(STOP_MAX_TIME, &t, false, 4, 0.6, NAN, buf,
+				  sizeof buf),
+		  "stopped at --max-time 0.5 s before reaching --min-runs 10");
+	struct config p = {.min_runs = 10, .min_time_s = 3, .max_runs = 15,
+			   .precision = 0.05};
+	CHECK_STR(bench_stop_text(STOP_MAX_RUNS, &p, false, 15, 1, 0.19, buf,
+				  sizeof buf),
+		  "stopped at --max-runs 15 before reaching --precision 5 %");
+	CHECK(bench_stop_text(STOP_PRECISION, &p, false, 15, 1, 0.01, buf,
+			      sizeof buf) == NULL);
+}
+
+int main(void)
+{
+	stats_init();
+	diag_set_quiet(true);
+	RUN(bytes_switch_at_1000);
+	RUN(base_is_reference_or_fastest);
+	RUN(precision_default_cap);
+	RUN(stop_text_names_goals);
+	UNIT_EXIT();
+}
