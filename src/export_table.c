@@ -151,8 +151,8 @@ static void build(const struct export_doc *d, struct table *t)
 			double ratio, spread;
 			const struct stats_summary *b = &d->sum[d->base][MET_WALL];
 			stats_ratio(b, w, &ratio, &spread);
-			/* No spread from a single run on either side. */
-			if (w->n >= 2 && b->n >= 2 && isfinite(spread))
+			/* One run on each side: no spread to show ("± 0.00"). */
+			if ((w->n >= 2 || b->n >= 2) && isfinite(spread))
 				cell[k++] = xasprintf("%.2f ± %.2f", ratio, spread);
 			else
 				cell[k++] = xasprintf("%.2f", ratio);
