@@ -79,6 +79,11 @@ struct stats_comparison {
 	double welch_t, welch_df;  /* t = (mean b - mean a) / se, its df */
 	double mw_u;               /* U of sample b (pairs b > a, ties 1/2) */
 	bool mw_exact;             /* p from the exact null distribution */
+	bool mw_underpowered;      /* too few runs for the rank test ever to
+				      reach the level (2 / C(na+nb, na) >= 1 -
+				      confidence, e.g. 3 + 3 runs at 95 %): the
+				      verdict then rests on the interval and
+				      Welch's test */
 };
 
 /*

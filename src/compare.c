@@ -467,7 +467,8 @@ enum cmp_verdict compare_decide(const struct stats_comparison *c,
 	/* Mann-Whitney U first: rank-based, so one slow run on a busy CI
 	 * machine does not make or break significance (Google Benchmark's
 	 * tools/compare.py uses it for the same reason). */
-	double p = isfinite(c->p_mann_whitney) ? c->p_mann_whitney : c->p_welch;
+	double p = isfinite(c->p_mann_whitney) && !c->mw_underpowered
+		   ? c->p_mann_whitney : c->p_welch;
 	*p_used = p;
 	if (!isfinite(p) || !isfinite(c->ratio_lo) || !isfinite(c->ratio_hi))
 		return CMP_UNDECIDED;

@@ -566,10 +566,12 @@ static int cmp_mean(const void *a, const void *b, void *arg)
 }
 
 /* "p < 0.001", "p = 0.042": the larger of the Welch and Mann-Whitney
- * p-values, since a verdict needs both. */
+ * p-values, since a verdict needs both (Welch's alone when there are too
+ * few runs for the rank test to take part). */
 static void p_text(const struct stats_comparison *cmp, char *buf, size_t len)
 {
-	double p = fmax(cmp->p_welch, cmp->p_mann_whitney);
+	double p = cmp->mw_underpowered ? cmp->p_welch
+					: fmax(cmp->p_welch, cmp->p_mann_whitney);
 	if (!isfinite(p))
 		snprintf(buf, len, "p n/a");
 	else if (p < 0.001)

@@ -432,10 +432,15 @@ static void compare_same_and_unknown(void)
 	CHECK(c.verdict == VERDICT_SAME);
 	CHECK_NEAR(c.p_welch, 1.0, 0);
 	CHECK_NEAR(c.p_mann_whitney, 1.0, 0);
-	/* Two runs each can never reach 95 % with the rank test: exact
-	 * minimum p is 2/6. */
+	/* Two runs each can never reach 95 % with the rank test (exact
+	 * minimum p is 2/6): it abstains, and the exact interval [2, 2]
+	 * with Welch's p = 0 decides. */
 	CHECK(stats_compare(k1, 2, k2, 2, 0.95, 1, &c) == 0);
-	CHECK(c.verdict == VERDICT_SAME);
+	CHECK(c.mw_underpowered);
+	CHECK(c.verdict == VERDICT_SLOWER);
+	/* One run each: nothing to decide. */
+	CHECK(stats_compare(k1, 1, k2, 1, 0.95, 1, &c) == 0);
+	CHECK(c.verdict == VERDICT_UNKNOWN);
 }
 
 static void edge_one_run_and_equal(void)
@@ -592,9 +597,33 @@ static void warnings_pure(void)
 	CHECK(m == STATS_WARN_TOO_FAST);
 }
 
+/* With 3 + 3 runs the exact Mann-Whitney test cannot go below
+ * p = 2 / C(6, 3) = 0.1, so at 95 % it abstains and a clear, Welch- and
+ * Fieller-significant difference is still called (it used to be vetoed as
+ * "no significant difference").  With 4 + 4 (2 / 70 = 0.029) it votes. */
+static void rank_test_abstains_with_few_runs(void)
+{
+	const double a[] = {1.00, 1.01, 0.99}, b[] = {2.00, 2.02, 1.98};
+	struct stats_comparison c;
+	CHECK(stats_compare(a, 3, b, 3, 0.95, 1, &c) == 0);
+	CHECK(c.mw_underpowered);
+	CHECK_NEAR(c.p_mann_whitney, 0.1, 1e-12);
+	CHECK(c.p_welch < 0.001);
+	CHECK(c.verdict == VERDICT_SLOWER);
+
+	const double a4[] = {1.00, 1.01, 0.99, 1.00}, b4[] = {2.00, 2.02, 1.98, 2.0};
+	CHECK(stats_compare(a4, 4, b4, 4, 0.95, 1, &c) == 0);
+	CHECK(!c.mw_underpowered);
+	CHECK(c.verdict == VERDICT_SLOWER);
+	/* At 99 % even 4 + 4 cannot reach it (0.029 > 0.01). */
+	CHECK(stats_compare(a4, 4, b4, 4, 0.99, 1, &c) == 0);
+	CHECK(c.mw_underpowered);
+}
+
 int main(void)
 {
 	stats_init();
+	RUN(rank_test_abstains_with_few_runs);
 	RUN(nist_lower_difficulty);
 	RUN(nist_numacc);
 	RUN(quantiles_type7);
