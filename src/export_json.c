@@ -11,11 +11,18 @@
  * "Exports" section is the schema's documentation; "schema_version" changes
  * whenever a field changes meaning or disappears.
  *
+ * The per-run arrays (a million runs are tens of millions of values) are
+ * not cJSON nodes: the tree holds a raw placeholder for each, and
+ * export_json_write streams the arrays into cJSON's printed text in the
+ * exact format cJSON would print them ("[a, b, c]", numbers as
+ * numfmt_cjson).
+ *
  * Values that were not counted are null, never 0.  Strings are checked for
  * UTF-8: an invalid byte (a command line is bytes, JSON is text) becomes
  * U+FFFD so that strict parsers still read the file.
  */
 #include "export.h"
+#include "numfmt.h"
 #include "spawn.h"
 #include "xalloc.h"
 
@@ -205,38 +212,60 @@ static cJSON *units(void)
 	return j;
 }
 
-static cJSON *column(const double *x, size_t n)
+/* A per-run array, printed after the tree (see the top). */
+enum lazy_kind { LAZY_COLUMN, LAZY_CODES, LAZY_SIGNALS, LAZY_TIMED_OUT,
+		 LAZY_FAILED, LAZY_OUTLIERS };
+
+struct lazy {
+	enum lazy_kind kind;
+	const double *col;
+	const struct bench_result *r;
+	const unsigned char *outlier;
+	size_t n;
+};
+
+struct lazies {
+	struct lazy *v;
+	size_t n, cap;
+};
+
+/* Placeholders are "\x01<index>\x02": cJSON escapes control characters in
+ * strings, so these bytes appear nowhere else in its output. */
+static cJSON *later(struct lazies *lz, struct lazy l)
 {
-	cJSON *a = cJSON_CreateArray();
-	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, num(x[i]));
-	return a;
+	char mark[32];
+	xgrow((void **)&lz->v, &lz->cap, lz->n + 1, sizeof *lz->v);
+	snprintf(mark, sizeof mark, "\x01%zu\x02", lz->n);
+	lz->v[lz->n++] = l;
+	return cJSON_CreateRaw(mark);
 }
 
-static cJSON *runs(const struct export_doc *d, size_t i)
+static cJSON *column(struct lazies *lz, const double *x, size_t n)
+{
+	return later(lz, (struct lazy){.kind = LAZY_COLUMN, .col = x, .n = n});
+}
+
+static cJSON *runs(const struct export_doc *d, size_t i, struct lazies *lz)
 {
 	const struct bench_result *r = d->outcome->results[i];
 	cJSON *j = cJSON_CreateObject();
 	for (int m = 0; m < MET_COUNT; m++)
 		if (r->has[m])
 			cJSON_AddItemToObject(j, metric_info((enum metric_id)m)->key,
-					      column(r->col[m], r->n_runs));
-	cJSON *code = cJSON_AddArrayToObject(j, "exit_code");
-	cJSON *sig = cJSON_AddArrayToObject(j, "signal");
-	cJSON *tmo = cJSON_AddArrayToObject(j, "timed_out");
-	cJSON *fl = cJSON_AddArrayToObject(j, "failed");
-	cJSON *out = cJSON_AddArrayToObject(j, "outlier");
-	for (size_t k = 0; k < r->n_runs; k++) {
-		int c = r->exit_codes[k];
-		cJSON_AddItemToArray(code, c >= 0 ? num(c) : cJSON_CreateNull());
-		cJSON_AddItemToArray(sig, c < 0 ? str(spawn_signal_name(-c))
-					     : cJSON_CreateNull());
-		cJSON_AddItemToArray(tmo, cJSON_CreateBool(r->flags[k] & RUN_TIMED_OUT));
-		cJSON_AddItemToArray(fl, cJSON_CreateBool(r->flags[k] & RUN_FAILED));
-		unsigned char o = d->outlier[i][k];
-		cJSON_AddItemToArray(out, str(o & RUN_OUTLIER_SEVERE ? "severe"
-					      : o & RUN_OUTLIER_MILD ? "mild" : "none"));
-	}
+					      column(lz, r->col[m], r->n_runs));
+	static const struct {
+		const char *key;
+		enum lazy_kind kind;
+	} per_run[] = {
+		{"exit_code", LAZY_CODES}, {"signal", LAZY_SIGNALS},
+		{"timed_out", LAZY_TIMED_OUT}, {"failed", LAZY_FAILED},
+		{"outlier", LAZY_OUTLIERS},
+	};
+	for (size_t k = 0; k < sizeof per_run / sizeof per_run[0]; k++)
+		cJSON_AddItemToObject(j, per_run[k].key,
+				      later(lz, (struct lazy){.kind = per_run[k].kind,
+						.r = r, .outlier = d->outlier[i],
+						.n = r->n_runs}));
 	return j;
 }
 
@@ -268,7 +297,7 @@ static cJSON *metric(const struct stats_summary *s, enum metric_id m)
 	return j;
 }
 
-static cJSON *result(const struct export_doc *d, size_t i)
+static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 {
 	const struct bench_result *r = d->outcome->results[i];
 	const struct stats_summary *w = &d->sum[i][MET_WALL];
@@ -287,11 +316,11 @@ static cJSON *result(const struct export_doc *d, size_t i)
 	cJSON_AddItemToObject(j, "min", num(w->n ? w->min : nan));
 	cJSON_AddItemToObject(j, "max", num(w->n ? w->max : nan));
 	cJSON_AddItemToObject(j, "times", r->has[MET_WALL]
-			      ? column(r->col[MET_WALL], r->n_runs) : cJSON_CreateArray());
-	cJSON *codes = cJSON_AddArrayToObject(j, "exit_codes");
-	for (size_t k = 0; k < r->n_runs; k++)
-		cJSON_AddItemToArray(codes, r->exit_codes[k] >= 0
-				     ? num(r->exit_codes[k]) : cJSON_CreateNull());
+			      ? column(lz, r->col[MET_WALL], r->n_runs)
+			      : cJSON_CreateArray());
+	cJSON_AddItemToObject(j, "exit_codes",
+			      later(lz, (struct lazy){.kind = LAZY_CODES, .r = r,
+						     .n = r->n_runs}));
 	if (r->n_params) {
 		cJSON *p = cJSON_AddObjectToObject(j, "parameters");
 		for (size_t k = 0; k < r->n_params; k++)
@@ -306,7 +335,7 @@ static cJSON *result(const struct export_doc *d, size_t i)
 	cJSON_AddBoolToObject(j, "exec_exact", r->exec_exact);
 	cJSON_AddBoolToObject(j, "via_shell", r->via_shell);
 	cJSON_AddItemToObject(j, "stop_reason", str(r->stop_reason));
-	cJSON_AddItemToObject(j, "runs", runs(d, i));
+	cJSON_AddItemToObject(j, "runs", runs(d, i, lz));
 	cJSON *ms = cJSON_AddObjectToObject(j, "metrics");
 	for (int m = 0; m < MET_COUNT; m++)
 		if (r->has[m])
@@ -329,8 +358,100 @@ static cJSON *comparison(const struct export_cmp *c)
 	return j;
 }
 
+/* Buffered output: fputs per value would take the stream lock each time. */
+struct out {
+	FILE *f;
+	size_t len;
+	bool failed;
+	char buf[1 << 16];
+};
+
+static void out_flush(struct out *o)
+{
+	if (o->len && fwrite(o->buf, 1, o->len, o->f) != o->len)
+		o->failed = true;
+	o->len = 0;
+}
+
+static void out_bytes(struct out *o, const char *s, size_t n)
+{
+	if (o->len + n > sizeof o->buf) {
+		out_flush(o);
+		if (n > sizeof o->buf) {
+			if (fwrite(s, 1, n, o->f) != n)
+				o->failed = true;
+			return;
+		}
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+#define OUT_LIT(o, s) out_bytes(o, s, sizeof s - 1)
+
+/* One value of a per-run array, as cJSON prints the node the tree used
+ * to hold for it. */
+static void lazy_value(struct out *o, const struct lazy *l, size_t k)
+{
+	if (o->len + NUMFMT_MAX > sizeof o->buf)
+		out_flush(o);
+	char *p = o->buf + o->len;
+	int c;
+	switch (l->kind) {
+	case LAZY_COLUMN:
+		o->len += numfmt_cjson(p, l->col[k]);
+		break;
+	case LAZY_CODES:
+		c = l->r->exit_codes[k];
+		o->len += numfmt_cjson(p, c >= 0 ? (double)c : NAN);
+		break;
+	case LAZY_SIGNALS:
+		c = l->r->exit_codes[k];
+		if (c >= 0) {
+			OUT_LIT(o, "null");
+		} else {
+			cJSON *j = str(spawn_signal_name(-c));
+			char *t = cJSON_PrintUnformatted(j);
+			if (t)
+				out_bytes(o, t, strlen(t));
+			else
+				o->failed = true;
+			cJSON_free(t);
+			cJSON_Delete(j);
+		}
+		break;
+	case LAZY_TIMED_OUT:
+	case LAZY_FAILED:
+		if (l->r->flags[k] & (l->kind == LAZY_FAILED ? RUN_FAILED : RUN_TIMED_OUT))
+			OUT_LIT(o, "true");
+		else
+			OUT_LIT(o, "false");
+		break;
+	case LAZY_OUTLIERS:
+		if (l->outlier[k] & RUN_OUTLIER_SEVERE)
+			OUT_LIT(o, "\"severe\"");
+		else if (l->outlier[k] & RUN_OUTLIER_MILD)
+			OUT_LIT(o, "\"mild\"");
+		else
+			OUT_LIT(o, "\"none\"");
+		break;
+	}
+}
+
+static void lazy_array(struct out *o, const struct lazy *l)
+{
+	OUT_LIT(o, "[");
+	for (size_t k = 0; k < l->n; k++) {
+		if (k)
+			OUT_LIT(o, ", ");
+		lazy_value(o, l, k);
+	}
+	OUT_LIT(o, "]");
+}
+
 int export_json_write(FILE *f, const struct export_doc *d)
 {
+	struct lazies lz = {0};
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddItemToObject(root, "schema", str("cbench-results"));
 	cJSON_AddItemToObject(root, "schema_version", num(SCHEMA_VERSION));
@@ -339,16 +460,39 @@ int export_json_write(FILE *f, const struct export_doc *d)
 	cJSON_AddItemToObject(root, "units", units());
 	cJSON *rs = cJSON_AddArrayToObject(root, "results");
 	for (size_t i = 0; i < d->outcome->n; i++)
-		cJSON_AddItemToArray(rs, result(d, i));
+		cJSON_AddItemToArray(rs, result(d, i, &lz));
 	cJSON *cs = cJSON_AddArrayToObject(root, "comparisons");
 	for (size_t k = 0; k < d->n_cmps; k++)
 		cJSON_AddItemToArray(cs, comparison(&d->cmps[k]));
 
 	char *text = cJSON_Print(root);
 	cJSON_Delete(root);
-	if (text == NULL)
+	if (text == NULL) {
+		free(lz.v);
 		return -1;
-	int rc = fputs(text, f) < 0 || fputc('\n', f) == EOF ? -1 : 0;
+	}
+	struct out *o = xmalloc(sizeof *o);
+	o->f = f;
+	o->len = 0;
+	o->failed = false;
+	const char *p = text;
+	for (const char *mark; (mark = strchr(p, '\x01')) != NULL;) {
+		out_bytes(o, p, (size_t)(mark - p));
+		char *end;
+		size_t idx = strtoul(mark + 1, &end, 10);
+		if (*end != '\x02' || idx >= lz.n) { /* cannot happen */
+			o->failed = true;
+			break;
+		}
+		lazy_array(o, &lz.v[idx]);
+		p = end + 1;
+	}
+	out_bytes(o, p, strlen(p));
+	OUT_LIT(o, "\n");
+	out_flush(o);
+	int rc = o->failed ? -1 : 0;
+	free(o);
 	cJSON_free(text);
+	free(lz.v);
 	return rc;
 }
