@@ -22,6 +22,7 @@
  * (NaN in pandas).
  */
 #include "export.h"
+#include "numfmt.h"
 #include "spawn.h"
 #include "xalloc.h"
 
@@ -48,8 +49,8 @@ static void field(FILE *f, const char *s, bool first)
 
 static void number(FILE *f, double v)
 {
-	char buf[40];
-	export_number(buf, sizeof buf, v);
+	char buf[NUMFMT_MAX];
+	numfmt_shortest(buf, v);
 	field(f, buf, false);
 }
 
@@ -186,6 +187,62 @@ int export_csv_write(FILE *f, const struct export_doc *d)
 	return 0;
 }
 
+/* A field as field() writes it, into a new string (for the per-run file,
+ * where the same name and command line start every row). */
+static char *quoted(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (m == NULL)
+		return xstrdup(s);
+	field(m, s, true);
+	fclose(m);
+	return buf;
+}
+
+/* Row buffer: a million rows of a dozen fields each through stdio would
+ * take its lock per character. */
+struct rowbuf {
+	FILE *f;
+	size_t len;
+	char buf[1 << 16];
+};
+
+static void row_flush(struct rowbuf *b)
+{
+	if (b->len)
+		fwrite(b->buf, 1, b->len, b->f);
+	b->len = 0;
+}
+
+static void row_bytes(struct rowbuf *b, const char *s, size_t n)
+{
+	if (b->len + n > sizeof b->buf) {
+		row_flush(b);
+		if (n > sizeof b->buf) {
+			fwrite(s, 1, n, b->f);
+			return;
+		}
+	}
+	memcpy(b->buf + b->len, s, n);
+	b->len += n;
+}
+
+static void row_str(struct rowbuf *b, const char *s)
+{
+	row_bytes(b, s, strlen(s));
+}
+
+/* ",<number>" */
+static void row_number(struct rowbuf *b, double v)
+{
+	if (b->len + NUMFMT_MAX + 1 > sizeof b->buf)
+		row_flush(b);
+	b->buf[b->len++] = ',';
+	b->len += numfmt_shortest(b->buf + b->len, v);
+}
+
 int export_csv_runs_write(FILE *f, const struct export_doc *d)
 {
 	const struct bench_outcome *o = d->outcome;
@@ -204,34 +261,62 @@ int export_csv_runs_write(FILE *f, const struct export_doc *d)
 					   "timed_out", "failed", "outlier"};
 	for (size_t k = 0; k < sizeof head / sizeof head[0]; k++)
 		fieldf(f, head[k]);
-	for (int m = 0; m < MET_COUNT; m++)
-		if (any_has(o, m))
+	bool has[MET_COUNT];
+	for (int m = 0; m < MET_COUNT; m++) {
+		has[m] = any_has(o, m);
+		if (has[m])
 			fieldf(f, metric_info((enum metric_id)m)->key);
+	}
 	fputc('\n', f);
 
+	struct rowbuf *b = xmalloc(sizeof *b);
+	b->f = f;
+	b->len = 0;
 	for (size_t i = 0; i < o->n; i++) {
 		const struct bench_result *r = o->results[i];
+		/* What every row of this benchmark starts with, after its
+		 * number: ",name,command,params..." */
+		char *lead = NULL;
+		size_t lead_len = 0;
+		FILE *m = open_memstream(&lead, &lead_len);
+		if (m == NULL) {
+			free(b);
+			free(params);
+			return -1;
+		}
+		fieldf(m, r->name);
+		fieldf(m, r->command);
+		for (size_t p = 0; p < np; p++)
+			fieldf(m, param_value(r, params[p]));
+		fclose(m);
+		char num[32];
+		int num_len = snprintf(num, sizeof num, "%zu", i + 1);
 		for (size_t k = 0; k < r->n_runs; k++) {
 			int code = r->exit_codes[k];
 			unsigned char out = d->outlier[i][k];
-			fprintf(f, "%zu", i + 1);
-			fieldf(f, r->name);
-			fieldf(f, r->command);
-			for (size_t p = 0; p < np; p++)
-				fieldf(f, param_value(r, params[p]));
-			number(f, (double)(k + 1));
-			number(f, code >= 0 ? (double)code : NAN);
-			fieldf(f, code < 0 ? spawn_signal_name(-code) : "");
-			fieldf(f, r->flags[k] & RUN_TIMED_OUT ? "true" : "false");
-			fieldf(f, r->flags[k] & RUN_FAILED ? "true" : "false");
-			fieldf(f, out & RUN_OUTLIER_SEVERE ? "severe"
-				  : out & RUN_OUTLIER_MILD ? "mild" : "none");
-			for (int m = 0; m < MET_COUNT; m++)
-				if (any_has(o, m))
-					number(f, r->has[m] ? r->col[m][k] : NAN);
-			fputc('\n', f);
+			row_bytes(b, num, (size_t)num_len);
+			row_bytes(b, lead, lead_len);
+			row_number(b, (double)(k + 1));
+			row_number(b, code >= 0 ? (double)code : NAN);
+			row_str(b, ",");
+			if (code < 0) {
+				char *sig = quoted(spawn_signal_name(-code));
+				row_str(b, sig);
+				free(sig);
+			}
+			row_str(b, r->flags[k] & RUN_TIMED_OUT ? ",true" : ",false");
+			row_str(b, r->flags[k] & RUN_FAILED ? ",true" : ",false");
+			row_str(b, out & RUN_OUTLIER_SEVERE ? ",severe"
+				   : out & RUN_OUTLIER_MILD ? ",mild" : ",none");
+			for (int mi = 0; mi < MET_COUNT; mi++)
+				if (has[mi])
+					row_number(b, r->has[mi] ? r->col[mi][k] : NAN);
+			row_str(b, "\n");
 		}
+		free(lead);
 	}
+	row_flush(b);
+	free(b);
 	free(params);
 	return 0;
 }
