@@ -77,7 +77,24 @@ static size_t finite_copy(const double *x, size_t n, double *out)
 #define RADIX_SIZE (1u << RADIX_BITS)
 #define RADIX_PASSES 6
 
-static void sort_doubles(double *v, size_t n)
+/* The order-preserving key of a double, and back. */
+static uint64_t radix_key(double x)
+{
+	uint64_t u;
+	memcpy(&u, &x, sizeof u);
+	return u ^ ((u >> 63) ? ~UINT64_C(0) : UINT64_C(1) << 63);
+}
+
+static double radix_value(uint64_t u)
+{
+	u ^= (u >> 63) ? UINT64_C(1) << 63 : ~UINT64_C(0);
+	double x;
+	memcpy(&x, &u, sizeof x);
+	return x;
+}
+
+/* tmp: scratch space for n values. */
+static void sort_doubles(double *v, size_t n, double *tmp)
 {
 	if (n < 64) {
 		for (size_t i = 1; i < n; i++) {
@@ -89,48 +106,52 @@ static void sort_doubles(double *v, size_t n)
 		}
 		return;
 	}
-	uint64_t *a = xmalloc(n * sizeof *a), *b = xmalloc(n * sizeof *b);
+	/* The keys live in v's and tmp's storage, copied in and out with
+	 * memcpy so no object is read through a pointer of another type. */
+	unsigned char *a = (unsigned char *)v, *b = (unsigned char *)tmp;
 	size_t (*count)[RADIX_SIZE] = xcalloc(RADIX_PASSES, sizeof *count);
 	for (size_t i = 0; i < n; i++) {
-		uint64_t u;
-		memcpy(&u, &v[i], sizeof u);
-		u ^= (u >> 63) ? ~UINT64_C(0) : UINT64_C(1) << 63;
-		a[i] = u;
+		uint64_t u = radix_key(v[i]);
+		memcpy(a + 8 * i, &u, 8);
 		for (int p = 0; p < RADIX_PASSES; p++)
 			count[p][(u >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++;
 	}
 	for (int p = 0; p < RADIX_PASSES; p++) {
 		size_t *c = count[p], sum = 0;
 		unsigned shift = (unsigned)(p * RADIX_BITS);
-		if (c[(a[0] >> shift) & (RADIX_SIZE - 1)] == n)
+		uint64_t u;
+		memcpy(&u, a, 8);
+		if (c[(u >> shift) & (RADIX_SIZE - 1)] == n)
 			continue; /* one digit everywhere: nothing moves */
 		for (size_t d = 0; d < RADIX_SIZE; d++) {
 			size_t t = c[d];
 			c[d] = sum;
 			sum += t;
 		}
-		for (size_t i = 0; i < n; i++)
-			b[c[(a[i] >> shift) & (RADIX_SIZE - 1)]++] = a[i];
-		uint64_t *t = a;
+		for (size_t i = 0; i < n; i++) {
+			memcpy(&u, a + 8 * i, 8);
+			memcpy(b + 8 * c[(u >> shift) & (RADIX_SIZE - 1)]++, &u, 8);
+		}
+		unsigned char *t = a;
 		a = b;
 		b = t;
 	}
 	for (size_t i = 0; i < n; i++) {
-		uint64_t u = a[i];
-		u ^= (u >> 63) ? UINT64_C(1) << 63 : ~UINT64_C(0);
-		memcpy(&v[i], &u, sizeof u);
+		uint64_t u;
+		memcpy(&u, a + 8 * i, 8);
+		v[i] = radix_value(u);
 	}
 	free(count);
-	free(a);
-	free(b);
 }
 
 /* A sorted copy of the finite values of x (caller frees); *k their count. */
 static double *sorted_finite(const double *x, size_t n, size_t *k)
 {
 	double *v = xmalloc((n ? n : 1) * sizeof *v);
+	double *tmp = xmalloc((n ? n : 1) * sizeof *tmp);
 	*k = finite_copy(x, n, v);
-	sort_doubles(v, *k);
+	sort_doubles(v, *k, tmp);
+	free(tmp);
 	return v;
 }
 
@@ -225,7 +246,10 @@ int stats_summarize(const double *x, size_t n, double confidence,
 		    struct stats_summary *out)
 {
 	size_t k;
-	double *v = sorted_finite(x, n, &k);
+	double *v = xmalloc((n ? n : 1) * sizeof *v);
+	double *tmp = xmalloc((n ? n : 1) * sizeof *tmp);
+	k = finite_copy(x, n, v);
+	sort_doubles(v, k, tmp);
 
 	memset(out, 0, sizeof *out);
 	out->n = k;
@@ -236,6 +260,7 @@ int stats_summarize(const double *x, size_t n, double confidence,
 	if (k == 0) {
 		out->mean = out->stddev = out->median = out->min = out->max = NAN;
 		free(v);
+		free(tmp);
 		return -1;
 	}
 	/* Scale by a power of two (exact) so that squares of huge or tiny
@@ -270,10 +295,9 @@ int stats_summarize(const double *x, size_t n, double confidence,
 		*(v[j - 1] > hi3 ? &out->outliers_severe : &out->outliers_mild) += 1;
 
 	/* MAD: median of absolute deviations. */
-	double *dev = xmalloc(k * sizeof *dev);
-	sorted_deviations(v, k, out->median, dev);
-	out->mad = stats_quantile_sorted(dev, k, 0.5);
-	free(dev);
+	sorted_deviations(v, k, out->median, tmp);
+	out->mad = stats_quantile_sorted(tmp, k, 0.5);
+	free(tmp);
 	free(v);
 	return 0;
 }
