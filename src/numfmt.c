@@ -87,7 +87,8 @@ static bool scale17(double a, struct scaled *sc)
 	uint64_t m = frac | (UINT64_C(1) << 52);
 	int q = be - 1075;
 	double l2 = (double)(be - 1023) + log2_1p((double)frac * 0x1.0p-52);
-	int k = (int)floor(l2 * 0.30102999566398119521);
+	double kf = l2 * 0.30102999566398119521;
+	int k = (int)kf - (kf < 0 && kf != (int)kf); /* floor */
 	for (int tries = 0; tries < 4; tries++) {
 		int p = 16 - k;
 		u128 quo, rem, den, gap;
@@ -156,7 +157,21 @@ static bool scale17(double a, struct scaled *sc)
 static void round_to(const struct scaled *sc, int n, struct decimal *out)
 {
 	uint64_t quo = (uint64_t)sc->quo;
-	uint64_t pj = pow10[17 - n], xt = quo / pj, r = quo % pj;
+	/* constant divisors: the compiler multiplies instead of dividing */
+	uint64_t pj, xt, r;
+	switch (n) {
+	case 17:
+		pj = 1, xt = quo, r = 0;
+		break;
+	case 16:
+		pj = 10, xt = quo / 10, r = quo % 10;
+		break;
+	case 15:
+		pj = 100, xt = quo / 100, r = quo % 100;
+		break;
+	default:
+		pj = pow10[17 - n], xt = quo / pj, r = quo % pj;
+	}
 	bool up;
 	if (n == 17) {
 		u128 other = sc->den - sc->rem;
@@ -212,6 +227,17 @@ static const char digit_pairs[201] =
 static void put_digits(char *d, uint64_t x, int n)
 {
 	int i = n;
+	if (n > 8) {
+		/* the low 8 digits in 32-bit arithmetic */
+		uint32_t lo = (uint32_t)(x % 100000000);
+		x /= 100000000;
+		for (int j = 0; j < 4; j++) {
+			unsigned r = lo % 100;
+			lo /= 100;
+			d[--i] = digit_pairs[2 * r + 1];
+			d[--i] = digit_pairs[2 * r];
+		}
+	}
 	while (i >= 2) {
 		unsigned r = (unsigned)(x % 100);
 		x /= 100;
