@@ -39,6 +39,12 @@ void stats_init(void);
 int stats_summarize(const double *x, size_t n, double confidence,
 		    struct stats_summary *out);
 
+/* stats_summarize of ncols columns x[c][0..n) at once, into out[c]
+ * (out[c].n == 0 where no value is finite).  The same results, faster:
+ * the columns' running sums overlap. */
+void stats_summarize_columns(const double *const *x, size_t n, size_t ncols,
+			     double confidence, struct stats_summary *out);
+
 /* Hyndman-Fan type 7 quantile p (0..1) of sorted[0..n), n >= 1. */
 double stats_quantile_sorted(const double *sorted, size_t n, double p);
 

@@ -97,14 +97,23 @@ struct export_doc *export_doc_new(const struct export_context *ctx,
 		const struct bench_result *r = o->results[i];
 		d->wall_cmp[i] = -1;
 		d->order[i] = i;
-		for (int m = 0; m < MET_COUNT; m++) {
-			struct stats_summary *s = &d->sum[i][m];
-			memset(s, 0, sizeof *s);
-			if (!r->has[m] || r->n_runs == 0 ||
-			    stats_summarize(r->col[m], r->n_runs, cfg->confidence, s) != 0)
-				s->n = 0;
-			else	/* every metric is a time, size or count */
-				stats_clamp_nonnegative(s);
+		/* Every measured metric in one call: the columns' running sums
+		 * overlap (stats.h). */
+		const double *cols[MET_COUNT];
+		int ids[MET_COUNT], nm = 0;
+		struct stats_summary sums[MET_COUNT];
+		memset(d->sum[i], 0, sizeof d->sum[i]);
+		for (int m = 0; m < MET_COUNT; m++)
+			if (r->has[m] && r->n_runs > 0) {
+				cols[nm] = r->col[m];
+				ids[nm++] = m;
+			}
+		stats_summarize_columns(cols, r->n_runs, (size_t)nm, cfg->confidence,
+					sums);
+		for (int c = 0; c < nm; c++) {
+			if (sums[c].n > 0) /* every metric is a time, size or count */
+				stats_clamp_nonnegative(&sums[c]);
+			d->sum[i][ids[c]] = sums[c];
 		}
 		d->outlier[i] = xcalloc(r->n_runs ? r->n_runs : 1, 1);
 		for (size_t k = 0; k < r->n_runs; k++)

@@ -3,9 +3,11 @@
  * and benchmark warnings, with GSL for the distributions.
  *
  * Methods and sources:
- * - Mean and sample standard deviation: gsl_stats_mean / gsl_stats_sd_m,
- *   a running mean and the two-pass sum of squared deviations, accurate on
- *   the NIST StRD univariate datasets (tests/unit/test_stats.c).
+ * - Mean and sample standard deviation: GSL's gsl_stats_mean /
+ *   gsl_stats_sd_m arithmetic (a running mean, then a running mean of
+ *   squared deviations, in long double), accurate on the NIST StRD
+ *   univariate datasets (tests/unit/test_stats.c); computed here, several
+ *   columns at once, with results identical to GSL's.
  * - Quantiles: Hyndman & Fan (1996) "Sample quantiles in statistical
  *   packages", definition 7 (R's default, numpy's "linear"): h = (n-1)p,
  *   linear interpolation between the order statistics around h.  This is
@@ -242,36 +244,82 @@ static void sorted_deviations(const double *v, size_t k, double med, double *out
 		out[o++] = fabs(v[hi++] - med);
 }
 
-int stats_summarize(const double *x, size_t n, double confidence,
-		    struct stats_summary *out)
-{
-	size_t k;
-	double *v = xmalloc((n ? n : 1) * sizeof *v);
-	double *tmp = xmalloc((n ? n : 1) * sizeof *tmp);
-	k = finite_copy(x, n, v);
-	sort_doubles(v, k, tmp);
+/*
+ * GSL's running mean and variance (gsl_stats_mean, gsl_stats_sd_m: GSL 2.7
+ * statistics/mean_source.c and variance_source.c), the same operations in
+ * the same order and precision, so the results are identical bit for bit
+ * (tests/unit/test_stats.c checks), for up to BATCH columns at once.  Each
+ * step divides by the step count in long double, a chain of dependent
+ * divisions that takes about 25 cycles per value; running several
+ * columns' chains side by side overlaps them.
+ */
+#define BATCH 4
 
-	memset(out, 0, sizeof *out);
-	out->n = k;
-	out->confidence = confidence;
-	out->q1 = out->q3 = out->iqr = out->mad = NAN;
-	out->mean_ci_lo = out->mean_ci_hi = NAN;
-	out->median_ci_lo = out->median_ci_hi = out->median_ci_level = NAN;
-	if (k == 0) {
-		out->mean = out->stddev = out->median = out->min = out->max = NAN;
-		free(v);
-		free(tmp);
-		return -1;
+static void running_means(double *const *v, const size_t *k, size_t nc,
+			  double *mean)
+{
+	long double m[BATCH] = {0};
+	size_t common = SIZE_MAX;
+	for (size_t c = 0; c < nc; c++)
+		if (k[c] < common)
+			common = k[c];
+	const double *p0 = v[0], *p1 = v[nc > 1], *p2 = v[nc > 2 ? 2 : 0],
+		     *p3 = v[nc > 3 ? 3 : 0];
+	long double m0 = 0, m1 = 0, m2 = 0, m3 = 0;
+	for (size_t i = 0; i < common; i++) {
+		long double d = (long double)(i + 1);
+		m0 += (p0[i] - m0) / d;
+		m1 += (p1[i] - m1) / d;
+		m2 += (p2[i] - m2) / d;
+		m3 += (p3[i] - m3) / d;
 	}
-	/* Scale by a power of two (exact) so that squares of huge or tiny
-	 * values neither overflow nor underflow. */
-	int e;
-	frexp(fmax(fabs(v[0]), fabs(v[k - 1])), &e);
-	scale_all(v, k, -e);
-	double mean = gsl_stats_mean(v, 1, k);
-	out->mean = ldexp(mean, e);
-	out->stddev = k >= 2 ? ldexp(gsl_stats_sd_m(v, 1, k, mean), e) : NAN;
-	scale_all(v, k, e);
+	m[0] = m0, m[1] = m1, m[2] = m2, m[3] = m3;
+	for (size_t c = 0; c < nc; c++) {
+		long double mc = m[c];
+		for (size_t i = common; i < k[c]; i++)
+			mc += (v[c][i] - mc) / (long double)(i + 1);
+		mean[c] = (double)mc;
+	}
+}
+
+static void running_sds(double *const *v, const size_t *k, size_t nc,
+			const double *mean, double *sd)
+{
+	long double s[BATCH] = {0};
+	size_t common = SIZE_MAX;
+	for (size_t c = 0; c < nc; c++)
+		if (k[c] < common)
+			common = k[c];
+	size_t c1 = nc > 1, c2 = nc > 2 ? 2 : 0, c3 = nc > 3 ? 3 : 0;
+	const double *p0 = v[0], *p1 = v[c1], *p2 = v[c2], *p3 = v[c3];
+	double a0 = mean[0], a1 = mean[c1], a2 = mean[c2], a3 = mean[c3];
+	long double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	for (size_t i = 0; i < common; i++) {
+		long double d = (long double)(i + 1);
+		const long double e0 = p0[i] - a0, e1 = p1[i] - a1;
+		const long double e2 = p2[i] - a2, e3 = p3[i] - a3;
+		s0 += (e0 * e0 - s0) / d;
+		s1 += (e1 * e1 - s1) / d;
+		s2 += (e2 * e2 - s2) / d;
+		s3 += (e3 * e3 - s3) / d;
+	}
+	s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
+	for (size_t c = 0; c < nc; c++) {
+		long double sc = s[c];
+		for (size_t i = common; i < k[c]; i++) {
+			const long double e = v[c][i] - mean[c];
+			sc += (e * e - sc) / (long double)(i + 1);
+		}
+		const double var = (double)sc;
+		double kk = (double)k[c];
+		sd[c] = k[c] >= 2 ? sqrt(var * (kk / (double)(k[c] - 1))) : NAN;
+	}
+}
+
+/* Everything but the mean and standard deviation, from sorted v[0..k). */
+static void summarize_sorted(double *v, size_t k, double *tmp, double confidence,
+			     struct stats_summary *out)
+{
 	out->median = stats_quantile_sorted(v, k, 0.5);
 	out->min = v[0];
 	out->max = v[k - 1];
@@ -297,9 +345,70 @@ int stats_summarize(const double *x, size_t n, double confidence,
 	/* MAD: median of absolute deviations. */
 	sorted_deviations(v, k, out->median, tmp);
 	out->mad = stats_quantile_sorted(tmp, k, 0.5);
-	free(tmp);
-	free(v);
-	return 0;
+}
+
+/* Up to BATCH columns; see stats_summarize_columns. */
+static void summarize_batch(const double *const *x, size_t n, size_t nc,
+			    double confidence, struct stats_summary *out)
+{
+	double *v[BATCH], *tmp[BATCH], mean[BATCH], sd[BATCH];
+	double *live_v[BATCH];
+	size_t k[BATCH], live_k[BATCH], live[BATCH], nl = 0;
+	int e[BATCH];
+	for (size_t c = 0; c < nc; c++) {
+		struct stats_summary *o = &out[c];
+		v[c] = xmalloc((n ? n : 1) * sizeof *v[c]);
+		tmp[c] = xmalloc((n ? n : 1) * sizeof *tmp[c]);
+		k[c] = finite_copy(x[c], n, v[c]);
+		sort_doubles(v[c], k[c], tmp[c]);
+		memset(o, 0, sizeof *o);
+		o->n = k[c];
+		o->confidence = confidence;
+		o->q1 = o->q3 = o->iqr = o->mad = NAN;
+		o->mean_ci_lo = o->mean_ci_hi = NAN;
+		o->median_ci_lo = o->median_ci_hi = o->median_ci_level = NAN;
+		if (k[c] == 0) {
+			o->mean = o->stddev = o->median = o->min = o->max = NAN;
+			continue;
+		}
+		/* Scale by a power of two (exact) so that squares of huge or
+		 * tiny values neither overflow nor underflow. */
+		frexp(fmax(fabs(v[c][0]), fabs(v[c][k[c] - 1])), &e[c]);
+		scale_all(v[c], k[c], -e[c]);
+		live_v[nl] = v[c];
+		live_k[nl] = k[c];
+		live[nl++] = c;
+	}
+	if (nl > 0) {
+		running_means(live_v, live_k, nl, mean);
+		running_sds(live_v, live_k, nl, mean, sd);
+	}
+	for (size_t l = 0; l < nl; l++) {
+		size_t c = live[l];
+		out[c].mean = ldexp(mean[l], e[c]);
+		out[c].stddev = k[c] >= 2 ? ldexp(sd[l], e[c]) : NAN;
+		scale_all(v[c], k[c], e[c]);
+		summarize_sorted(v[c], k[c], tmp[c], confidence, &out[c]);
+	}
+	for (size_t c = 0; c < nc; c++) {
+		free(v[c]);
+		free(tmp[c]);
+	}
+}
+
+void stats_summarize_columns(const double *const *x, size_t n, size_t ncols,
+			     double confidence, struct stats_summary *out)
+{
+	for (size_t c = 0; c < ncols; c += BATCH)
+		summarize_batch(x + c, n, ncols - c < BATCH ? ncols - c : BATCH,
+				confidence, out + c);
+}
+
+int stats_summarize(const double *x, size_t n, double confidence,
+		    struct stats_summary *out)
+{
+	summarize_batch(&x, n, 1, confidence, out);
+	return out->n > 0 ? 0 : -1;
 }
 
 void stats_ratio(const struct stats_summary *a, const struct stats_summary *b,

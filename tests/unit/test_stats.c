@@ -13,7 +13,10 @@
 #include "stats.h"
 #include "unit.h"
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
 #include <string.h>
@@ -620,6 +623,117 @@ static void rank_test_abstains_with_few_runs(void)
 	CHECK(c.mw_underpowered);
 }
 
+/*
+ * The summary as stats.c first computed it, straight from GSL: heapsort
+ * (gsl_sort), gsl_stats_mean and gsl_stats_sd_m on the sorted values scaled
+ * by a power of two, a second sort for the MAD, a scan for the median CI.
+ * The fast version (radix sort, its own long double running sums, merge,
+ * bisection) must agree with it bit for bit.
+ */
+static void reference_summary(const double *x, size_t n, double c,
+			      struct stats_summary *o)
+{
+	double *v = malloc((n ? n : 1) * sizeof *v);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]))
+			v[k++] = x[i];
+	gsl_sort(v, 1, k);
+	memset(o, 0, sizeof *o);
+	o->n = k;
+	int e;
+	frexp(fmax(fabs(v[0]), fabs(v[k - 1])), &e);
+	for (size_t i = 0; i < k; i++)
+		v[i] = ldexp(v[i], -e);
+	double mean = gsl_stats_mean(v, 1, k);
+	o->mean = ldexp(mean, e);
+	o->stddev = k >= 2 ? ldexp(gsl_stats_sd_m(v, 1, k, mean), e) : NAN;
+	for (size_t i = 0; i < k; i++)
+		v[i] = ldexp(v[i], e);
+	o->median = gsl_stats_quantile_from_sorted_data(v, 1, k, 0.5);
+	o->q1 = gsl_stats_quantile_from_sorted_data(v, 1, k, 0.25);
+	o->q3 = gsl_stats_quantile_from_sorted_data(v, 1, k, 0.75);
+	o->iqr = o->q3 - o->q1;
+	o->median_ci_lo = o->median_ci_hi = o->median_ci_level = NAN;
+	size_t best = 0;
+	double cover = NAN;
+	for (size_t j = 1; j <= k / 2; j++) {
+		double tail = gsl_cdf_binomial_P((unsigned)(j - 1), 0.5, (unsigned)k);
+		if (2.0 * tail > 1.0 - c)
+			break;
+		best = j;
+		cover = 1.0 - 2.0 * tail;
+	}
+	if (best) {
+		o->median_ci_lo = v[best - 1];
+		o->median_ci_hi = v[k - best];
+		o->median_ci_level = cover;
+	}
+	for (size_t i = 0; i < k; i++) {
+		if (v[i] < o->q1 - 3.0 * o->iqr || v[i] > o->q3 + 3.0 * o->iqr)
+			o->outliers_severe++;
+		else if (v[i] < o->q1 - 1.5 * o->iqr || v[i] > o->q3 + 1.5 * o->iqr)
+			o->outliers_mild++;
+	}
+	for (size_t i = 0; i < k; i++)
+		v[i] = fabs(v[i] - o->median);
+	gsl_sort(v, 1, k);
+	o->mad = gsl_stats_quantile_from_sorted_data(v, 1, k, 0.5);
+	free(v);
+}
+
+/* Same double, NaN included. */
+static int same(double a, double b)
+{
+	return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b));
+}
+
+static void same_as_reference_summary(void)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 11);
+	static const size_t sizes[] = {1, 2, 3, 5, 10, 63, 64, 65, 100, 1000, 5000, 30001};
+	double *x[4];
+	for (int c = 0; c < 4; c++)
+		x[c] = malloc(30001 * sizeof *x[c]);
+	for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+		size_t n = sizes[si];
+		for (size_t i = 0; i < n; i++) {
+			double u = gsl_rng_uniform(r);
+			x[0][i] = 1e-3 * (1 + 0.05 * u + (u > 0.99 ? 2 * u : 0));
+			x[1][i] = 45 + floor(3 * gsl_rng_uniform(r));
+			x[2][i] = gsl_ran_gaussian(r, 1e6) * (i % 7 ? 1 : -1);
+			x[3][i] = i % 5 == 3 ? NAN : exp(gsl_ran_gaussian(r, 20));
+		}
+		struct stats_summary got[4], want;
+		const double *cols[4] = {x[0], x[1], x[2], x[3]};
+		stats_summarize_columns(cols, n, 4, 0.95, got);
+		for (int c = 0; c < 4; c++) {
+			struct stats_summary one;
+			stats_summarize(x[c], n, 0.95, &one);
+			reference_summary(x[c], n, 0.95, &want);
+			const struct stats_summary *g[2] = {&got[c], &one};
+			for (int w = 0; w < 2; w++) {
+				CHECK(g[w]->n == want.n);
+				CHECK(same(g[w]->mean, want.mean));
+				CHECK(same(g[w]->stddev, want.stddev));
+				CHECK(same(g[w]->median, want.median));
+				CHECK(same(g[w]->q1, want.q1));
+				CHECK(same(g[w]->q3, want.q3));
+				CHECK(same(g[w]->mad, want.mad));
+				CHECK(same(g[w]->median_ci_lo, want.median_ci_lo));
+				CHECK(same(g[w]->median_ci_hi, want.median_ci_hi));
+				CHECK(same(g[w]->median_ci_level, want.median_ci_level));
+				CHECK(g[w]->outliers_mild == want.outliers_mild);
+				CHECK(g[w]->outliers_severe == want.outliers_severe);
+			}
+		}
+	}
+	for (int c = 0; c < 4; c++)
+		free(x[c]);
+	gsl_rng_free(r);
+}
+
 int main(void)
 {
 	stats_init();
@@ -640,5 +754,6 @@ int main(void)
 	RUN(edge_one_run_and_equal);
 	RUN(edge_magnitudes);
 	RUN(warnings_pure);
+	RUN(same_as_reference_summary);
 	UNIT_EXIT();
 }
