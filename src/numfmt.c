@@ -223,29 +223,30 @@ static const char digit_pairs[201] =
 	"68697071727374757677787980818283848586878889909192939495969798"
 	"99";
 
-/* The n digits of x into d[0..n). */
-static void put_digits(char *d, uint64_t x, int n)
+/* The n (<= 9) digits of x < 10^9 into d[0..n). */
+static void put_digits32(char *d, uint32_t x, int n)
 {
 	int i = n;
-	if (n > 8) {
-		/* the low 8 digits in 32-bit arithmetic */
-		uint32_t lo = (uint32_t)(x % 100000000);
-		x /= 100000000;
-		for (int j = 0; j < 4; j++) {
-			unsigned r = lo % 100;
-			lo /= 100;
-			d[--i] = digit_pairs[2 * r + 1];
-			d[--i] = digit_pairs[2 * r];
-		}
-	}
 	while (i >= 2) {
-		unsigned r = (unsigned)(x % 100);
+		unsigned r = x % 100;
 		x /= 100;
 		d[--i] = digit_pairs[2 * r + 1];
 		d[--i] = digit_pairs[2 * r];
 	}
 	if (i == 1)
 		d[0] = (char)('0' + x);
+}
+
+/* The n (<= 18) digits of x into d[0..n): two halves in 32-bit
+ * arithmetic. */
+static void put_digits(char *d, uint64_t x, int n)
+{
+	if (n <= 9) {
+		put_digits32(d, (uint32_t)x, n);
+		return;
+	}
+	put_digits32(d + n - 9, (uint32_t)(x % 1000000000), 9);
+	put_digits32(d, (uint32_t)(x / 1000000000), n - 9);
 }
 
 /* "%.<n>g" of the decimal, with sign. */
