@@ -475,6 +475,10 @@ int export_json_write(FILE *f, const struct export_doc *d)
 	o->f = f;
 	o->len = 0;
 	o->failed = false;
+	/* "times" is the wall-time column again: print it once. */
+	char *again = NULL;
+	size_t again_len = 0;
+	const double *again_col = NULL;
 	const char *p = text;
 	for (const char *mark; (mark = strchr(p, '\x01')) != NULL;) {
 		out_bytes(o, p, (size_t)(mark - p));
@@ -484,9 +488,40 @@ int export_json_write(FILE *f, const struct export_doc *d)
 			o->failed = true;
 			break;
 		}
-		lazy_array(o, &lz.v[idx]);
+		const struct lazy *l = &lz.v[idx];
 		p = end + 1;
+		if (l->kind == LAZY_COLUMN && again && l->col == again_col) {
+			out_bytes(o, again, again_len);
+			continue;
+		}
+		bool repeats = false;
+		for (size_t j = idx + 1; j < lz.n && l->kind == LAZY_COLUMN && !repeats; j++)
+			repeats = lz.v[j].kind == LAZY_COLUMN && lz.v[j].col == l->col &&
+				  lz.v[j].n == l->n;
+		FILE *m = NULL;
+		if (repeats) {
+			free(again);
+			again = NULL;
+			again_col = NULL;
+			m = open_memstream(&again, &again_len);
+		}
+		if (m != NULL) {
+			struct out *mo = xmalloc(sizeof *mo);
+			mo->f = m;
+			mo->len = 0;
+			mo->failed = false;
+			lazy_array(mo, l);
+			out_flush(mo);
+			if (fclose(m) != 0 || mo->failed)
+				o->failed = true;
+			free(mo);
+			again_col = l->col;
+			out_bytes(o, again, again_len);
+			continue;
+		}
+		lazy_array(o, l);
 	}
+	free(again);
 	out_bytes(o, p, strlen(p));
 	OUT_LIT(o, "\n");
 	out_flush(o);

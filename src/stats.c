@@ -75,9 +75,11 @@ static size_t finite_copy(const double *x, size_t n, double *out)
  * their exponent, counts most of their bits), so a million run times sort
  * in a few milliseconds where GSL's heapsort took a quarter of a second.
  */
+#ifndef RADIX_BITS
 #define RADIX_BITS 11
+#endif
 #define RADIX_SIZE (1u << RADIX_BITS)
-#define RADIX_PASSES 6
+#define RADIX_PASSES ((64 + RADIX_BITS - 1) / RADIX_BITS)
 
 /* The order-preserving key of a double, and back. */
 static uint64_t radix_key(double x)
