@@ -431,17 +431,6 @@ const char *bench_stop_text(enum stop_reason s, const struct config *cfg,
 	return buf;
 }
 
-/* Relative half-width of the mean's CI from the wall-time column. */
-static double rel_halfwidth(const struct config *cfg, const struct bench_result *r)
-{
-	if (cfg->precision <= 0 || r->n_runs < 2)
-		return NAN;
-	struct stats_summary s;
-	if (stats_summarize(r->col[MET_WALL], r->n_runs, cfg->confidence, &s) != 0 || s.mean <= 0)
-		return NAN;
-	return stats_mean_halfwidth(&s, cfg->confidence) / s.mean;
-}
-
 /* One benchmark while it runs; several are in flight when interleaved. */
 struct bstate {
 	const struct plan_bench *b;
@@ -456,7 +445,43 @@ struct bstate {
 	bool report;             /* finished with results worth a report */
 	enum stop_reason why;
 	size_t hint;             /* its share of the progress bar's total */
+	/* Running wall-time mean and sum of squared deviations (Welford
+	 * 1962) over the first `seen` runs of `of`, for --precision. */
+	struct {
+		const struct bench_result *of;
+		size_t seen, n;
+		double mean, m2;
+	} wall;
 };
+
+/*
+ * Relative half-width of the mean's CI from the wall-time column, updated
+ * with the runs added since the last call: O(1) per run where summarising
+ * the whole column every run was O(n^2) over a benchmark.  Welford's
+ * update is accurate to a few ulps, plenty for a stopping rule.
+ */
+static double rel_halfwidth(const struct config *cfg, struct bstate *s)
+{
+	const struct bench_result *r = s->r;
+	if (cfg->precision <= 0 || !r->has[MET_WALL])
+		return NAN;
+	if (s->wall.of != r)
+		memset(&s->wall, 0, sizeof s->wall);
+	s->wall.of = r;
+	for (; s->wall.seen < r->n_runs; s->wall.seen++) {
+		double x = r->col[MET_WALL][s->wall.seen];
+		if (!isfinite(x))
+			continue;
+		double delta = x - s->wall.mean;
+		s->wall.mean += delta / (double)++s->wall.n;
+		s->wall.m2 += delta * (x - s->wall.mean);
+	}
+	if (s->wall.n < 2 || s->wall.mean <= 0)
+		return NAN;
+	struct stats_summary sum = {.n = s->wall.n,
+				    .stddev = sqrt(s->wall.m2 / (double)(s->wall.n - 1))};
+	return stats_mean_halfwidth(&sum, cfg->confidence) / s->wall.mean;
+}
 
 /*
  * Open every --output FILE once, before anything runs (a FILE given once
@@ -601,7 +626,7 @@ static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool print_now,
 	if (rc == 0 && why == NULL) {
 		char buf[256];
 		why = bench_stop_text(s->why, x->cfg, x->default_cap, r->n_runs,
-				      r->total_wall_s, rel_halfwidth(x->cfg, r),
+				      r->total_wall_s, rel_halfwidth(x->cfg, s),
 				      buf, sizeof buf);
 		if (why)
 			r->stop_reason = xstrdup(why);
@@ -714,7 +739,7 @@ static int run_all(struct ctx *x, struct bstate *st, size_t n,
 					      total_hint, mean);
 			}
 			s->why = planner_next(cfg, r->n_runs, r->total_wall_s,
-					      rel_halfwidth(cfg, r));
+					      rel_halfwidth(cfg, s));
 			if (s->why == STOP_CONTINUE)
 				continue;
 		}
