@@ -262,6 +262,13 @@ static void running_means(double *const *v, const size_t *k, size_t nc,
 {
 	long double m[BATCH] = {0};
 	size_t common = SIZE_MAX;
+	if (nc == 1) {
+		long double m1 = 0;
+		for (size_t i = 0; i < k[0]; i++)
+			m1 += (v[0][i] - m1) / (long double)(i + 1);
+		mean[0] = (double)m1;
+		return;
+	}
 	for (size_t c = 0; c < nc; c++)
 		if (k[c] < common)
 			common = k[c];
@@ -289,6 +296,16 @@ static void running_sds(double *const *v, const size_t *k, size_t nc,
 {
 	long double s[BATCH] = {0};
 	size_t common = SIZE_MAX;
+	if (nc == 1) {
+		long double s1 = 0;
+		for (size_t i = 0; i < k[0]; i++) {
+			const long double e = v[0][i] - mean[0];
+			s1 += (e * e - s1) / (long double)(i + 1);
+		}
+		const double var = (double)s1;
+		sd[0] = k[0] >= 2 ? sqrt(var * ((double)k[0] / (double)(k[0] - 1))) : NAN;
+		return;
+	}
 	for (size_t c = 0; c < nc; c++)
 		if (k[c] < common)
 			common = k[c];
@@ -381,9 +398,30 @@ static void summarize_batch(const double *const *x, size_t n, size_t nc,
 		live_k[nl] = k[c];
 		live[nl++] = c;
 	}
-	if (nl > 0) {
-		running_means(live_v, live_k, nl, mean);
-		running_sds(live_v, live_k, nl, mean, sd);
+	/* A column of one value needs no running sums: GSL's mean is that
+	 * value (+0 for zeros of either sign: the sum starts at +0), its
+	 * variance 0. */
+	size_t nv = 0;
+	double *var_v[BATCH];
+	size_t var_k[BATCH], var_of[BATCH];
+	for (size_t l = 0; l < nl; l++) {
+		if (live_v[l][0] == live_v[l][live_k[l] - 1]) {
+			mean[l] = live_v[l][0] + 0.0;
+			sd[l] = live_k[l] >= 2 ? 0.0 : NAN;
+			continue;
+		}
+		var_v[nv] = live_v[l];
+		var_k[nv] = live_k[l];
+		var_of[nv++] = l;
+	}
+	if (nv > 0) {
+		double m[BATCH], d[BATCH];
+		running_means(var_v, var_k, nv, m);
+		running_sds(var_v, var_k, nv, m, d);
+		for (size_t j = 0; j < nv; j++) {
+			mean[var_of[j]] = m[j];
+			sd[var_of[j]] = d[j];
+		}
 	}
 	for (size_t l = 0; l < nl; l++) {
 		size_t c = live[l];

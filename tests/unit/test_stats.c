@@ -704,6 +704,10 @@ static void same_as_reference_summary(void)
 			x[1][i] = 45 + floor(3 * gsl_rng_uniform(r));
 			x[2][i] = gsl_ran_gaussian(r, 1e6) * (i % 7 ? 1 : -1);
 			x[3][i] = i % 5 == 3 ? NAN : exp(gsl_ran_gaussian(r, 20));
+			if (si % 3 == 1)	/* one value: no running sums */
+				x[1][i] = 7.25;
+			if (si % 3 == 2)	/* GSL's mean of -0s is +0 */
+				x[1][i] = -0.0;
 		}
 		struct stats_summary got[4], want;
 		const double *cols[4] = {x[0], x[1], x[2], x[3]};
