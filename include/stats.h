@@ -35,7 +35,9 @@ struct stats_summary {
 void stats_init(void);
 
 /* Summarise x[0..n) at the given confidence level (0.5 < c < 1).
- * Returns 0, or -1 when no value is finite. */
+ * Returns 0, or -1 when no value is finite.  Recent summaries are
+ * remembered (keyed by address, length, level and a hash of the values;
+ * see stats.c), so summarising the same column again costs one pass. */
 int stats_summarize(const double *x, size_t n, double confidence,
 		    struct stats_summary *out);
 

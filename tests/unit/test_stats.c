@@ -713,8 +713,12 @@ static void same_as_reference_summary(void)
 		const double *cols[4] = {x[0], x[1], x[2], x[3]};
 		stats_summarize_columns(cols, n, 4, 0.95, got);
 		for (int c = 0; c < 4; c++) {
+			/* A copy, so the memo of x[c]'s summary is not used. */
 			struct stats_summary one;
-			stats_summarize(x[c], n, 0.95, &one);
+			double *copy = malloc(n * sizeof *copy);
+			memcpy(copy, x[c], n * sizeof *copy);
+			stats_summarize(copy, n, 0.95, &one);
+			free(copy);
 			reference_summary(x[c], n, 0.95, &want);
 			const struct stats_summary *g[2] = {&got[c], &one};
 			for (int w = 0; w < 2; w++) {
@@ -738,6 +742,25 @@ static void same_as_reference_summary(void)
 	gsl_rng_free(r);
 }
 
+/* The memo of recent summaries notices a column changed in place. */
+static void memo_sees_changes(void)
+{
+	double x[100];
+	for (int i = 0; i < 100; i++)
+		x[i] = i;
+	struct stats_summary a, b;
+	stats_summarize(x, 100, 0.95, &a);
+	stats_summarize(x, 100, 0.95, &b);
+	CHECK(a.mean == 49.5 && b.mean == 49.5);
+	x[0] = 100;
+	stats_summarize(x, 100, 0.95, &b);
+	CHECK(b.mean == 50.5 && b.min == 1);
+	stats_summarize(x, 100, 0.99, &b);
+	CHECK(b.confidence == 0.99);
+	stats_summarize(x, 99, 0.95, &b);
+	CHECK(b.n == 99 && b.max == 100);
+}
+
 int main(void)
 {
 	stats_init();
@@ -759,5 +782,6 @@ int main(void)
 	RUN(edge_magnitudes);
 	RUN(warnings_pure);
 	RUN(same_as_reference_summary);
+	RUN(memo_sees_changes);
 	UNIT_EXIT();
 }
