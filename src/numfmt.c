@@ -249,55 +249,54 @@ static void put_digits(char *d, uint64_t x, int n)
 	put_digits32(d, (uint32_t)(x / 1000000000), n - 9);
 }
 
-/* "%.<n>g" of the decimal, with sign. */
+/* "%.<n>g" of the decimal, with sign; the digits are written in place
+ * and moved by one where the point goes. */
 static size_t print_g(char *buf, bool neg, const struct decimal *dec, int n)
 {
-	char dig[20];
-	put_digits(dig, dec->x, n);
-	int len = n;
-	char *o = buf;
+	char *o = buf, *end;
 	if (neg)
 		*o++ = '-';
 	int k = dec->k;
 	if (k < -4 || k >= n) {
-		while (len > 1 && dig[len - 1] == '0')
-			len--;
-		*o++ = dig[0];
-		if (len > 1) {
-			*o++ = '.';
-			memcpy(o, dig + 1, (size_t)len - 1);
-			o += len - 1;
-		}
-		*o++ = 'e';
-		*o++ = k < 0 ? '-' : '+';
+		put_digits(o + 1, dec->x, n);
+		o[0] = o[1];
+		o[1] = '.';
+		end = o + n + 1;
+		while (end > o + 2 && end[-1] == '0')
+			end--;
+		if (end == o + 2)
+			end--; /* no fraction: no point */
+		*end++ = 'e';
+		*end++ = k < 0 ? '-' : '+';
 		int ak = abs(k);
 		if (ak >= 100)
-			*o++ = (char)('0' + ak / 100);
-		*o++ = (char)('0' + ak / 10 % 10);
-		*o++ = (char)('0' + ak % 10);
+			*end++ = (char)('0' + ak / 100);
+		*end++ = (char)('0' + ak / 10 % 10);
+		*end++ = (char)('0' + ak % 10);
 	} else if (k >= 0) {
-		/* k+1 integer digits, then the rest without trailing zeros */
-		memcpy(o, dig, (size_t)k + 1);
-		o += k + 1;
-		while (len > k + 1 && dig[len - 1] == '0')
-			len--;
-		if (len > k + 1) {
-			*o++ = '.';
-			memcpy(o, dig + k + 1, (size_t)(len - k - 1));
-			o += len - k - 1;
-		}
+		/* k+1 integer digits, the point, the rest without trailing
+		 * zeros */
+		put_digits(o + 1, dec->x, n);
+		for (int i = 0; i <= k; i++)
+			o[i] = o[i + 1];
+		o[k + 1] = '.';
+		end = o + n + 1;
+		while (end > o + k + 2 && end[-1] == '0')
+			end--;
+		if (end == o + k + 2)
+			end--;
 	} else {
-		while (len > 1 && dig[len - 1] == '0')
-			len--;
 		*o++ = '0';
 		*o++ = '.';
 		for (int z = -1; z > k; z--)
 			*o++ = '0';
-		memcpy(o, dig, (size_t)len);
-		o += len;
+		put_digits(o, dec->x, n);
+		end = o + n;
+		while (end[-1] == '0') /* the first digit is not 0 */
+			end--;
 	}
-	*o = '\0';
-	return (size_t)(o - buf);
+	*end = '\0';
+	return (size_t)(end - buf);
 }
 
 /* Integral |v| < 2^53: its digits (what %g prints when they fit in prec). */
