@@ -140,3 +140,38 @@ test_no_pmu_note() {
 	expect_eq "one line" "$(grep -c 'hardware counters unavailable' err)" 1
 	expect_no_grep "not on stdout" 'unavailable' out
 }
+
+# run_as_nobody CMD...: run as an unprivileged user (for the paths a root
+# caller never takes); skips when that is impossible here.
+run_as_nobody() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to switch to an unprivileged user"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) not installed"
+	chmod 1777 "$T"
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$CBENCH" ||
+		skip "the cbench binary is not reachable by an unprivileged user here"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
+test_setuid_command_warned() {
+	ptrace_works || skip "ptrace refused by this kernel"
+	cp /bin/true suid_true
+	chmod 4755 suid_true
+	run_as_nobody "$CBENCH" -r 2 "$T/suid_true" >out 2>err || fail "exit $?: $(cat err)"
+	expect_grep "warning" "^cbench: warning: '$T/suid_true' is setuid; under the frozen-exec engine \(ptrace\) it runs without that privilege" err
+	# Root is not warned: ptrace keeps its privileges.
+	cb -r 2 "$T/suid_true" >out 2>err || fail "root: exit $?"
+	expect_no_grep "no warning for root" 'is setuid' err
+}
+
+test_unprivileged_counts_user_space() {
+	ptrace_works || skip "ptrace refused by this kernel"
+	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)
+	[ "$paranoid" -le 2 ] || skip "perf_event_paranoid is $paranoid: no counting for unprivileged users"
+	# At paranoid 2 an unprivileged caller must exclude kernel mode; the
+	# page faults of touching pages in user space are still all counted.
+	run_as_nobody "$CBENCH" -r 3 --export-json "$T/u.json" "$HELPERS/touch_pages 3000" \
+		>out 2>err || fail "exit $?: $(cat err)"
+	expect_eq "user only" "$(jq '.context.counters_user_only' u.json)" true
+	jq -e '.results[0].metrics.page_faults.mean > 3000 and .results[0].metrics.page_faults.mean < 3200' \
+		u.json >/dev/null || fail "page faults unprivileged: $(jq '.results[0].metrics.page_faults.mean' u.json)"
+}
