@@ -53,6 +53,9 @@ struct spawn_result {
 	int code;
 	int exec_errno;
 	bool exec_exact;           /* counters and clock started at the exec stop */
+	bool left_running;         /* the command left a process running (a
+				      daemon, a background job) that this run
+				      had not seen before: counts incomplete */
 	double wall_s;
 	double user_s, system_s;
 	double max_rss_bytes;

@@ -452,6 +452,7 @@ struct bstate {
 		size_t seen, n;
 		double mean, m2;
 	} wall;
+	bool told_leftover;      /* warned that the command leaves a daemon */
 };
 
 /*
@@ -601,6 +602,13 @@ static int bench_step(struct ctx *x, struct bstate *s)
 		flags |= timed_out ? RUN_TIMED_OUT | RUN_FAILED : RUN_FAILED;
 	if (!res.exec_exact)
 		r->exec_exact = false;
+	if (res.left_running && !s->told_leftover) {
+		s->told_leftover = true;
+		diag_warning("command '%s' left a process running after it exited "
+			     "(a daemon or background job): what it does from then "
+			     "on is missing from the counters and rusage, so its "
+			     "counts are incomplete", b->command);
+	}
 	int code = res.outcome == SPAWN_SIGNALED ? -res.code
 		   : timed_out ? -SIGKILL : res.code;
 	results_add_run(r, v, code, flags);
@@ -874,8 +882,8 @@ void bench_run(const struct config *cfg, const struct plan *plan,
 	int rc = run_all(&x, st, plan->n, on_done, arg, out, seed);
 	if (rc == -2) {
 		int sig = spawn_stop_signal();
-		out->exit_code = sig == SIGTERM ? CBENCH_EXIT_SIGTERM
-						: CBENCH_EXIT_SIGINT;
+		/* 130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE. */
+		out->exit_code = sig > 0 ? 128 + sig : CBENCH_EXIT_SIGINT;
 	} else if (rc != 0) {
 		out->exit_code = CBENCH_EXIT_FAILURE;
 	}

@@ -80,6 +80,10 @@ static void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* Output closed early (`cbench ... | head -1`): stop like an
+	 * interrupt (the running command's group is killed, results so far
+	 * are exported) instead of dying in the middle of a run. */
+	sigaction(SIGPIPE, &sa, NULL);
 	/* A file-size limit must fail an export's write (EFBIG, reported,
 	 * previous file kept), not kill cbench.  Commands still get the
 	 * default disposition (spawn resets what cbench ignores). */

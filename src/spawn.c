@@ -26,6 +26,12 @@
  * falls back to perf stat's method: the child parks on a pipe, counters are
  * opened on it with enable_on_exec, and it is released to exec.  Counters are
  * still exec-exact then; the wall clock includes the exec itself.
+ *
+ * cbench is a child subreaper (prctl PR_SET_CHILD_SUBREAPER), so whatever a
+ * command leaves behind is re-parented to cbench rather than to init: after
+ * a kill, the killed group's members are reaped (no zombie is left), and
+ * after every run one waitid() tells whether a daemon or background job is
+ * still running, whose work the counters and rusage cannot include.
  */
 #include "spawn.h"
 #include "xalloc.h"
@@ -62,6 +68,12 @@ static volatile sig_atomic_t stop_sig;
 static sigset_t reset_set;   /* signals the child sets back to SIG_DFL */
 static bool use_ptrace = true;
 static int ptrace_errno;     /* why ptrace was given up, 0 if it was not */
+/* Leftover processes already reported (see reap_leftovers), so a daemon
+ * started by a --setup command is not blamed on every later run. */
+#define KNOWN_LEFTOVERS 64
+static pid_t known_left[KNOWN_LEFTOVERS];
+static size_t n_known_left;
+static int children_fd = -1; /* /proc/self/task/TID/children, kept open */
 
 static void zygote_start(void);
 static void zygote_stop(void);
@@ -95,6 +107,11 @@ int spawn_init(char *err, size_t errlen)
 	sigaddset(&reset_set, SIGHUP);
 	sigaddset(&reset_set, SIGPIPE);
 	sigaddset(&reset_set, SIGCHLD);
+	/* Adopt orphans: see reap_leftovers().  Failure only loses that. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
+	children_fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (getenv("CBENCH_TEST_NO_PTRACE"))
 		use_ptrace = false, ptrace_errno = EPERM;
 	/* Only the pages the child touches are ever backed. */
@@ -121,6 +138,10 @@ void spawn_shutdown(void)
 		close(stop_pipe[1]);
 	}
 	devnull_fd = stop_pipe[0] = stop_pipe[1] = -1;
+	if (children_fd >= 0)
+		close(children_fd);
+	children_fd = -1;
+	n_known_left = 0;
 	zygote_stop();
 	if (child_stack)
 		munmap(child_stack, CHILD_STACK_SIZE);
@@ -505,10 +526,12 @@ static pid_t zygote_spawn(const struct child_args *a, struct child_report *rep)
 	return r.pid;
 }
 
-static void drain(int fd)
+/* Read what is waiting in fd (non-blocking), at most max_chunks reads: a
+ * daemon that keeps writing must not keep us here forever. */
+static void drain(int fd, int max_chunks)
 {
 	static char sink[65536];
-	while (read(fd, sink, sizeof sink) > 0)
+	for (int i = 0; i < max_chunks && read(fd, sink, sizeof sink) > 0; i++)
 		;
 }
 
@@ -552,7 +575,7 @@ static int wait_child(pid_t pid, int pidfd, int out_fd, double deadline,
 				break;
 			}
 			if (r > 0 && (p[1].revents & POLLIN)) {
-				drain(stop_pipe[0]);
+				drain(stop_pipe[0], 64);
 				if (stop_sig) {
 					override = SPAWN_INTERRUPTED;
 					kill_group(pid);
@@ -592,9 +615,70 @@ static int wait_child(pid_t pid, int pidfd, int out_fd, double deadline,
 		 * a daemonised grandchild may hold the pipe open forever. */
 		int fl = fcntl(out_fd, F_GETFL);
 		fcntl(out_fd, F_SETFL, fl | O_NONBLOCK);
-		drain(out_fd);
+		drain(out_fd, 64);
 	}
 	return override;
+}
+
+/* Is pid the launcher, or one of the leftovers reported before? */
+static bool known_leftover(pid_t pid)
+{
+	if (pid == zy_pid)
+		return true;
+	for (size_t i = 0; i < n_known_left; i++)
+		if (known_left[i] == pid)
+			return true;
+	return false;
+}
+
+/*
+ * Called once the command (process group leader pgid) is reaped.  After a
+ * kill, wait for every member of its group (re-parented to us as their
+ * parents die), so no zombie is left.  Then reap leftovers that have ended
+ * and report whether one is still running that was not running after the
+ * previous run: the command left a daemon or background job.  Without a
+ * launcher and with nothing left this costs one waitid(); with the launcher
+ * (always running) one pread() more.
+ */
+static bool reap_leftovers(pid_t pgid, bool killed)
+{
+	siginfo_t si;
+	if (killed)
+		while (waitid(P_PGID, (id_t)pgid, &si, WEXITED) == 0 || errno == EINTR)
+			;
+	for (;;) {
+		si.si_pid = 0;
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG) != 0) {
+			if (errno == EINTR)
+				continue;
+			n_known_left = 0; /* ECHILD: nothing left at all */
+			return false;
+		}
+		if (si.si_pid == 0)
+			break; /* some child still running */
+	}
+	/* Which children are these (the launcher is one)?  /proc lists them;
+	 * a pread of the file kept open costs well under a microsecond. */
+	char buf[4096];
+	ssize_t n = children_fd >= 0 ? pread(children_fd, buf, sizeof buf - 1, 0) : -1;
+	if (n < 0)
+		return zy_pid < 0; /* cannot tell: say so, unless it may be the launcher */
+	buf[n] = '\0';
+	bool fresh = false;
+	pid_t now[KNOWN_LEFTOVERS];
+	size_t k = 0;
+	for (char *p = buf, *end; *p; p = end) {
+		long v = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		if (!known_leftover((pid_t)v))
+			fresh = true;
+		if (k < KNOWN_LEFTOVERS)
+			now[k++] = (pid_t)v;
+	}
+	memcpy(known_left, now, k * sizeof *now);
+	n_known_left = k;
+	return fresh;
 }
 
 static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
@@ -748,6 +832,7 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 			rc = -1;
 			goto out;
 		}
+		res->left_running = reap_leftovers(pid, ov >= 0);
 		if (ov >= 0)
 			res->outcome = (enum spawn_outcome)ov;
 		else if (WIFSIGNALED(status))
