@@ -823,6 +823,12 @@ void bench_run(const struct config *cfg, const struct plan *plan,
 			out->exit_code = CBENCH_EXIT_USAGE;
 			goto files;
 		}
+		struct stat sb;
+		if (fstat(x.stdin_fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			diag_usage("--input file '%s' is a directory", cfg->input);
+			out->exit_code = CBENCH_EXIT_USAGE;
+			goto files;
+		}
 	}
 	if (open_outputs(&x, st, plan->n) != 0) {
 		out->exit_code = CBENCH_EXIT_USAGE;
@@ -841,8 +847,6 @@ void bench_run(const struct config *cfg, const struct plan *plan,
 		spawn_shutdown();
 		goto files;
 	}
-	if (counters_dropped_reason(x.ctr))
-		diag_note("%s", counters_dropped_reason(x.ctr));
 	out->pmu = counters_have_pmu(x.ctr);
 	out->user_only = counters_user_only(x.ctr);
 
@@ -858,6 +862,9 @@ void bench_run(const struct config *cfg, const struct plan *plan,
 								 : CBENCH_EXIT_FAILURE;
 		goto out;
 	}
+	/* After the usage checks, so a bad invocation prints one line. */
+	if (counters_dropped_reason(x.ctr))
+		diag_note("%s", counters_dropped_reason(x.ctr));
 	build_env(&x);
 
 	/* Resolve every command before the first run: a typo must not cost

@@ -1,0 +1,126 @@
+# End-to-end: bad invocations.  Each row of the table below is one
+# invocation; every one must print exactly one line "cbench: error: ..."
+# (optionally followed by the hint "try 'cbench --help' for more
+# information"), exit 2, print nothing on stdout and create no file.  The
+# command benchmarked is `touch ran` wherever one is needed, so a row that
+# wrongly runs anything leaves a file behind and fails.
+#
+# Format: EXPECTED-MESSAGE-REGEX | ARGUMENTS (shell words, evaluated in $T)
+
+bad_input_table() {
+	cat <<'TABLE'
+unknown option '--bogus'                 | --bogus 'touch ran'
+unknown option '-Z'                      | -Z 'touch ran'
+--runs needs NUM                         | 'touch ran' --runs
+-r needs NUM                             | 'touch ran' -r
+invalid value 'abc' for --runs           | -r abc 'touch ran'
+invalid value '0' for --runs             | -r 0 'touch ran'
+invalid value '-5' for --runs            | -r -5 'touch ran'
+invalid value '1.5' for --runs           | -r 1.5 'touch ran'
+invalid value '99999999999999999999'     | -r 99999999999999999999 'touch ran'
+invalid value '5x' for --runs            | -r5x 'touch ran'
+invalid value '' for --runs              | --runs= 'touch ran'
+invalid value '-1' for --warmup          | -w -1 'touch ran'
+invalid value 'x' for --warmup           | --warmup=x 'touch ran'
+invalid value '0' for --min-runs         | -m 0 'touch ran'
+invalid value '0' for --max-runs         | -M 0 'touch ran'
+--min-runs \(5\) is larger than --max-runs \(3\) | -m 5 -M 3 'touch ran'
+--runs cannot be combined with --min-runs | -r 5 -m 3 'touch ran'
+--runs cannot be combined with --min-runs or --max-runs | -M 3 -r 5 'touch ran'
+--runs cannot be combined with --precision | -r 5 --precision 5 'touch ran'
+invalid value '-1' for --min-time        | --min-time -1 'touch ran'
+invalid value 'abc' for --min-time       | --min-time abc 'touch ran'
+invalid value '0' for --max-time         | --max-time 0 'touch ran'
+invalid value 'nan' for --max-time       | --max-time nan 'touch ran'
+invalid value '0' for --timeout          | --timeout 0 'touch ran'
+invalid value '-3' for --timeout         | --timeout=-3 'touch ran'
+invalid value 'inf' for --timeout        | --timeout inf 'touch ran'
+--shell=SHELL cannot be combined with -N | -N --shell=bash 'touch ran'
+--shell=SHELL cannot be combined with -N | --shell=bash --shell=none 'touch ran'
+invalid value '' for --shell             | --shell= 'touch ran'
+shell 'no-such-shell-cbench' not found   | --shell=no-such-shell-cbench 'touch ran'
+invalid value 'bogus' for --order        | --order bogus 'touch ran'
+invalid value 'bogus' for --sort         | --sort=bogus 'touch ran'
+invalid value 'bogus' for --style        | --style bogus 'touch ran'
+invalid value 'parsec' for --time-unit   | --time-unit parsec 'touch ran'
+invalid value '50' for --confidence      | --confidence 50 'touch ran'
+invalid value '100%' for --confidence    | --confidence 100% 'touch ran'
+invalid value 'abc' for --confidence     | --confidence abc 'touch ran'
+invalid value '0' for --precision        | --precision 0 'touch ran'
+invalid value '0' for --ignore-failure   | -i=0 'touch ran'
+invalid value '256' for --ignore-failure | --ignore-failure=256 'touch ran'
+invalid value '1,x' for --ignore-failure | -i=1,x 'touch ran'
+-i takes its value as -i=VALUE           | -i5 'touch ran'
+invalid value '-1' for --seed            | --seed -1 'touch ran'
+invalid value '12abc' for --seed         | --seed 12abc 'touch ran'
+--help takes no value                    | --help=yes 'touch ran'
+unknown counter 'bogus'                  | --counters=bogus 'touch ran'
+empty --counters list                    | --counters=, 'touch ran'
+command 1 is empty                       | ''
+command 2 is empty                       | 'touch ran' '   '
+no command to benchmark                  |
+no command to benchmark                  | -r 3
+2 command names \(-n\) given for 1 command | -n a -n b 'touch ran'
+--setup given 2 times for 3 commands     | --setup true --setup true 'touch ran' 'touch ran' 'touch ran'
+--output given 2 times for 1 command     | --output=null --output=pipe 'touch ran'
+--show-output cannot be combined with --output | --show-output --output=out.txt 'touch ran'
+only one export can go to stdout         | --export-json - --export-csv - 'touch ran'
+invalid value '' for --export-json       | --export-json= 'touch ran'
+invalid value '' for --output            | --output= 'touch ran'
+invalid value '' for --input             | --input= 'touch ran'
+cannot read --input file 'missing.txt'   | --input missing.txt 'touch ran'
+--input file '.' is a directory          | --input . 'touch ran'
+-D/--parameter-step-size needs a -P      | -D 2 'touch ran'
+-P needs NAME MIN MAX                    | 'touch ran' -P n 1
+--parameter-list needs NAME VALUES       | 'touch ran' --parameter-list n
+invalid value 'abc' for --fail-if-slower | --fail-if-slower abc 'touch ran'
+invalid value 'bogus' for --gate-metric  | --gate-metric bogus 'touch ran'
+--require-all takes no value             | --require-all=yes 'touch ran'
+'cbench compare' takes two files         | compare only-one.json
+--warmup cannot be used with 'cbench compare' | compare -w 2 a.json b.json
+invalid value '' for --reference         | --reference= 'touch ran'
+invalid value '0' for --runs             | --output=out.txt --export-json=out.json -r 0 'touch ran'
+TABLE
+}
+
+test_bad_invocations() {
+	local n=0 bad=0 line want args rc
+	while IFS= read -r line; do
+		want=${line%%|*}
+		want=${want%"${want##*[![:space:]]}"}
+		args=${line#*|}
+		n=$((n + 1))
+		mkdir -p "case$n" && cd "case$n" || fail "mkdir"
+		eval "set -- $args"
+		cb "$@" >../out 2>../err
+		rc=$?
+		cd .. || fail "cd"
+		local why=""
+		[ "$rc" = 2 ] || why="exit $rc, expected 2"
+		[ -z "$why" ] && [ -s out ] && why="wrote to stdout: $(head -c 200 out)"
+		[ -z "$why" ] && [ -n "$(ls -A "case$n")" ] && why="left files: $(ls -A "case$n")"
+		if [ -z "$why" ]; then
+			local lines first second
+			lines=$(wc -l <err)
+			first=$(sed -n 1p err)
+			second=$(sed -n 2p err)
+			case $first in
+			"cbench: error: "*) ;;
+			*) why="first line is not an error: $first" ;;
+			esac
+			[ -z "$why" ] && ! grep -qE -- "$want" <<<"$first" &&
+				why="message '$first' does not match /$want/"
+			[ -z "$why" ] && [ "$lines" -gt 2 ] && why="$lines lines on stderr"
+			[ -z "$why" ] && [ "$lines" = 2 ] &&
+				[ "$second" != "try 'cbench --help' for more information" ] &&
+				why="second line is not the hint: $second"
+		fi
+		if [ -n "$why" ]; then
+			echo "row $n ($args): $why"
+			sed 's/^/      /' err | head -5
+			bad=$((bad + 1))
+		fi
+	done < <(bad_input_table)
+	[ "$n" -ge 40 ] || fail "only $n rows in the table"
+	[ "$bad" = 0 ] || fail "$bad of $n bad invocations misbehaved (see log)"
+}
