@@ -150,16 +150,25 @@ void counters_explain(int err, bool hardware, int paranoid, char *buf,
 			snprintf(buf, buflen, "this machine has no hardware PMU "
 				 "(a VM without PMU passthrough?)");
 		else
-			snprintf(buf, buflen, "the kernel does not support this event");
+			snprintf(buf, buflen, "the kernel does not offer this event "
+				 "(ENOENT: built without perf events, or hidden by a "
+				 "sandbox)");
 		break;
 	case EACCES:
-		snprintf(buf, buflen, "perf_event_paranoid is %d; "
-			 "'sysctl kernel.perf_event_paranoid=2' (as root) allows "
-			 "user-space counting", paranoid);
+		if (paranoid > 2)
+			snprintf(buf, buflen, "perf_event_paranoid is %d; "
+				 "'sysctl kernel.perf_event_paranoid=2' (as root) "
+				 "allows user-space counting", paranoid);
+		else
+			snprintf(buf, buflen, "perf_event_open was refused (EACCES) "
+				 "although perf_event_paranoid is %d: a seccomp or LSM "
+				 "policy forbids it; allow perf_event_open in that "
+				 "policy", paranoid);
 		break;
 	case EPERM:
-		snprintf(buf, buflen, "perf_event_open was refused by a seccomp "
-			 "or LSM policy (is cbench in a container?)");
+		snprintf(buf, buflen, "perf_event_open was refused (EPERM) by a "
+			 "seccomp or LSM policy (a container?); allow "
+			 "perf_event_open in its profile");
 		break;
 	case ENOSYS:
 		snprintf(buf, buflen, "this kernel has no perf_event_open");
