@@ -1,0 +1,207 @@
+# End-to-end: what cbench does when the kernel refuses something, when it is
+# interrupted, when its output goes away, and over many runs.  Kernel
+# refusals are produced with tests/helpers/seccomp_deny (a seccomp filter
+# making one system call fail with a chosen errno).
+
+# cb_denied SYSCALL ERRNO ARGS...: run cbench with SYSCALL refused.
+cb_denied() {
+	local sc=$1 e=$2
+	shift 2
+	if [ "${VALGRIND:-}" = 1 ]; then
+		"$HELPERS/seccomp_deny" "$sc" "$e" -- valgrind -q --error-exitcode=99 \
+			--leak-check=full --errors-for-leak-kinds=definite \
+			"$CBENCH" "$@"
+	else
+		"$HELPERS/seccomp_deny" "$sc" "$e" -- "$CBENCH" "$@"
+	fi
+}
+
+# cb_exec ARGS...: like cb, but replacing the shell, so that `cb_exec ... &`
+# leaves cbench's own pid in $! (signals must reach cbench, not a subshell).
+cb_exec() {
+	if [ "${VALGRIND:-}" = 1 ]; then
+		exec valgrind -q --error-exitcode=99 --leak-check=full \
+			--errors-for-leak-kinds=definite "$CBENCH" "$@"
+	fi
+	exec "$CBENCH" "$@"
+}
+
+need_seccomp() {
+	"$HELPERS/seccomp_deny" ptrace EPERM -- true 2>seccomp.err ||
+		skip "cannot install a seccomp filter: $(cat seccomp.err)"
+}
+
+# wait_for_file FILE: bounded poll (up to 20 s) until FILE is non-empty.
+wait_for_file() {
+	local i
+	for i in $(seq 400); do
+		[ -s "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "$1 never appeared"
+}
+
+# gone PID: the process no longer exists (not even as a zombie).
+gone() {
+	[ ! -e "/proc/$1" ]
+}
+
+# ---- the kernel says no ----
+
+test_ptrace_refused_falls_back() {
+	need_seccomp
+	cb_denied ptrace EPERM -r 3 "$HELPERS/touch_pages 1" >base 2>base.err ||
+		fail "base run: exit $?: $(cat base.err)"
+	cb_denied ptrace EPERM -r 3 "$HELPERS/touch_pages 3000" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_eq "one fallback warning" "$(grep -c 'ptrace is refused here' err)" 1
+	expect_grep "what it means" "counters still start at exec.*wall time now includes the exec" err
+	expect_grep "results" 'Time \(mean' out
+	b=$(awk '/page-faults:/ {print $2}' base)
+	g=$(awk '/page-faults:/ {print $2}' out)
+	[ -n "$g" ] || skip "page-faults not countable here"
+	# Still exec-exact for counters: 3000 more faults than the 1-page run.
+	awk -v b="$b" -v g="$g" 'BEGIN { d = g - b; exit !(d > 2950 && d < 3050) }' ||
+		fail "page faults: 1 page $b, 3000 pages $g"
+}
+
+# perf_refused ERRNO REASON-REGEX
+perf_refused() {
+	need_seccomp
+	cb_denied perf_event_open "$1" -r 3 "$HELPERS/spin 1" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "results" 'Time \(mean' out
+	expect_grep "rusage still there" 'Peak RSS' out
+	expect_no_grep "no counters" 'task-clock|page-faults' out
+	expect_eq "one line about it" "$(grep -c 'unavailable' err)" 1
+	expect_grep "why" "^cbench: note: counters unavailable: $2.*; measuring time, rusage only$" err
+	expect_eq "nothing else on stderr" "$(wc -l <err)" 1
+	# Asked for explicitly, a refused counter is an error before any run.
+	cb_denied perf_event_open "$1" -r 3 --counters=task-clock "touch ran" >out 2>err
+	expect_eq "explicit counter: exit" "$?" 1
+	expect_grep "explicit counter: message" "^cbench: error: cannot count task-clock: $2" err
+	[ ! -e ran ] || fail "the command ran"
+}
+
+test_perf_refused_eperm() {
+	perf_refused EPERM "perf_event_open was refused \(EPERM\) by a seccomp or LSM policy.*allow perf_event_open"
+}
+
+test_perf_refused_eacces() {
+	para=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)
+	if [ "$para" -gt 2 ]; then
+		perf_refused EACCES "perf_event_paranoid is $para; 'sysctl kernel.perf_event_paranoid=2'"
+	else
+		perf_refused EACCES "perf_event_open was refused \(EACCES\) although perf_event_paranoid is $para"
+	fi
+}
+
+test_perf_refused_enoent() {
+	perf_refused ENOENT "the kernel does not offer this event"
+}
+
+test_ptrace_and_perf_refused() {
+	need_seccomp
+	"$HELPERS/seccomp_deny" ptrace EPERM -- "$HELPERS/seccomp_deny" \
+		perf_event_open EPERM -- "$CBENCH" -r 3 true >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "results" 'Time \(mean' out
+	expect_eq "stderr lines" "$(wc -l <err)" 2
+}
+
+# ---- processes and signals ----
+
+test_no_fd_leak_no_zombie_after_10000_runs() {
+	local runs=10000 late=9999
+	if [ "${VALGRIND:-}" = 1 ]; then
+		runs=300 late=299 # 10 000 runs under valgrind take too long
+	fi
+	mkdir snap
+	cb --style=none --output=pipe -r $runs "$HELPERS/parent_fds $T/snap 9 $late" \
+		>out 2>err || fail "exit $?: $(cat err)"
+	[ -s snap/9 ] && [ -s "snap/$late" ] || fail "no snapshot taken"
+	early=$(cat snap/9)
+	expect_eq "after $runs runs vs after 10" "$(cat "snap/$late")" "$early"
+	case $early in
+	*" children=1 zombies=0") ;;
+	*) fail "cbench's children while a run is in progress: $early" ;;
+	esac
+}
+
+# A command whose grandchild would outlive it: prints the grandchild's pid.
+GRANDCHILD_CMD='sh -c "sleep 300 & echo \$! > gc; wait"'
+
+test_timeout_kills_grandchild() {
+	cb --timeout 1 -r 1 "$GRANDCHILD_CMD" >out 2>err
+	expect_eq "exit code" "$?" 1
+	expect_grep "message" "timed out after 1 s in run 1 \(its process group was killed\)" err
+	[ -s gc ] || fail "the command never started its grandchild"
+	gone "$(cat gc)" || fail "grandchild $(cat gc) still there: $(cat /proc/$(cat gc)/stat)"
+}
+
+# interrupted SIGNAL EXIT-CODE
+interrupted() {
+	cb_exec -r 5 --style=basic "$GRANDCHILD_CMD" >out 2>err &
+	pid=$!
+	trap 'kill -KILL $pid 2>/dev/null' EXIT
+	wait_for_file gc
+	kill -"$1" "$pid"
+	wait "$pid"
+	expect_eq "exit code" "$?" "$2"
+	gone "$(cat gc)" || fail "grandchild $(cat gc) still there: $(cat /proc/$(cat gc)/stat)"
+	expect_no_grep "no error" 'error' err
+}
+
+test_sigint_kills_grandchild() {
+	interrupted INT 130
+}
+
+test_sigterm_kills_grandchild() {
+	interrupted TERM 143
+}
+
+test_sighup_kills_grandchild() {
+	interrupted HUP 129
+}
+
+test_daemon_left_running_warned() {
+	trap 'kill $(cat pids 2>/dev/null) 2>/dev/null' EXIT
+	cb -r 3 'sh -c "setsid sleep 60 & echo \$! >> pids"' >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_eq "daemons started" "$(wc -l <pids)" 3
+	expect_eq "warned once" "$(grep -c 'left a process running' err)" 1
+	expect_grep "why it matters" "counts are incomplete" err
+}
+
+test_setup_daemon_not_blamed() {
+	trap 'kill $(cat pid 2>/dev/null) 2>/dev/null' EXIT
+	cb -r 3 --setup 'sh -c "setsid sleep 60 & echo \$! > pid"' true >out 2>err ||
+		fail "exit $?: $(cat err)"
+	[ -s pid ] || fail "setup did not run"
+	expect_no_grep "no warning" 'left a process running' err
+}
+
+test_clean_command_not_warned() {
+	cb -r 5 'sh -c "true | true"' >out 2>err || fail "exit $?"
+	expect_no_grep "no warning" 'left a process running' err
+}
+
+# ---- output ----
+
+test_stdout_closed_early() {
+	cb -r 3 true "$HELPERS/spin 1" 2>err | head -1 >first
+	rc=${PIPESTATUS[0]}
+	expect_eq "first line" "$(cat first)" "Benchmark 1: true"
+	case $rc in
+	0 | 141) ;;
+	*) fail "exit $rc" ;;
+	esac
+	expect_no_grep "no error spew" 'error|Broken pipe|Aborted|Segmentation' err
+}
+
+test_output_pipe_gigabytes_no_deadlock() {
+	# timeout(1) is only a safety net: a deadlock fails instead of hanging.
+	timeout 300 "$CBENCH" -r 2 --output=pipe 'head -c 200M /dev/zero' >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "measured" '2 runs' out
+}
