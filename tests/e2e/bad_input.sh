@@ -80,6 +80,19 @@ invalid value 'bogus' for --gate-metric  | --gate-metric bogus 'touch ran'
 --warmup cannot be used with 'cbench compare' | compare -w 2 a.json b.json
 invalid value '' for --reference         | --reference= 'touch ran'
 invalid value '0' for --runs             | --output=out.txt --export-json=out.json -r 0 'touch ran'
+the range is reversed \(MIN 5 is greater than MAX 1\) | -P n 5 1 'touch ran{n}'
+MAX 'x' is not a number                  | -P n 1 x 'touch ran{n}'
+MIN '' is not a number                   | --parameter-scan n '' 3 'touch ran{n}'
+step-size of n must be greater than 0, not '0' | -P n 1 5 -D 0 'touch ran{n}'
+step-size of n must be greater than 0, not '-1' | -P n 1 5 -D -1 'touch ran{n}'
+parameter 'n' is defined twice           | -P n 1 2 -P n 3 4 'touch ran{n}'
+parameter 'n' is defined twice           | -L n 1,2 -P n 3 4 'touch ran{n}'
+the list of values is empty              | -L n '' 'touch ran{n}'
+1000000000 values from 1 to 1000000000; the limit is | -P n 1 1000000000 'touch ran{n}'
+invalid parameter name ''                | -L '' 1 'touch ran'
+cannot write --export-json file 'nodir/out.json' | --export-json nodir/out.json 'touch ran'
+cannot write --export-markdown file '.': it is a directory | --export-markdown . 'touch ran'
+both write to 'x'                        | --export-json x --export-csv x 'touch ran'
 TABLE
 }
 
