@@ -113,6 +113,48 @@ endif
 		BACKEND=$(CURDIR)/$(BUILD)/bench/backend \
 		HWM=$(CURDIR)/$(BUILD)/helpers/hwm bash tests/bench/run.sh
 
+# libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang under ASan and
+# UBSan.  `make fuzz` runs each for FUZZ_SECONDS, starting from its seed
+# corpus tests/fuzz/corpus/NAME (new inputs go to build/fuzz/corpus/NAME).
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := build/fuzz
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude $(PKG_CFLAGS) \
+	-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
+FUZZ_OBJS := $(LIB_SRCS:src/%.c=$(FUZZ_BUILD)/obj/%.o)
+
+$(FUZZ_BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (fuzz)"
+	$(Q)$(FUZZ_CC) $(subst fuzzer$(comma),fuzzer-no-link$(comma),$(FUZZ_FLAGS)) -MMD -MP -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_args.h $(FUZZ_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_OBJS) $(FINAL_LIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+.SECONDARY: $(FUZZ_OBJS)
+
+# -close_fd_mask=3: the targets' own messages (usage errors, --help) are
+# noise; libFuzzer still reports crashes on its copy of stderr.
+fuzz: $(FUZZ_BINS)
+	@set -e; for b in $(FUZZ_BINS); do \
+		n=$${b##*/fuzz_}; mkdir -p $(FUZZ_BUILD)/corpus/$$n; \
+		echo "== fuzz $$n for $(FUZZ_SECONDS) s"; \
+		if $$b -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=3 \
+			-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/crash-$$n- \
+			$(FUZZ_BUILD)/corpus/$$n tests/fuzz/corpus/$$n \
+			>$(FUZZ_BUILD)/$$n.log 2>&1; then \
+			grep -E 'DONE|number_of_executed_units' $(FUZZ_BUILD)/$$n.log || true; \
+		else \
+			tail -n 80 $(FUZZ_BUILD)/$$n.log; exit 1; \
+		fi; \
+	done
+
 man: cbench.1
 
 cbench.1: cbench doc/cbench.h2m
@@ -151,7 +193,7 @@ endif
 clean:
 	rm -rf build cbench cbench.1 cbench.1.tmp
 
-.PHONY: all man test bench install uninstall clean FORCE
+.PHONY: all man test bench fuzz fuzz-build install uninstall clean FORCE
 FORCE:
 
--include $(OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)

@@ -819,7 +819,8 @@ void cli_print_help(bool compare)
 	     "  1    a command failed, could not be run or timed out; or an I/O error\n"
 	     "  2    usage error: bad option or value, unreadable or malformed input\n"
 	     "  3    a performance gate found a significant regression\n"
-	     "  130  interrupted by SIGINT (143: SIGTERM); results so far are kept\n");
+	     "  130  interrupted by SIGINT (143: SIGTERM, 129: SIGHUP, 141: stdout\n"
+	     "       closed); results so far are kept\n");
 	puts("Environment:\n"
 	     "  NO_COLOR           disable colours (not the progress bar)\n"
 	     "  CBENCH_ITERATION   set for each run and its --prepare/--conclude:\n"
