@@ -67,6 +67,8 @@ static int stop_pipe[2] = {-1, -1};
 static volatile sig_atomic_t stop_sig;
 static sigset_t reset_set;   /* signals the child sets back to SIG_DFL */
 static bool use_ptrace = true;
+static bool have_pidfd = true;     /* pidfd_open works here */
+static bool sigchld_wakes;        /* our SIGCHLD handler is installed */
 static int ptrace_errno;     /* why ptrace was given up, 0 if it was not */
 /* Leftover processes already reported (see reap_leftovers), so a daemon
  * started by a --setup command is not blamed on every later run. */
@@ -82,6 +84,18 @@ static void zygote_stop(void);
 #define CHILD_STACK_SIZE (256 * 1024)
 static void *child_stack;
 static bool use_clone_pidfd = true;
+
+/* Without pidfd_open: a child's end wakes wait_child's poll. */
+static void on_sigchld(int sig)
+{
+	(void)sig;
+	int saved = errno;
+	if (stop_pipe[1] >= 0) {
+		ssize_t r = write(stop_pipe[1], "c", 1);
+		(void)r;
+	}
+	errno = saved;
+}
 
 int spawn_init(char *err, size_t errlen)
 {
@@ -107,6 +121,18 @@ int spawn_init(char *err, size_t errlen)
 	sigaddset(&reset_set, SIGHUP);
 	sigaddset(&reset_set, SIGPIPE);
 	sigaddset(&reset_set, SIGCHLD);
+	int self = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (self >= 0) {
+		close(self);
+	} else {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_sigchld;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+		have_pidfd = false;
+		sigchld_wakes = sigaction(SIGCHLD, &sa, NULL) == 0;
+	}
 	/* Adopt orphans: see reap_leftovers().  Failure only loses that. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	char path[64];
@@ -131,6 +157,10 @@ int spawn_init(char *err, size_t errlen)
 
 void spawn_shutdown(void)
 {
+	if (sigchld_wakes) {
+		signal(SIGCHLD, SIG_DFL);
+		sigchld_wakes = false;
+	}
 	if (devnull_fd >= 0)
 		close(devnull_fd);
 	if (stop_pipe[0] >= 0) {
@@ -541,19 +571,33 @@ static void kill_group(pid_t pid)
 	kill(pid, SIGKILL);
 }
 
+/* Has pid ended (without reaping it)?  An error counts as ended: the
+ * blocking wait4 that follows then reports it. */
+static bool child_ended(pid_t pid)
+{
+	siginfo_t si;
+	si.si_pid = 0;
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 ||
+	       si.si_pid != 0;
+}
+
 /*
  * Wait for pid to end, draining out_fd, honouring the deadline and stop
- * requests.  pidfd (closed here) is pid's, or -1 to open one.  Returns the outcome override (SPAWN_TIMED_OUT or
- * SPAWN_INTERRUPTED) or -1 if the command simply ended; fills status/ru.
+ * requests.  pidfd (closed here) is pid's, or -1 to open one.  Returns
+ * the outcome override (SPAWN_TIMED_OUT or SPAWN_INTERRUPTED) or -1 if
+ * the command simply ended; fills status/ru.
  */
 static int wait_child(pid_t pid, int pidfd, int out_fd, double deadline,
 		      int *status, struct rusage *ru, double *end)
 {
 	int override = -1;
-	if (pidfd < 0)
+	if (pidfd < 0 && have_pidfd)
 		pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 
-	if (pidfd >= 0) {
+	/* Without pidfd_open (Linux < 5.3, valgrind), SIGCHLD wakes the poll
+	 * through the self-pipe (see spawn_init) and waitid says whether the
+	 * command has ended: the output pipe is drained either way. */
+	if (pidfd >= 0 || sigchld_wakes) {
 		for (;;) {
 			struct pollfd p[3] = {
 				{pidfd, POLLIN, 0},
@@ -588,13 +632,16 @@ static int wait_child(pid_t pid, int pidfd, int out_fd, double deadline,
 				if (n == 0)
 					out_fd = -1; /* EOF: stop polling it */
 			}
-			if (r > 0 && (p[0].revents & POLLIN))
+			if (pidfd >= 0 ? r > 0 && (p[0].revents & POLLIN)
+				       : child_ended(pid))
 				break;
 		}
-		close(pidfd);
+		if (pidfd >= 0)
+			close(pidfd);
 	}
-	/* Without a pidfd (old kernel), wait4 blocks; the signal handlers
-	 * interrupt it (no SA_RESTART). */
+	/* Reap (at once if the loop saw the end).  Should the loop be
+	 * unavailable, wait4 blocks; the signal handlers interrupt it (no
+	 * SA_RESTART). */
 	for (;;) {
 		pid_t w = wait4(pid, status, 0, ru);
 		if (w == pid)

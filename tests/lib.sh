@@ -20,7 +20,7 @@ skip() { echo "$*" >"$T/.reason"; exit 77; }
 # cb ARGS...: run cbench (under valgrind when VALGRIND=1).
 cb() {
 	if [ "${VALGRIND:-}" = 1 ]; then
-		valgrind -q --error-exitcode=99 --leak-check=full \
+		valgrind -q -q --error-exitcode=99 --leak-check=full \
 			--errors-for-leak-kinds=definite --trace-children=no \
 			"$CBENCH" "$@"
 	else

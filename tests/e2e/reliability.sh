@@ -8,7 +8,7 @@ cb_denied() {
 	local sc=$1 e=$2
 	shift 2
 	if [ "${VALGRIND:-}" = 1 ]; then
-		"$HELPERS/seccomp_deny" "$sc" "$e" -- valgrind -q --error-exitcode=99 \
+		"$HELPERS/seccomp_deny" "$sc" "$e" -- valgrind -q -q --error-exitcode=99 \
 			--leak-check=full --errors-for-leak-kinds=definite \
 			"$CBENCH" "$@"
 	else
@@ -20,7 +20,7 @@ cb_denied() {
 # leaves cbench's own pid in $! (signals must reach cbench, not a subshell).
 cb_exec() {
 	if [ "${VALGRIND:-}" = 1 ]; then
-		exec valgrind -q --error-exitcode=99 --leak-check=full \
+		exec valgrind -q -q --error-exitcode=99 --leak-check=full \
 			--errors-for-leak-kinds=definite "$CBENCH" "$@"
 	fi
 	exec "$CBENCH" "$@"
@@ -204,6 +204,38 @@ test_output_pipe_gigabytes_no_deadlock() {
 	timeout 300 "$CBENCH" -r 2 --output=pipe 'head -c 200M /dev/zero' >out 2>err ||
 		fail "exit $?: $(cat err)"
 	expect_grep "measured" '2 runs' out
+}
+
+# Without pidfd_open (Linux < 5.3, or valgrind) the engine waits on SIGCHLD:
+# the output pipe is still drained, timeouts and signals still work.
+test_no_pidfd_output_pipe_no_deadlock() {
+	need_seccomp
+	timeout 300 "$HELPERS/seccomp_deny" pidfd_open ENOSYS -- "$CBENCH" -r 2 \
+		--output=pipe 'head -c 50M /dev/zero' >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "measured" '2 runs' out
+}
+
+test_no_pidfd_timeout_kills_grandchild() {
+	need_seccomp
+	"$HELPERS/seccomp_deny" pidfd_open ENOSYS -- "$CBENCH" --timeout 1 -r 1 \
+		"$GRANDCHILD_CMD" >out 2>err
+	expect_eq "exit code" "$?" 1
+	expect_grep "message" "timed out after 1 s in run 1" err
+	gone "$(cat gc)" || fail "grandchild $(cat gc) still there"
+}
+
+test_no_pidfd_sigint() {
+	need_seccomp
+	"$HELPERS/seccomp_deny" pidfd_open ENOSYS -- "$CBENCH" -r 5 --style=basic \
+		"$GRANDCHILD_CMD" >out 2>err &
+	pid=$!
+	trap 'kill -KILL $pid 2>/dev/null' EXIT
+	wait_for_file gc
+	kill -INT "$pid"
+	wait "$pid"
+	expect_eq "exit code" "$?" 130
+	gone "$(cat gc)" || fail "grandchild $(cat gc) still there"
 }
 
 # ---- exports when the disk says no ----

@@ -2,7 +2,9 @@
  *
  *   seccomp_deny SYSCALL ERRNO -- PROG [ARGS...]
  *
- * SYSCALL is ptrace or perf_event_open, ERRNO is EPERM, EACCES or ENOENT.
+ * SYSCALL is ptrace, perf_event_open or pidfd_open, ERRNO is EPERM, EACCES,
+ * ENOENT or ENOSYS (pidfd_open refused with ENOSYS acts like a kernel
+ * older than 5.3).
  * Installs a seccomp BPF filter (raw, no libseccomp) that makes SYSCALL
  * fail with ERRNO in this process and every descendant, then execs PROG:
  * the tests use it to show what cbench does when a container's policy, the
@@ -31,8 +33,8 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: seccomp_deny ptrace|perf_event_open "
-		"EPERM|EACCES|ENOENT -- PROG [ARGS...]\n");
+	fprintf(stderr, "usage: seccomp_deny ptrace|perf_event_open|pidfd_open "
+		"EPERM|EACCES|ENOENT|ENOSYS -- PROG [ARGS...]\n");
 	return 2;
 }
 
@@ -45,6 +47,8 @@ int main(int argc, char **argv)
 		nr = SYS_ptrace;
 	else if (strcmp(argv[1], "perf_event_open") == 0)
 		nr = SYS_perf_event_open;
+	else if (strcmp(argv[1], "pidfd_open") == 0)
+		nr = SYS_pidfd_open;
 	else
 		return usage();
 	unsigned e;
@@ -54,6 +58,8 @@ int main(int argc, char **argv)
 		e = EACCES;
 	else if (strcmp(argv[2], "ENOENT") == 0)
 		e = ENOENT;
+	else if (strcmp(argv[2], "ENOSYS") == 0)
+		e = ENOSYS;
 	else
 		return usage();
 
