@@ -8,9 +8,9 @@ cb_denied() {
 	local sc=$1 e=$2
 	shift 2
 	if [ "${VALGRIND:-}" = 1 ]; then
-		"$HELPERS/seccomp_deny" "$sc" "$e" -- valgrind -q -q --error-exitcode=99 \
-			--leak-check=full --errors-for-leak-kinds=definite \
-			"$CBENCH" "$@"
+		{ "$HELPERS/seccomp_deny" "$sc" "$e" -- "${VALGRIND_CMD[@]}" \
+			"$CBENCH" "$@" 2>&1 1>&3 3>&- | grep -v '^--[0-9]*-- ' >&2
+		  return "${PIPESTATUS[0]}"; } 3>&1
 	else
 		"$HELPERS/seccomp_deny" "$sc" "$e" -- "$CBENCH" "$@"
 	fi
@@ -20,8 +20,7 @@ cb_denied() {
 # leaves cbench's own pid in $! (signals must reach cbench, not a subshell).
 cb_exec() {
 	if [ "${VALGRIND:-}" = 1 ]; then
-		exec valgrind -q -q --error-exitcode=99 --leak-check=full \
-			--errors-for-leak-kinds=definite "$CBENCH" "$@"
+		exec "${VALGRIND_CMD[@]}" "$CBENCH" "$@"
 	fi
 	exec "$CBENCH" "$@"
 }
