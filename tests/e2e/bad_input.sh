@@ -93,11 +93,42 @@ invalid parameter name ''                | -L '' 1 'touch ran'
 cannot write --export-json file 'nodir/out.json' | --export-json nodir/out.json 'touch ran'
 cannot write --export-markdown file '.': it is a directory | --export-markdown . 'touch ran'
 both write to 'x'                        | --export-json x --export-csv x 'touch ran'
+malformed JSON at line 1, column 48      | --baseline ../fx/truncated.json 'touch ran'
+malformed JSON at line 1, column 1       | --baseline ../fx/garbage.json 'touch ran'
+empty file, expected cbench or hyperfine JSON | --baseline ../fx/empty.json 'touch ran'
+expected a JSON object with a "results" array | --baseline ../fx/wrong-shape.json 'touch ran'
+no "results" array                       | --baseline ../fx/results-string.json 'touch ran'
+results\[0\].times: expected an array of numbers | --baseline ../fx/times-string.json 'touch ran'
+results\[0\]: no "command" string        | --baseline ../fx/command-number.json 'touch ran'
+schema_version 99 was written by a newer cbench | --baseline ../fx/future-schema.json 'touch ran'
+cannot read 'missing.json': No such file | --baseline missing.json 'touch ran'
+cannot read '..'                         | --baseline .. 'touch ran'
+no benchmark in this run matches one in  | --baseline ../fx/good.json 'touch ran'
+malformed JSON at line 1, column 48      | compare ../fx/truncated.json ../fx/good.json
+expected a JSON object with a "results" array | compare ../fx/good.json ../fx/wrong-shape.json
+cannot read 'missing.json'               | compare ../fx/good.json missing.json
 TABLE
+}
+
+# Baseline files for the table, outside the directories checked for
+# leftovers.
+make_fixtures() {
+	mkdir fx
+	printf '{"results": [{"command": "a", "times": [0.1, 0.2' >fx/truncated.json
+	printf 'not json' >fx/garbage.json
+	: >fx/empty.json
+	printf '[{"command": "a", "times": [1]}]' >fx/wrong-shape.json
+	printf '{"results": "x"}' >fx/results-string.json
+	printf '{"results": [{"command": "a", "times": "fast"}]}' >fx/times-string.json
+	printf '{"results": [{"command": 5, "times": [1]}]}' >fx/command-number.json
+	printf '{"schema": "cbench-results", "schema_version": 99, "results": []}' \
+		>fx/future-schema.json
+	printf '{"results": [{"command": "other", "times": [0.1, 0.2, 0.3]}]}' >fx/good.json
 }
 
 test_bad_invocations() {
 	local n=0 bad=0 line want args rc
+	make_fixtures
 	while IFS= read -r line; do
 		want=${line%%|*}
 		want=${want%"${want##*[![:space:]]}"}

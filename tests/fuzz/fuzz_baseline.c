@@ -1,0 +1,39 @@
+/*
+ * fuzz_baseline: libFuzzer target for the JSON reader used by `cbench
+ * compare` and --baseline (cbench's and hyperfine's formats).  The input is
+ * the file's text; a set that parses is then compared with itself, which
+ * runs matching and the statistics over whatever numbers it holds (NaN,
+ * infinities, huge or negative values, one run, thousands).
+ */
+#include "compare.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char err[DIAG_MSG_MAX];
+	struct cmp_set *set = NULL;
+	/* Not NUL-terminated on purpose: the reader is given a length. */
+	char *text = malloc(size ? size : 1);
+	memcpy(text, data, size);
+	if (compare_parse(text, size, "fuzz.json", &set, err, sizeof err) == 0) {
+		if (set == NULL)
+			abort();
+		struct cmp_options opt = {
+			.metric = -1, .threshold = 0.05, .confidence = 0.95,
+			.seed = 1, .match_by = MATCH_COMMAND,
+		};
+		struct cmp_report rep;
+		if (compare_run(set, set, &opt, &rep, err, sizeof err) == 0)
+			compare_report_free(&rep);
+		compare_set_free(set);
+	} else if (err[0] == '\0') {
+		abort(); /* a rejection always says why */
+	}
+	free(text);
+	return 0;
+}
