@@ -26,6 +26,9 @@ test_exec_permission_denied() {
 }
 
 test_exec_format_error() {
+	# The exec error comes back through memory shared with the vfork-style
+	# child; valgrind runs such a clone as a plain fork, so it is lost.
+	[ "${VALGRIND:-}" = 1 ] && skip "valgrind runs CLONE_VM|CLONE_VFORK as fork: no shared-memory exec report"
 	printf 'not a program\n' >garbage
 	chmod 755 garbage
 	cb -r 2 ./garbage >out 2>err

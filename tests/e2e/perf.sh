@@ -13,6 +13,7 @@ reported_kib() { jq '.results[0].metrics.peak_rss.mean / 1024 | floor' "$1"; }
 test_peak_rss_of_a_small_command_is_its_own() {
 	ptrace_works || skip "ptrace refused by this kernel"
 	sanitized && skip "sanitized build: the launcher carries the sanitizer's megabytes"
+	[ "${VALGRIND:-}" = 1 ] && skip "under valgrind the launcher carries valgrind's megabytes"
 	cb -N -r 10 --export-json out.json "$HELPERS/hwm $T/hwm" >out 2>err ||
 		fail "exit $?: $(cat err)"
 	truth=$(mean_kib hwm)
@@ -26,6 +27,7 @@ test_peak_rss_of_a_small_command_is_its_own() {
 
 test_peak_rss_of_a_20mb_command_is_exact() {
 	ptrace_works || skip "ptrace refused by this kernel"
+	[ "${VALGRIND:-}" = 1 ] && skip "under valgrind the launcher carries valgrind's megabytes"
 	cb -N -r 5 --export-json out.json "$HELPERS/hwm $T/hwm 20480" >out 2>err ||
 		fail "exit $?: $(cat err)"
 	truth=$(mean_kib hwm)

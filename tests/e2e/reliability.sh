@@ -52,6 +52,9 @@ gone() {
 
 test_ptrace_refused_falls_back() {
 	need_seccomp
+	# The refused PTRACE_TRACEME is reported through memory shared with
+	# the vfork-style child; valgrind runs such a clone as a plain fork.
+	[ "${VALGRIND:-}" = 1 ] && skip "valgrind runs CLONE_VM|CLONE_VFORK as fork: no shared-memory report of the refusal"
 	cb_denied ptrace EPERM -r 3 "$HELPERS/touch_pages 1" >base 2>base.err ||
 		fail "base run: exit $?: $(cat base.err)"
 	cb_denied ptrace EPERM -r 3 "$HELPERS/touch_pages 3000" >out 2>err ||
@@ -123,8 +126,15 @@ test_no_fd_leak_no_zombie_after_10000_runs() {
 	cb --style=none --output=pipe -r $runs "$HELPERS/parent_fds $T/snap 9 $late" \
 		>out 2>err || fail "exit $?: $(cat err)"
 	[ -s snap/9 ] && [ -s "snap/$late" ] || fail "no snapshot taken"
-	early=$(cat snap/9)
-	expect_eq "after $runs runs vs after 10" "$(cat "snap/$late")" "$early"
+	# Counter descriptors of the previous run may still be closing while
+	# this run starts: they are counted apart, and must stay few.
+	early=$(sed 's/ perf=[0-9]*//' snap/9)
+	expect_eq "after $runs runs vs after 10" "$(sed 's/ perf=[0-9]*//' "snap/$late")" "$early"
+	for f in snap/9 "snap/$late"; do
+		perf=$(sed 's/.* perf=\([0-9]*\).*/\1/' "$f")
+		[ "$perf" -le 32 ] ||
+			fail "counter descriptors pile up: $(cat "$f") at run $(basename "$f")"
+	done
 	# The command itself, and cbench's launcher when it uses one.
 	case $early in
 	*" children="[12]" zombies=0") ;;

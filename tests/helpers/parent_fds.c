@@ -3,9 +3,10 @@
  *   parent_fds DIR ITER...
  *
  * When $CBENCH_ITERATION equals one of ITER, writes DIR/ITER with one line
- * "fds=N children=N zombies=N": the number of descriptors its parent
- * (cbench, waiting for this run) holds, how many children the parent has,
- * and how many of those are zombies.  Taken while the run is in progress,
+ * "fds=N perf=N children=N zombies=N": the number of descriptors its parent
+ * (cbench, waiting for this run) holds apart from perf events, the perf
+ * event descriptors (the previous run's may still be being closed), how
+ * many children the parent has, and how many of those are zombies.  Taken while the run is in progress,
  * so it sees cbench exactly in its steady state: no polling, no sleeps. */
 #include <dirent.h>
 #include <stdio.h>
@@ -13,19 +14,28 @@
 #include <string.h>
 #include <unistd.h>
 
-static int count_fds(pid_t pid)
+static void count_fds(pid_t pid, int *other, int *perf)
 {
 	char path[64];
+	*other = *perf = -1;
 	snprintf(path, sizeof path, "/proc/%d/fd", (int)pid);
 	DIR *d = opendir(path);
 	if (!d)
-		return -1;
-	int n = 0;
-	for (struct dirent *e; (e = readdir(d));)
-		if (e->d_name[0] != '.')
-			n++;
+		return;
+	*other = *perf = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		char link[600], target[256];
+		snprintf(link, sizeof link, "%s/%s", path, e->d_name);
+		ssize_t n = readlink(link, target, sizeof target - 1);
+		target[n > 0 ? n : 0] = '\0';
+		if (strcmp(target, "anon_inode:[perf_event]") == 0)
+			(*perf)++;
+		else
+			(*other)++;
+	}
 	closedir(d);
-	return n;
 }
 
 /* Children of pid, and how many are zombies, from /proc/<pid>/stat. */
@@ -70,14 +80,15 @@ int main(int argc, char **argv)
 		if (strcmp(argv[i], iter) != 0)
 			continue;
 		pid_t parent = getppid();
-		int children, zombies;
+		int children, zombies, fds, perf;
 		count_children(parent, &children, &zombies);
+		count_fds(parent, &fds, &perf);
 		char path[4096];
 		snprintf(path, sizeof path, "%s/%s", argv[1], iter);
 		FILE *f = fopen(path, "w");
 		if (!f)
 			return 1;
-		fprintf(f, "fds=%d children=%d zombies=%d\n", count_fds(parent),
+		fprintf(f, "fds=%d perf=%d children=%d zombies=%d\n", fds, perf,
 			children, zombies);
 		return fclose(f) == 0 ? 0 : 1;
 	}
