@@ -20,8 +20,10 @@ test_peak_rss_of_a_small_command_is_its_own() {
 	got=$(reported_kib out.json)
 	# The kernel folds the memory a process had before exec into its peak:
 	# cloned from cbench itself (2.5 MB and more) this reads 2-3x the truth;
-	# from the launcher it is within a few hundred KiB.
-	awk -v t="$truth" -v g="$got" 'BEGIN { exit !(g >= t && g < t * 1.5) }' ||
+	# from the launcher it is within a few hundred KiB.  (Since Linux 6.2
+	# RSS counters are per-CPU and read approximately: a few pages either
+	# way are noise.)
+	awk -v t="$truth" -v g="$got" 'BEGIN { exit !(g >= t * 0.97 && g < t * 1.5) }' ||
 		fail "peak RSS reported ${got} KiB, the command's own ${truth} KiB"
 }
 
