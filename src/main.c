@@ -88,6 +88,16 @@ static void install_signals(void)
 	 * previous file kept), not kill cbench.  Commands still get the
 	 * default disposition (spawn resets what cbench ignores). */
 	signal(SIGXFSZ, SIG_IGN);
+	/* A mask inherited from whoever started cbench must not hold back
+	 * Ctrl-C or the child notifications the engine waits for. */
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGPIPE);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
 /* `cbench compare BASE NEW`: both files are read and checked first. */
@@ -210,6 +220,10 @@ int main(int argc, char **argv)
 	if (ex.failed && (exit_code == CBENCH_EXIT_OK ||
 			  exit_code == CBENCH_EXIT_REGRESSION))
 		exit_code = CBENCH_EXIT_FAILURE;
+	/* Interrupted after the last run (during the summary or the
+	 * exports, which were finished): still say so. */
+	if (exit_code == CBENCH_EXIT_OK && spawn_stop_signal())
+		exit_code = 128 + spawn_stop_signal();
 
 	bench_free_outcome(&out);
 	planner_free(&plan);

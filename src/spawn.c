@@ -97,6 +97,17 @@ static void on_sigchld(int sig)
 	errno = saved;
 }
 
+/* Let SIGCHLD wake wait_child's poll (when a pidfd cannot). */
+static bool install_sigchld(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigchld;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	return sigaction(SIGCHLD, &sa, NULL) == 0;
+}
+
 int spawn_init(char *err, size_t errlen)
 {
 	devnull_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -121,17 +132,15 @@ int spawn_init(char *err, size_t errlen)
 	sigaddset(&reset_set, SIGHUP);
 	sigaddset(&reset_set, SIGPIPE);
 	sigaddset(&reset_set, SIGCHLD);
+	/* An ignored SIGCHLD (inherited through exec) makes the kernel reap
+	 * our children itself: wait4 would find none. */
+	signal(SIGCHLD, SIG_DFL);
 	int self = (int)syscall(SYS_pidfd_open, getpid(), 0);
 	if (self >= 0) {
 		close(self);
 	} else {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = on_sigchld;
-		sigemptyset(&sa.sa_mask);
-		sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
 		have_pidfd = false;
-		sigchld_wakes = sigaction(SIGCHLD, &sa, NULL) == 0;
+		sigchld_wakes = install_sigchld();
 	}
 	/* Adopt orphans: see reap_leftovers().  Failure only loses that. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
@@ -291,8 +300,11 @@ static void child_main(const struct child_args *a)
 	}
 	if (a->go_fd >= 0) {
 		char c;
-		while (read(a->go_fd, &c, 1) < 0 && errno == EINTR)
+		ssize_t n;
+		while ((n = read(a->go_fd, &c, 1)) < 0 && errno == EINTR)
 			;
+		if (n != 1)
+			_exit(127); /* cbench died before releasing us: never run unmeasured */
 	} else if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0) {
 		report_and_die(a, STAGE_TRACEME, errno);
 	}
@@ -545,11 +557,21 @@ static pid_t zygote_spawn(const struct child_args *a, struct child_report *rep)
 	size_t done = sent > (ssize_t)sizeof q ? (size_t)sent - sizeof q : 0;
 	if (sent < (ssize_t)sizeof q ||
 	    !full_io(zy_sock, blob + done, len - done, true) ||
-	    !full_io(zy_sock, &r, sizeof r, false) || r.pid < 0) {
-		/* The launcher is gone or its clone was refused (CLONE_PARENT
-		 * under some sandbox?): clone from cbench from now on. */
+	    !full_io(zy_sock, &r, sizeof r, false)) {
+		/* The launcher is gone: clone from cbench from now on. */
 		zygote_stop();
 		return -2;
+	}
+	if (r.pid == -EINVAL || r.pid == -EPERM) {
+		/* CLONE_PARENT refused (a sandbox?): never will work. */
+		zygote_stop();
+		return -2;
+	}
+	if (r.pid < 0) {
+		/* EAGAIN (pids limit), ENOMEM: this run's error, as a
+		 * fork from cbench would have had. */
+		errno = -r.pid;
+		return -1;
 	}
 	rep->stage = r.stage;
 	rep->err = r.err;
@@ -593,12 +615,18 @@ static int wait_child(pid_t pid, int pidfd, int out_fd, double deadline,
 	int override = -1;
 	if (pidfd < 0 && have_pidfd)
 		pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0 && !sigchld_wakes)
+		sigchld_wakes = install_sigchld();
 
 	/* Without pidfd_open (Linux < 5.3, valgrind), SIGCHLD wakes the poll
 	 * through the self-pipe (see spawn_init) and waitid says whether the
 	 * command has ended: the output pipe is drained either way. */
 	if (pidfd >= 0 || sigchld_wakes) {
 		for (;;) {
+			/* Checked before sleeping: the child may have ended
+			 * before the handler was there to say so. */
+			if (pidfd < 0 && child_ended(pid))
+				break;
 			struct pollfd p[3] = {
 				{pidfd, POLLIN, 0},
 				{stop_pipe[0], POLLIN, 0},
@@ -632,8 +660,7 @@ static int wait_child(pid_t pid, int pidfd, int out_fd, double deadline,
 				if (n == 0)
 					out_fd = -1; /* EOF: stop polling it */
 			}
-			if (pidfd >= 0 ? r > 0 && (p[0].revents & POLLIN)
-				       : child_ended(pid))
+			if (pidfd >= 0 && r > 0 && (p[0].revents & POLLIN))
 				break;
 		}
 		if (pidfd >= 0)
@@ -845,8 +872,20 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 				rc = -1;
 				goto out;
 			}
+			/* The pidfd is opened while the child is still frozen,
+			 * so nothing of ours changes once it runs. */
+			if (pidfd < 0 && have_pidfd)
+				pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 			start = now_s();
-			ptrace(PTRACE_DETACH, pid, NULL, NULL);
+			if (ptrace(PTRACE_DETACH, pid, NULL, NULL) != 0) {
+				snprintf(err, errlen, "ptrace(PTRACE_DETACH): %s",
+					 strerror(errno));
+				counters_close(cmd->counters);
+				kill_group(pid);
+				waitpid(pid, &status, 0);
+				rc = -1;
+				goto out;
+			}
 			/* The previous run's counters, closed while this
 			 * command runs on another CPU. */
 			counters_release(cmd->counters);
@@ -940,12 +979,18 @@ out:
 	return rc;
 }
 
-int spawn_run(const struct spawn_cmd *cmd, struct spawn_result *res,
-	      char *err, size_t errlen)
+/* An empty result: every counter "not counted" until read. */
+static void result_clear(struct spawn_result *res)
 {
 	memset(res, 0, sizeof *res);
 	for (int i = 0; i < CTR_MAX; i++)
 		res->ctr.value[i] = NAN;
+}
+
+int spawn_run(const struct spawn_cmd *cmd, struct spawn_result *res,
+	      char *err, size_t errlen)
+{
+	result_clear(res);
 	if (stop_sig) {
 		res->outcome = SPAWN_INTERRUPTED;
 		return 0;
@@ -954,7 +999,8 @@ int spawn_run(const struct spawn_cmd *cmd, struct spawn_result *res,
 	if (rc == 1) {
 		/* ptrace refused: fall back for this and every later run. */
 		use_ptrace = false;
-		memset(res, 0, sizeof *res);
+		zygote_stop(); /* only traced children come from the launcher */
+		result_clear(res);
 		rc = run_once(cmd, res, false, err, errlen);
 	}
 	return rc;

@@ -287,3 +287,19 @@ test_export_directory_vanishes() {
 	expect_grep "message" "^cbench: error: --export-json: cannot write 'd/out.json': No such file or directory$" err
 	expect_eq "other exports still written" "$(wc -l <ok.csv)" 3
 }
+
+# Started by a parent that ignores SIGCHLD (inherited through exec, the
+# kernel would reap every command itself) or blocks SIGINT: still works.
+test_inherited_sigchld_ignored_and_sigint_blocked() {
+	command -v perl >/dev/null || skip "perl not installed"
+	perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV' "$CBENCH" -N -r 3 true >out 2>err ||
+		fail "SIGCHLD ignored: exit $?: $(cat err)"
+	expect_grep "measured" '3 runs' out
+	"$HELPERS/with_sigmask" INT CHLD -- "$CBENCH" -r 1000 --export-json j.json \
+		"$HELPERS/spin 1" >out 2>err &
+	pid=$!
+	for _ in $(seq 200); do [ -s j.json ] || grep -q Benchmark out 2>/dev/null && break; sleep 0.05; done
+	kill -INT $pid
+	wait $pid
+	expect_eq "SIGINT delivered despite the inherited mask" "$?" 130
+}
