@@ -292,13 +292,8 @@ static void enable_metrics(struct ctx *x, struct bench_result *r)
  * `SHELL -c ''` runs.  Returns 0, -1 on error, -2 if interrupted. */
 static int calibrate_shell(struct ctx *x)
 {
-	struct prepared p = {0};
-	p.path = xstrdup(x->shell_path);
-	p.argv = xcalloc(4, sizeof *p.argv);
-	p.argv[0] = xstrdup(x->shell_name);
-	p.argv[1] = xstrdup("-c");
-	p.argv[2] = xstrdup("");
-	p.via_shell = true;
+	struct prepared p;
+	prepare(x, "", true, &p, ""); /* `SHELL -c ''` never fails to prepare */
 
 	double sum[MET_COUNT] = {0}, wall[SHELL_CALIBRATION_RUNS];
 	size_t cnt[MET_COUNT] = {0}, nwall = 0;

@@ -283,11 +283,9 @@ int counters_new(struct counters **out, const char *spec, bool *usage,
 	c->exclude_kernel = !(geteuid() == 0 || paranoid < 2);
 
 	int errs[CTR_MAX] = {0};
-	bool any_requested = false;
 	for (int i = 0; i < CTR_MAX; i++) {
 		if (!requested[i])
 			continue;
-		any_requested = true;
 		errs[i] = probe((enum counter_id)i, c->exclude_kernel);
 		if ((errs[i] == EACCES || errs[i] == EPERM) && !c->exclude_kernel &&
 		    probe((enum counter_id)i, true) == 0) {
@@ -329,7 +327,6 @@ int counters_new(struct counters **out, const char *spec, bool *usage,
 					       why, hw_only ? " and software counters" : " only");
 		}
 	}
-	(void)any_requested;
 	build_groups(c);
 	*out = c;
 	return 0;
