@@ -79,6 +79,9 @@ struct bench_result {
 	char *stop_reason;     /* why adaptive running stopped, or NULL */
 };
 
+/* Free an array of n parameter values and the strings in it. */
+void param_values_free(struct param_value *params, size_t n);
+
 struct bench_result *results_new(const char *name, const char *command,
 				 const struct param_value *params, size_t n_params);
 void results_free(struct bench_result *r);

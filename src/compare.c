@@ -32,11 +32,7 @@ static void bench_clear(struct cmp_bench *b)
 {
 	free(b->name);
 	free(b->command);
-	for (size_t i = 0; i < b->n_params; i++) {
-		free(b->params[i].name);
-		free(b->params[i].value);
-	}
-	free(b->params);
+	param_values_free(b->params, b->n_params);
 	for (int m = 0; m < CMP_N_METRICS; m++)
 		free(b->col[m]);
 }

@@ -454,11 +454,7 @@ void planner_free(struct plan *plan)
 		struct plan_bench *b = &plan->bench[i];
 		free(b->name);
 		free(b->command);
-		for (size_t k = 0; k < b->n_params; k++) {
-			free(b->params[k].name);
-			free(b->params[k].value);
-		}
-		free(b->params);
+		param_values_free(b->params, b->n_params);
 		free(b->setup);
 		free(b->prepare);
 		free(b->conclude);

@@ -53,6 +53,15 @@ int metric_lookup(const char *name)
 	return -1;
 }
 
+void param_values_free(struct param_value *params, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(params[i].name);
+		free(params[i].value);
+	}
+	free(params);
+}
+
 struct bench_result *results_new(const char *name, const char *command,
 				 const struct param_value *params, size_t n_params)
 {
@@ -77,11 +86,7 @@ void results_free(struct bench_result *r)
 		return;
 	free(r->name);
 	free(r->command);
-	for (size_t i = 0; i < r->n_params; i++) {
-		free(r->params[i].name);
-		free(r->params[i].value);
-	}
-	free(r->params);
+	param_values_free(r->params, r->n_params);
 	for (int m = 0; m < MET_COUNT; m++)
 		free(r->col[m]);
 	free(r->exit_codes);
