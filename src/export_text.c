@@ -598,7 +598,12 @@ static void compare_text(const struct text_style *st,
 	double hi = up ? cmp->ratio_hi : 1 / cmp->ratio_lo;
 	bool sig = cmp->verdict == VERDICT_FASTER || cmp->verdict == VERDICT_SLOWER;
 	const char *col = !sig ? "" : up ? C_GREEN C_BOLD : C_YELLOW C_BOLD;
-	printf("%s%.2f%s times %s%s", c(st, col), r, c(st, C_RESET),
+	/* Enough decimals that a small real difference does not read as
+	 * "1.00 times": 3524 vs 3529 page faults is 1.0014. */
+	int d = 2;
+	while (d < 5 && r != 1 && fabs(r - 1) * pow(10, d) < 1)
+		d++;
+	printf("%s%.*f%s times %s%s", c(st, col), d, r, c(st, C_RESET),
 	       up ? more : less, what);
 	if (cmp->verdict == VERDICT_UNKNOWN)
 		printf(" (too few runs for a confidence interval)\n");
@@ -606,7 +611,7 @@ static void compare_text(const struct text_style *st,
 		printf(" (%s CI unbounded, %s)%s\n", lvl, p,
 		       sig ? "" : ": no significant difference");
 	else
-		printf(" (%s CI %.2f–%.2f, %s)%s\n", lvl, lo, hi, p,
+		printf(" (%s CI %.*f–%.*f, %s)%s\n", lvl, d, lo, d, hi, p,
 		       sig ? "" : ": no significant difference");
 }
 
