@@ -47,12 +47,12 @@ FINAL_LIBS := $(PKG_LIBS) -lm
 # SANITIZE=address,undefined builds everything instrumented, in its own
 # object directory so normal and sanitized objects never mix.
 BUILD := build
+comma := ,
 ifdef SANITIZE
 FINAL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 FINAL_LDFLAGS += -fsanitize=$(SANITIZE)
 BUILD := build/san-$(subst $(comma),-,$(SANITIZE))
 endif
-comma := ,
 
 ifeq ($(V),1)
 Q :=

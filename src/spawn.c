@@ -580,11 +580,17 @@ static pid_t zygote_spawn(const struct child_args *a, struct child_report *rep)
 
 /* Read what is waiting in fd (non-blocking), at most max_chunks reads: a
  * daemon that keeps writing must not keep us here forever. */
-static void drain(int fd, int max_chunks)
+static bool drain(int fd, int max_chunks)
 {
 	static char sink[65536];
-	for (int i = 0; i < max_chunks && read(fd, sink, sizeof sink) > 0; i++)
-		;
+	for (int i = 0; i < max_chunks; i++) {
+		ssize_t n = read(fd, sink, sizeof sink);
+		if (n == 0)
+			return true; /* EOF */
+		if (n < 0)
+			break;
+	}
+	return false;
 }
 
 static void kill_group(pid_t pid)
@@ -654,12 +660,9 @@ static int wait_child(pid_t pid, int pidfd, int out_fd, double deadline,
 					break;
 				}
 			}
-			if (nfds == 3 && (p[2].revents & (POLLIN | POLLHUP))) {
-				static char sink[65536];
-				ssize_t n = read(out_fd, sink, sizeof sink);
-				if (n == 0)
-					out_fd = -1; /* EOF: stop polling it */
-			}
+			if (nfds == 3 && (p[2].revents & (POLLIN | POLLHUP)) &&
+			    drain(out_fd, 1))
+				out_fd = -1; /* EOF: stop polling it */
 			if (pidfd >= 0 && r > 0 && (p[0].revents & POLLIN))
 				break;
 		}
@@ -755,6 +758,23 @@ static bool reap_leftovers(pid_t pgid, bool killed)
 	return fresh;
 }
 
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Close whatever is still open of run_once's three pipes. */
+static void close_pipes(int report[2], int out[2], int go[2])
+{
+	for (int i = 0; i < 2; i++) {
+		close_fd(&report[i]);
+		close_fd(&out[i]);
+		close_fd(&go[i]);
+	}
+}
+
 static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 		    bool traced, char *err, size_t errlen)
 {
@@ -769,22 +789,10 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
 	}
-	if (cmd->output == SPAWN_OUT_PIPE && pipe2(out, O_CLOEXEC) != 0) {
+	if ((cmd->output == SPAWN_OUT_PIPE && pipe2(out, O_CLOEXEC) != 0) ||
+	    (!traced && pipe2(go, O_CLOEXEC) != 0)) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		if (report[0] >= 0) {
-			close(report[0]);
-			close(report[1]);
-		}
-		return -1;
-	}
-	if (!traced && pipe2(go, O_CLOEXEC) != 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		close(report[0]);
-		close(report[1]);
-		if (out[0] >= 0) {
-			close(out[0]);
-			close(out[1]);
-		}
+		close_pipes(report, out, go);
 		return -1;
 	}
 	struct child_args args = {
@@ -814,21 +822,14 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 	int fork_errno = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 
-	if (report[1] >= 0)
-		close(report[1]);
-	if (out[1] >= 0)
-		close(out[1]);
-	if (go[0] >= 0)
-		close(go[0]);
+	/* The child's ends. */
+	close_fd(&report[1]);
+	close_fd(&out[1]);
+	close_fd(&go[0]);
 	if (pid < 0) {
 		snprintf(err, errlen, "%s: %s", traced ? "clone" : "fork",
 			 strerror(fork_errno));
-		if (report[0] >= 0)
-			close(report[0]);
-		if (out[0] >= 0)
-			close(out[0]);
-		if (go[1] >= 0)
-			close(go[1]);
+		close_pipes(report, out, go);
 		return -1;
 	}
 	/* A vfork-style child has already exec'd (or died) in its own group. */
@@ -893,8 +894,7 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 	} else {
 		if (counters_open(cmd->counters, pid, true, err, errlen) != 0) {
 			kill_group(pid);
-			close(go[1]);
-			go[1] = -1;
+			close_fd(&go[1]);
 			waitpid(pid, &status, 0);
 			rc = -1;
 			goto out;
@@ -902,8 +902,7 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 		start = now_s();
 		ssize_t w = write(go[1], "g", 1);
 		(void)w;
-		close(go[1]);
-		go[1] = -1;
+		close_fd(&go[1]);
 		counters_release(cmd->counters);
 	}
 
@@ -956,8 +955,7 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 
 	res->exec_exact = traced;
 	res->wall_s = end - start;
-	res->code = res->outcome == SPAWN_SIGNALED ? WTERMSIG(status)
-		    : WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
+	res->code = WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
 	res->user_s = tv_s(ru.ru_utime);
 	res->system_s = tv_s(ru.ru_stime);
 	res->max_rss_bytes = (double)ru.ru_maxrss * 1024.0;
@@ -968,14 +966,8 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 	if (counters_read(cmd->counters, &res->ctr, err, errlen) != 0)
 		rc = -1;
 out:
-	if (pidfd >= 0)
-		close(pidfd);
-	if (report[0] >= 0)
-		close(report[0]);
-	if (out[0] >= 0)
-		close(out[0]);
-	if (go[1] >= 0)
-		close(go[1]);
+	close_fd(&pidfd);
+	close_pipes(report, out, go);
 	return rc;
 }
 
