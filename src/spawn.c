@@ -117,6 +117,7 @@ int spawn_init(char *err, size_t errlen)
 	}
 	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		spawn_shutdown();
 		return -1;
 	}
 	/* The command gets default dispositions: every signal that whoever
@@ -157,6 +158,7 @@ int spawn_init(char *err, size_t errlen)
 		child_stack = NULL;
 		snprintf(err, errlen, "cannot map a stack for the child: %s",
 			 strerror(errno));
+		spawn_shutdown();
 		return -1;
 	}
 	if (use_ptrace)

@@ -7,8 +7,10 @@
 #  1. per-run cost: wall time of `cbench -N --runs 1000 true` (default
 #     counters, and --counters=none) over the floor (tests/bench/floor.c:
 #     posix_spawn + wait4 of the same program 1000 times) and over
-#     `hyperfine -N --runs 1000 true`.  Interleaved, REPS times each; the
-#     minimum of each is compared (the least disturbed repetition).
+#     `hyperfine -N --runs 1000 true`: the median of REPS paired ratios.
+#     Beside them, for information, what the kernel charges for an
+#     exec-exact run (floor.c --frozen, --frozen-counters) and what the
+#     launcher costs (cbench without it, CBENCH_TEST_NO_LAUNCHER).
 #  2. memory: cbench's peak RSS for 100 and 20000 runs of true (growth per
 #     run), beside hyperfine's.
 #  3. start-up: `cbench --version` against /bin/true (each 200 times by
@@ -19,12 +21,12 @@
 #  5. peak RSS accuracy: what cbench reports for a small command against
 #     the command's own VmHWM (tests/helpers/hwm.c).
 #
-# Environment: REPS (default 5), RUNS (default 1000), MEM_RUNS (20000),
+# Environment: REPS (default 11), RUNS (default 1000), MEM_RUNS (20000),
 # BACKEND_RUNS (1000000), SWEEP (1000).
 set -u
 
 : "${CBENCH:?} ${FLOOR:?} ${BACKEND:?} ${HWM:?}"
-REPS=${REPS:-5}
+REPS=${REPS:-11}
 RUNS=${RUNS:-1000}
 MEM_RUNS=${MEM_RUNS:-20000}
 BACKEND_RUNS=${BACKEND_RUNS:-1000000}
@@ -82,33 +84,63 @@ echo "cbench $("$CBENCH" --version 2>/dev/null | head -n 1 | awk '{print $NF}'):
 echo
 
 # ---- 1. per-run cost ----
-echo "1. Per-run cost, $RUNS runs of $TRUE, min of $REPS interleaved repetitions"
-: >"$tmp/floor" >"$tmp/cb" >"$tmp/none" >"$tmp/hf"
-for ((r = 0; r < REPS; r++)); do
-	seconds "$FLOOR" "$RUNS" "$TRUE" >>"$tmp/floor" || exit 1
-	seconds "$CBENCH" -N --runs "$RUNS" "$TRUE" >>"$tmp/cb" || exit 1
-	seconds "$CBENCH" -N --counters=none --runs "$RUNS" "$TRUE" >>"$tmp/none" || exit 1
-	if [ -n "$HYPERFINE" ]; then
-		seconds "$HYPERFINE" -N --runs "$RUNS" "$TRUE" >>"$tmp/hf" || exit 1
-	fi
-done
-floor=$(min_of <"$tmp/floor")
-cb=$(min_of <"$tmp/cb")
-none=$(min_of <"$tmp/none")
-row "floor (posix_spawn + wait4)" "$(printf %.3f "$floor")s" - - "$(ms_per_run "$floor" "$RUNS")"
-row "cbench, default counters" "$(printf %.3f "$cb")s" - - "$(ms_per_run "$cb" "$RUNS")"
-row "cbench --counters=none" "$(printf %.3f "$none")s" - - "$(ms_per_run "$none" "$RUNS")"
+# Every repetition runs each variant once, in an order rotated from one
+# repetition to the next; a ratio is taken within a repetition (the two
+# runs seconds apart, under the same load) and the median of those paired
+# ratios is reported: on a shared machine the load drifts between
+# repetitions by more than the differences measured here.
+echo "1. Per-run cost, $RUNS runs of $TRUE, $REPS repetitions (median of paired ratios)"
+names=(floor frozen frozenctr cb none nolaunch)
+cmds=("$FLOOR $RUNS $TRUE"
+	"$FLOOR --frozen $RUNS $TRUE"
+	"$FLOOR --frozen-counters $RUNS $TRUE"
+	"$CBENCH -N --runs $RUNS $TRUE"
+	"$CBENCH -N --counters=none --runs $RUNS $TRUE"
+	"env CBENCH_TEST_NO_LAUNCHER=1 $CBENCH -N --counters=none --runs $RUNS $TRUE")
 if [ -n "$HYPERFINE" ]; then
-	hf=$(min_of <"$tmp/hf")
-	row "hyperfine -N" "$(printf %.3f "$hf")s" - - "$(ms_per_run "$hf" "$RUNS")"
+	names+=(hf)
+	cmds+=("$HYPERFINE -N --runs $RUNS $TRUE")
 fi
-row "default counters / floor" "$(ratio "$cb" "$floor")" "<=" 1.15
-row "--counters=none / floor" "$(ratio "$none" "$floor")" "<=" 1.05
+nv=${#names[@]}
+for n in "${names[@]}"; do : >"$tmp/$n"; done
+for ((r = 0; r < REPS; r++)); do
+	for ((j = 0; j < nv; j++)); do
+		k=$(((j + r) % nv))
+		# shellcheck disable=SC2086 # each entry is a command line
+		seconds ${cmds[$k]} >>"$tmp/${names[$k]}" || exit 1
+	done
+done
+# pratio A B: median over repetitions of A's time / B's time.
+pratio() {
+	paste "$tmp/$1" "$tmp/$2" | awk '{ print $1 / $2 }' | sort -g |
+		awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.3f", m }'
+}
+# spread A B: the middle half of those ratios, as a note.
+spread() {
+	paste "$tmp/$1" "$tmp/$2" | awk '{ print $1 / $2 }' | sort -g |
+		awk '{ v[NR] = $1 } END { printf "(middle half %.2f-%.2f)", v[int(NR * 0.25) + 1], v[int((NR - 1) * 0.75) + 1] }'
+}
+timing() { local t; t=$(min_of <"$tmp/$2"); row "$1" "$(printf %.3f "$t")s" - - "$(ms_per_run "$t" "$RUNS"), fastest repetition"; }
+timing "floor (posix_spawn + wait4)" floor
+timing "frozen-exec floor (vfork, exec stop, detach)" frozen
+timing "  + task-clock and page-faults" frozenctr
+timing "cbench, default counters" cb
+timing "cbench --counters=none" none
+timing "cbench --counters=none, no launcher" nolaunch
+[ -n "$HYPERFINE" ] && timing "hyperfine -N" hf
+row "default counters / floor" "$(pratio cb floor)" "<=" 1.15 "$(spread cb floor)"
+row "--counters=none / floor" "$(pratio none floor)" "<=" 1.05 "$(spread none floor)"
 if [ -n "$HYPERFINE" ]; then
-	row "default counters / hyperfine" "$(ratio "$cb" "$hf")" "<=" 1.00
+	row "default counters / hyperfine" "$(pratio cb hf)" "<=" 1.00 "$(spread cb hf)"
 else
 	echo "  (hyperfine not installed: no comparison with it)"
 fi
+echo "  What the kernel charges, and what is cbench's own:"
+row "frozen-exec floor / floor" "$(pratio frozen floor)" - - "$(spread frozen floor)"
+row "frozen-exec floor + counters / floor" "$(pratio frozenctr floor)" - - "$(spread frozenctr floor)"
+row "default counters / frozen floor + counters" "$(pratio cb frozenctr)" - - "$(spread cb frozenctr)"
+row "--counters=none / frozen-exec floor" "$(pratio none frozen)" - - "$(spread none frozen)"
+row "--counters=none / same without launcher" "$(pratio none nolaunch)" - - "$(spread none nolaunch)"
 echo
 
 # ---- 2. memory ----
