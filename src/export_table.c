@@ -151,8 +151,12 @@ static void build(const struct export_doc *d, struct table *t)
 			double ratio, spread;
 			const struct stats_summary *b = &d->sum[d->base][MET_WALL];
 			stats_ratio(b, w, &ratio, &spread);
+			/* Both means 0 (possible once the shell's start-up is
+			 * subtracted), or the base's alone: no ratio. */
+			if (!isfinite(ratio))
+				cell[k++] = xstrdup("n/a");
 			/* One run on each side: no spread to show ("± 0.00"). */
-			if ((w->n >= 2 || b->n >= 2) && isfinite(spread))
+			else if ((w->n >= 2 || b->n >= 2) && isfinite(spread))
 				cell[k++] = xasprintf("%.2f ± %.2f", ratio, spread);
 			else
 				cell[k++] = xasprintf("%.2f", ratio);

@@ -583,15 +583,23 @@ static void p_text(const struct stats_comparison *cmp, char *buf, size_t len)
 /*
  * The comparison of the base with one other benchmark on one metric, from
  * the base's side: "1.62 times faster than B (95 % CI 1.58–1.66, p < 0.001)".
- * more/less are the words for a ratio other/base above and below 1.
+ * more/less are the words for a ratio other/base above and below 1; vs
+ * names the other side when the ratio is undefined (" to B").
  */
 static void compare_text(const struct text_style *st,
 			 const struct stats_comparison *cmp, const char *more,
-			 const char *less, const char *what)
+			 const char *less, const char *what, const char *vs)
 {
 	char lvl[16], p[24];
 	level_text(st->confidence, lvl, sizeof lvl);
 	p_text(cmp, p, sizeof p);
+	/* A ratio with a zero mean (both means 0 is possible once the
+	 * shell's start-up is subtracted) is undefined, not "nan times". */
+	if (!isfinite(cmp->ratio) || cmp->ratio == 0) {
+		printf("ratio%s undefined (%s)\n", vs,
+		       isnan(cmp->ratio) ? "both means are 0" : "one mean is 0");
+		return;
+	}
 	bool up = cmp->ratio >= 1;
 	double r = up ? cmp->ratio : 1 / cmp->ratio;
 	double lo = up ? cmp->ratio_lo : 1 / cmp->ratio_hi;
@@ -668,14 +676,16 @@ void text_summary(const struct text_style *st, struct bench_result *const *rs,
 			continue;
 		const struct bench_result *b = rs[i];
 		struct stats_comparison cmp;
-		char what[512];
+		char what[512], vs[512];
 		if (stats_compare(a->col[MET_WALL], a->n_runs, b->col[MET_WALL],
 				  b->n_runs, st->confidence, 0, &cmp) != 0)
 			continue;
 		snprintf(what, sizeof what, " than %s%s%s", c(st, C_MAGENTA),
 			 b->name, c(st, C_RESET));
+		snprintf(vs, sizeof vs, " to %s%s%s", c(st, C_MAGENTA), b->name,
+			 c(st, C_RESET));
 		printf("    ");
-		compare_text(st, &cmp, "faster", "slower", what);
+		compare_text(st, &cmp, "faster", "slower", what, vs);
 		/* Counters: often a far steadier signal than time. */
 		for (int ck = 0; ck < CTR_MAX; ck++) {
 			enum metric_id m = (enum metric_id)(MET_CTR_FIRST + ck);
@@ -687,7 +697,7 @@ void text_summary(const struct text_style *st, struct bench_result *const *rs,
 			char label[40];
 			snprintf(label, sizeof label, "%s:", metric_info(m)->label);
 			printf("      %-13s ", label);
-			compare_text(st, &cmp, "lower", "higher", "");
+			compare_text(st, &cmp, "lower", "higher", "", "");
 		}
 	}
 out:

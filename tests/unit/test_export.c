@@ -9,6 +9,7 @@
  * output, to be reviewed with git diff.
  */
 #include "export.h"
+#include "export_text.h"
 #include "unit.h"
 #include "xalloc.h"
 
@@ -34,6 +35,7 @@ struct runs_spec {
 	int codes[6];
 	uint8_t flags[6];
 	bool interrupted, via_shell;
+	const char *stop_reason;
 };
 
 static struct bench_result *make(const struct runs_spec *s)
@@ -51,6 +53,8 @@ static struct bench_result *make(const struct runs_spec *s)
 	}
 	r->interrupted = s->interrupted;
 	r->via_shell = s->via_shell;
+	if (s->stop_reason)
+		r->stop_reason = xstrdup(s->stop_reason);
 	return r;
 }
 
@@ -148,6 +152,29 @@ static const struct runs_spec edge[] = {
 	},
 };
 
+/* Two commands as fast as the shell's start-up: once that is subtracted
+ * every run is 0, so both means are 0 and their ratio is undefined
+ * (0/0); then a benchmark that failed in its first run (no -i). */
+static const struct runs_spec zero[] = {
+	{
+		.name = "exit 0", .command = "exit 0", .n = 3, .via_shell = true,
+		.has = {[MET_WALL] = true, [MET_USER] = true, [MET_SYSTEM] = true},
+		.v = {[MET_WALL] = {0, 0, 0}, [MET_USER] = {0, 0, 0},
+		      [MET_SYSTEM] = {0, 0, 0}},
+	},
+	{
+		.name = ": x", .command = ": x", .n = 3, .via_shell = true,
+		.has = {[MET_WALL] = true, [MET_USER] = true, [MET_SYSTEM] = true},
+		.v = {[MET_WALL] = {0, 0, 0}, [MET_USER] = {0, 0, 0},
+		      [MET_SYSTEM] = {0, 0, 0}},
+	},
+	{
+		.name = "false", .command = "false", .n = 0,
+		.has = {[MET_WALL] = true, [MET_USER] = true, [MET_SYSTEM] = true},
+		.stop_reason = "failed: exit code 1 in run 1",
+	},
+};
+
 struct fixture {
 	struct config cfg;
 	struct export_context ctx;
@@ -191,6 +218,9 @@ static char *sweep_argv[] = {"cbench", "--seed", "1", "-r", "5", "-L", "n",
 			     "1,10", "make -j{n}", "--export-json", "out.json"};
 static char *edge_argv[] = {"cbench", "--seed", "7", "--sort", "mean-time",
 			    "-i", "--timeout", "1", "a", "b", "c"};
+
+static char *zero_argv[] = {"cbench", "--seed", "3", "-r", "3", "exit 0",
+			    ": x", "false"};
 
 static int sweep_fixture(struct fixture *fx)
 {
@@ -383,6 +413,59 @@ static void golden_parameter_sweep(void)
 	CHECK(sweep_fixture(&fx) == 0);
 	golden_all(&fx, "sweep");
 	fixture_free(&fx);
+}
+
+/* Both means 0: every format says n/a (or null, or empty), never nan. */
+static void golden_zero_means(void)
+{
+	struct fixture fx;
+	CHECK(fixture_init(&fx, zero, 3, zero_argv,
+			   (int)(sizeof zero_argv / sizeof *zero_argv)) == 0);
+	golden_all(&fx, "zero");
+	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+		char *text = render(formats[i].fn, fx.doc);
+		CHECK(text != NULL);
+		CHECK(strstr(text, "nan") == NULL && strstr(text, "inf") == NULL);
+		free(text);
+	}
+	fixture_free(&fx);
+}
+
+/* text_summary's stdout, for results built by hand (caller frees). */
+static char *summary_text(const struct runs_spec *spec, size_t n)
+{
+	struct bench_result **rs = xcalloc(n, sizeof *rs);
+	for (size_t i = 0; i < n; i++)
+		rs[i] = make(&spec[i]);
+	struct text_style st = {.confidence = 0.95, .unit = UNIT_AUTO};
+	char path[] = "/tmp/cbench-unit-summary-XXXXXX";
+	int fd = mkstemp(path);
+	int saved = dup(STDOUT_FILENO);
+	fflush(stdout);
+	dup2(fd, STDOUT_FILENO);
+	text_summary(&st, rs, n, -1, SORT_AUTO);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(fd);
+	char *text = slurp(path);
+	unlink(path);
+	for (size_t i = 0; i < n; i++)
+		results_free(rs[i]);
+	free(rs);
+	return text;
+}
+
+/* The terminal summary does not call an undefined ratio "nan times
+ * slower": it says why there is no ratio. */
+static void summary_zero_means(void)
+{
+	char *text = summary_text(zero, 2);
+	CHECK(text != NULL);
+	CHECK(strstr(text, "nan") == NULL);
+	CHECK(strstr(text, "times") == NULL);
+	CHECK(strstr(text, "ratio to : x undefined (both means are 0)") != NULL);
+	free(text);
 }
 
 static void golden_edge_cases(void)
@@ -681,6 +764,8 @@ int main(void)
 	diag_set_quiet(true);
 	RUN(golden_parameter_sweep);
 	RUN(golden_edge_cases);
+	RUN(golden_zero_means);
+	RUN(summary_zero_means);
 	RUN(json_round_trip);
 	RUN(json_parameters_are_strings);
 	RUN(json_invalid_utf8);
