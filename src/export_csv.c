@@ -131,7 +131,9 @@ int export_csv_write(FILE *f, const struct export_doc *d)
 	}
 	fputc('\n', f);
 
-	for (size_t i = 0; i < o->n; i++) {
+	/* Rows in the tables' order (d->order: --sort=mean-time sorts). */
+	for (size_t row = 0; row < o->n; row++) {
+		size_t i = d->order[row];
 		const struct bench_result *r = o->results[i];
 		const struct stats_summary *w = &d->sum[i][MET_WALL];
 		const struct stats_summary *u = &d->sum[i][MET_USER];
