@@ -78,7 +78,8 @@ struct stats_comparison {
 	double confidence;
 	double ratio;              /* mean(b) / mean(a) */
 	double ratio_lo, ratio_hi; /* confidence interval of the ratio
-				      (Fieller); NaN when unbounded or n < 2 */
+				      (Fieller, clamped at 0 for nonnegative
+				      samples); NaN when unbounded or n < 2 */
 	double p_welch;            /* Welch's two-sample t-test, two-sided */
 	double p_mann_whitney;     /* Mann-Whitney U test, two-sided */
 	enum stats_verdict verdict;

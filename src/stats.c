@@ -24,7 +24,10 @@
  *   the Welch-Satterthwaite degrees of freedom evaluated at the estimated
  *   ratio (the plug-in approach of Tamhane & Logan 2004).  Unlike
  *   hyperfine's propagated spread, its width shrinks like 1/sqrt(n), and
- *   the interval of 1/ratio is exactly the reciprocal interval.
+ *   the interval of 1/ratio is exactly the reciprocal interval.  For
+ *   nonnegative samples (times, counts) the interval is clamped at 0: the
+ *   ratio of two nonnegative means cannot be negative, so the part of
+ *   Fieller's set below 0 holds no possible value.
  * - Welch (1947) t-test, two-sided, Welch-Satterthwaite df.
  * - Mann-Whitney (1947) U test, two-sided: exact null distribution (counted
  *   by dynamic programming) without ties when both samples have fewer than
@@ -793,6 +796,13 @@ int stats_compare(const double *a, size_t na, const double *b, size_t nb,
 	if (sa.n < 2 || sb.n < 2)
 		return 0;
 	fieller(&sa, &sb, confidence, &out->ratio_lo, &out->ratio_hi);
+	/* Times and counts are never negative, and neither is a ratio of
+	 * their means: Fieller's set is intersected with [0, inf), which
+	 * keeps its coverage (the true ratio lies there).  A negative lower
+	 * root (the candidate's mean not significantly above 0) becomes 0;
+	 * an unbounded interval stays unbounded (NaN). */
+	if (sa.min >= 0 && sb.min >= 0 && out->ratio_lo < 0)
+		out->ratio_lo = 0;
 	out->p_welch = welch_from(&sa, &sb, &out->welch_t, &out->welch_df);
 	out->p_mann_whitney = stats_mann_whitney_p(a, na, b, nb, &out->mw_u,
 						   &out->mw_exact);

@@ -342,6 +342,40 @@ static void compare_fieller(void)
 	CHECK_NEAR(d.ratio_hi, 1 / c.ratio_lo, 1e-13);
 }
 
+/*
+ * Nonnegative samples whose candidate mean is not significantly above 0:
+ * Fieller's lower root is negative, impossible for a ratio of nonnegative
+ * means, so it is clamped at 0; the upper root is kept.  Upper root checked
+ * against the quadratic (mb - x ma)^2 = t^2 (vb + x^2 va) solved here with
+ * GSL's Student t quantile at the Welch df evaluated at the estimate.
+ */
+static void compare_ratio_ci_clamped_at_zero(void)
+{
+	const double a[] = {1.0, 1.1, 0.9, 1.05, 0.95};
+	const double b[] = {0, 0, 0, 3, 0};
+	struct stats_comparison c;
+	CHECK(stats_compare(a, N(a), b, N(b), 0.95, 1, &c) == 0);
+	double ma = 1.0, va = 0.00625 / 5, mb = 0.6, vb = 1.8 / 5;
+	double r = mb / ma;
+	double df = (vb + r * r * va) * (vb + r * r * va) /
+		    (vb * vb / 4 + r * r * r * r * va * va / 4);
+	double t = gsl_cdf_tdist_Pinv(0.975, df);
+	double qa = ma * ma - t * t * va, qb = -2 * mb * ma,
+	       qc = mb * mb - t * t * vb;
+	double disc = sqrt(qb * qb - 4 * qa * qc);
+	double lo = (-qb - disc) / (2 * qa), hi = (-qb + disc) / (2 * qa);
+	CHECK(lo < 0);                  /* the unclamped root */
+	CHECK_NEAR(c.ratio, 0.6, 1e-15);
+	CHECK_NEAR(c.ratio_lo, 0.0, 0);
+	CHECK_REL(c.ratio_hi, hi, 1e-10);
+	CHECK(c.verdict == VERDICT_SAME);
+	/* Negative values allowed (not a time or a count): unclamped. */
+	const double an[] = {1.0, 1.1, 0.9, 1.05, 0.95};
+	const double bn[] = {-1, 0, 0, 3, 1};
+	CHECK(stats_compare(an, N(an), bn, N(bn), 0.95, 1, &c) == 0);
+	CHECK(c.ratio_lo < 0);
+}
+
 /* The interval shrinks with more runs, unlike hyperfine's spread. */
 static void compare_ci_shrinks(void)
 {
@@ -775,6 +809,7 @@ int main(void)
 	RUN(welch_t_test);
 	RUN(mann_whitney);
 	RUN(compare_fieller);
+	RUN(compare_ratio_ci_clamped_at_zero);
 	RUN(compare_ci_shrinks);
 	RUN(compare_aa_calibration);
 	RUN(compare_same_and_unknown);
