@@ -9,6 +9,7 @@
  */
 #include "export_compare.h"
 #include "diag.h"
+#include "export.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -458,16 +459,40 @@ void export_compare_github(FILE *f, const struct cmp_report *rep)
 	fflush(f);
 }
 
+struct md_arg {
+	const struct cmp_report *rep;
+	enum time_unit unit;
+};
+
+static int fill_markdown(FILE *f, void *arg)
+{
+	const struct md_arg *a = arg;
+	export_compare_markdown(f, a->rep, a->unit);
+	return ferror(f) ? -1 : 0;
+}
+
+/* The report to path: "-" is stdout, other streams (a device, a pipe) are
+ * written in place, regular files atomically through export.c's writer so
+ * a failed write leaves the previous file as it was. */
 static int write_markdown(const char *path, const struct cmp_report *rep,
 			  enum time_unit unit)
 {
+	struct md_arg a = {rep, unit};
+	char err[DIAG_MSG_MAX];
+	if (!export_is_stream(path)) {
+		if (export_write_atomic(path, fill_markdown, &a, err, sizeof err) != 0) {
+			diag_error("--export-markdown: %s", err);
+			return -1;
+		}
+		return 0;
+	}
 	bool to_stdout = strcmp(path, "-") == 0;
 	FILE *f = to_stdout ? stdout : fopen(path, "w");
 	if (f == NULL) {
 		diag_error("cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	export_compare_markdown(f, rep, unit);
+	fill_markdown(f, &a);
 	int bad = ferror(f);
 	if (to_stdout)
 		bad |= fflush(f) != 0;
@@ -492,6 +517,14 @@ int export_compare_gate(const struct config *cfg, const struct cmp_set *base,
 	};
 	struct cmp_report rep;
 	char err[DIAG_MSG_MAX];
+	/* `cbench compare`: an unwritable --export-markdown is a usage error
+	 * found before anything is printed, as in a run (main.c checks the
+	 * destinations of a --baseline run itself). */
+	if (cfg->compare_mode &&
+	    export_check_destinations(cfg, err, sizeof err) != 0) {
+		diag_error("%s", err);
+		return CBENCH_EXIT_USAGE;
+	}
 	/* Nothing in common, two tools, or (--require-all) one-sided
 	 * benchmarks: one error line before any report is written. */
 	if (compare_check_match(base, new, cfg->match_by, cfg->require_all,

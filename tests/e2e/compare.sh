@@ -89,6 +89,31 @@ test_markdown_report_golden() {
 	expect_grep "terminal table too" '^Result:' out
 }
 
+test_markdown_destination_checked_first() {
+	fixtures
+	cb compare compare-base.json compare-new.json \
+		--export-markdown /nonexistent/r.md >out 2>err
+	expect_eq "exit code" "$?" 2
+	[ ! -s out ] || fail "a report was printed before the check: $(cat out)"
+	expect_grep "names the option" '^cbench: error: .*--export-markdown.*/nonexistent/r\.md' err
+	[ "$(wc -l <err)" -eq 1 ] || fail "more than one error line: $(cat err)"
+}
+
+test_markdown_report_written_atomically() {
+	fixtures
+	echo previous >report.md
+	before=$(stat -c %i report.md)
+	cb compare compare-base.json compare-new.json --export-markdown report.md >out 2>err
+	expect_eq "exit code" "$?" 3
+	# A new file renamed over the old one (a new inode), nothing left beside.
+	[ "$(stat -c %i report.md)" != "$before" ] ||
+		fail "report.md was rewritten in place, not replaced"
+	diff -u "$GOLDEN/compare-report.md" report.md >diff.txt ||
+		fail "report differs from the golden report: $(cat diff.txt)"
+	[ "$(ls -A | grep -c report)" -eq 1 ] ||
+		fail "a temporary file was left behind: $(ls -A)"
+}
+
 test_markdown_to_stdout_alone() {
 	fixtures
 	cb compare compare-base.json compare-new.json --export-markdown - >out 2>err
