@@ -724,10 +724,13 @@ int compare_check_match(const struct cmp_set *base, const struct cmp_set *new,
 	size_t n, matched;
 	struct cmp_row *rows = match(base, new, by, &n, &matched);
 	int rc = 0;
-	if (matched == 0) {
-		rc = no_match(base, new, by, err, errlen);
-	} else if (compare_check_tools(base, new, err, errlen) != 0) {
+	/* A hyperfine file against a cbench one is refused whatever matches,
+	 * so say that first: "no match, try --match-by" would only lead to
+	 * this error next. */
+	if (compare_check_tools(base, new, err, errlen) != 0) {
 		rc = -1;
+	} else if (matched == 0) {
+		rc = no_match(base, new, by, err, errlen);
 	} else if (require_all && matched < n) {
 		/* One line naming the one-sided benchmarks of both sides. */
 		size_t off = 0;

@@ -296,6 +296,14 @@ static void test_tools_not_mixed(void)
 	CHECK(strstr(err, "t.json is a hyperfine file and t.json is cbench's") != NULL);
 	CHECK(compare_check_match(cb, hf, MATCH_COMMAND, false, err, sizeof err) == -1);
 	CHECK(strstr(err, "wall times are not comparable") != NULL);
+	/* No command in common as well: the mix is the real cause, not the
+	 * matching ("try --match-by name" would lead to this error next). */
+	const char *other[] = {"y"};
+	struct cmp_set *hf3 = hyperfine_set(other, 1, 1);
+	CHECK(compare_check_match(hf3, cb, MATCH_COMMAND, false, err, sizeof err) == -1);
+	CHECK(strstr(err, "is a hyperfine file") != NULL);
+	CHECK(strstr(err, "--match-by") == NULL);
+	compare_set_free(hf3);
 	CHECK(compare_run(hf, cb, &o, &rep, err, sizeof err) == -1);
 	compare_report_free(&rep);
 	/* Two hyperfine files: wall time, and a twofold slowdown. */
