@@ -53,7 +53,11 @@ long text_base_index(struct bench_result *const *rs, size_t n, long ref,
 void text_summary(const struct text_style *st, struct bench_result *const *rs,
 		  size_t n, long ref, enum sort_mode sort);
 
-/* Progress bar on stderr; redraws at most every 50 ms. */
+/* Columns of the terminal on stderr (TIOCGWINSZ), else $COLUMNS, else 80. */
+int text_terminal_width(void);
+/* Progress bar on stderr; redraws at most every 50 ms.  The line fits the
+ * terminal (text_terminal_width() - 1 columns): the bar shrinks from 30
+ * cells, and the label is dropped when fewer than 10 would remain. */
 void text_progress(const struct text_style *st, const char *what, size_t done,
 		   size_t total_hint, double estimate_s);
 void text_progress_clear(const struct text_style *st);

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -716,6 +717,31 @@ static double mono_s(void)
 
 static bool bar_shown;
 
+/* Columns a UTF-8 string takes (every character one column: the labels
+ * are ASCII but for "µs"). */
+static size_t display_width(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+int text_terminal_width(void)
+{
+	struct winsize ws;
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	const char *env = getenv("COLUMNS");
+	if (env && *env) {
+		char *end;
+		long v = strtol(env, &end, 10);
+		if (*end == '\0' && v > 0 && v <= 10000)
+			return (int)v;
+	}
+	return 80;
+}
+
 void text_progress(const struct text_style *st, const char *what, size_t done,
 		   size_t total_hint, double estimate_s)
 {
@@ -733,12 +759,29 @@ void text_progress(const struct text_style *st, const char *what, size_t done,
 		snprintf(est, sizeof est, "Current estimate: %.3f %s",
 			 text_in_unit(estimate_s, u), text_unit_name(u));
 	}
-	const int width = 30;
+	/* Fit the terminal, one column short of its width so the cursor
+	 * never wraps (each redraw would leave a line behind): the bar
+	 * shrinks from 30 cells, and below 10 the label goes first. */
+	const char *label = est[0] ? est : what;
+	char count[48];
+	snprintf(count, sizeof count, "%zu/%zu", done, total_hint);
+	int avail = text_terminal_width() - 1;
+	int lw = (int)display_width(label), cw = (int)strlen(count);
+	int width = avail - lw - 2 - cw;
+	if (width < 10) {
+		label = "";
+		lw = 0;
+		width = avail - 1 - cw;
+	}
+	if (width > 30)
+		width = 30;
+	if (width < 0)
+		width = 0;
 	int filled = total_hint ? (int)((double)width * (double)done /
 					 (double)total_hint) : 0;
 	if (filled > width)
 		filled = width;
-	char bar[width * 3 + 1];
+	char bar[30 * 3 + 1];
 	size_t b = 0;
 	for (int i = 0; i < width; i++) {
 		const char *g = i < filled ? "█" : "░";
@@ -747,8 +790,11 @@ void text_progress(const struct text_style *st, const char *what, size_t done,
 		b += gl;
 	}
 	bar[b] = '\0';
-	fprintf(stderr, "\r\033[K%s %s %zu/%zu", est[0] ? est : what, bar, done,
-		total_hint);
+	if (avail < cw)         /* not even the count fits: what does */
+		fprintf(stderr, "\r\033[K%.*s", avail > 0 ? avail : 0, count);
+	else
+		fprintf(stderr, "\r\033[K%s%s%s%s%s", label, lw ? " " : "", bar,
+			width ? " " : "", count);
 	fflush(stderr);
 	bar_shown = true;
 }

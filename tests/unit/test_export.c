@@ -468,6 +468,66 @@ static void summary_zero_means(void)
 	free(text);
 }
 
+/* The progress line (after its "\r\033[K") at $COLUMNS = cols, stderr
+ * being a file (no TIOCGWINSZ); its width in columns, -1 on error. */
+static int progress_width(const char *cols, const char *what, double est,
+			  char *line, size_t len)
+{
+	struct text_style st = {.progress = true, .unit = UNIT_AUTO};
+	char path[] = "/tmp/cbench-unit-progress-XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	setenv("COLUMNS", cols, 1);
+	fflush(stderr);
+	int saved = dup(STDERR_FILENO);
+	dup2(fd, STDERR_FILENO);
+	text_progress(&st, what, 7, 20, est);
+	text_progress_clear(&st);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(fd);
+	unsetenv("COLUMNS");
+	char *text = slurp(path);
+	unlink(path);
+	if (text == NULL || strncmp(text, "\r\033[K", 4) != 0) {
+		free(text);
+		return -1;
+	}
+	const char *p = text + 4;
+	size_t n = strcspn(p, "\r");
+	snprintf(line, len, "%.*s", (int)n, p);
+	int w = 0;
+	for (size_t i = 0; i < n; i++)
+		w += ((unsigned char)p[i] & 0xC0) != 0x80;
+	free(text);
+	return w;
+}
+
+/* The bar fits the terminal (one column to spare, so it never wraps):
+ * narrower bar first, then no label; 30 cells at most. */
+static void progress_fits_terminal(void)
+{
+	char line[512];
+	int w = progress_width("200", "Current", 0.1234, line, sizeof line);
+	CHECK(w > 0 && w < 199);
+	CHECK(strstr(line, "Current estimate: 123.400 ms ") == line);
+	CHECK(strstr(line, " 7/20") != NULL);
+	w = progress_width("80", "Current", 0.1234, line, sizeof line);
+	CHECK(w > 0 && w <= 79);
+	w = progress_width("40", "Current", 0.1234, line, sizeof line);
+	CHECK(w > 0 && w <= 39);
+	CHECK(strstr(line, "7/20") != NULL);
+	w = progress_width("20", "Runs", NAN, line, sizeof line);
+	CHECK(w > 0 && w <= 19);
+	CHECK(strstr(line, "7/20") != NULL);
+	w = progress_width("4", "Runs", NAN, line, sizeof line);
+	CHECK(w >= 0 && w <= 3);
+	w = progress_width("junk", "Runs", NAN, line, sizeof line);
+	CHECK(w > 0 && w <= 79);
+}
+
 static void golden_edge_cases(void)
 {
 	struct fixture fx;
@@ -766,6 +826,7 @@ int main(void)
 	RUN(golden_edge_cases);
 	RUN(golden_zero_means);
 	RUN(summary_zero_means);
+	RUN(progress_fits_terminal);
 	RUN(json_round_trip);
 	RUN(json_parameters_are_strings);
 	RUN(json_invalid_utf8);
