@@ -3,6 +3,8 @@
 # machine is noisy, so verdicts are checked on steady metrics (page faults)
 # or on a twofold difference in work; nothing asserts an absolute time.
 
+STATS_ROOT=$PWD
+
 # A/A: the same command twice.  Page faults of touch_pages are nearly
 # constant; at 99.9 % confidence a false "significant" verdict would
 # happen about once in a thousand runs of this test if runs are independent.
@@ -110,4 +112,27 @@ test_bimodal_warning() {
 	cb -r 20 "case \$CBENCH_ITERATION in *[13579]) sleep 0.05;; *) $HELPERS/touch_pages 10;; esac" \
 		>out 2>err || fail "exit $?"
 	expect_grep "bimodal" 'Warning: the run times form two groups \(bimodality coefficient [0-9.]+ > 5/9\)' out
+}
+
+# The README's JSON example comes from a real run of 3 + 3 runs, so its
+# verdict must follow the README's rule: the rank test abstains, and a
+# ratio interval above 1 with Welch's p below 0.05 is "slower".
+test_readme_json_example_verdict_consistent() {
+	local readme="$STATS_ROOT/README.md"
+	local blk
+	blk=$(awk '/^A complete example, from `cbench -r 3 -n fast/{on=1} on&&/^```/{n++; next} on&&n==1' "$readme")
+	[ -n "$blk" ] || fail "README's JSON example not found"
+	local lo hi p verdict
+	lo=$(printf '%s\n' "$blk" | sed -n 's/.*"ratio_ci": \[\([^,]*\),.*/\1/p' | head -n 1)
+	hi=$(printf '%s\n' "$blk" | sed -n 's/.*"ratio_ci": \[[^,]*, *\([^]]*\)\].*/\1/p' | head -n 1)
+	p=$(printf '%s\n' "$blk" | sed -n 's/.*"p_welch": \([^,]*\),.*/\1/p' | head -n 1)
+	verdict=$(printf '%s\n' "$blk" | sed -n 's/.*"verdict": "\([^"]*\)".*/\1/p' | head -n 1)
+	[ -n "$lo" ] && [ -n "$hi" ] && [ -n "$p" ] && [ -n "$verdict" ] ||
+		fail "cannot read the example's comparison"
+	local want
+	want=$(awk -v lo="$lo" -v hi="$hi" -v p="$p" 'BEGIN {
+		if (p < 0.05 && lo > 1) print "slower";
+		else if (p < 0.05 && hi < 1) print "faster";
+		else print "no significant difference" }')
+	expect_eq "verdict of ratio_ci [$lo, $hi], p_welch $p" "$verdict" "$want"
 }
