@@ -6,8 +6,9 @@
  * src/export/csv.rs: command, mean, stddev, median, user, system, min, max,
  * then parameter_<name> per parameter), so its readers keep working, and
  * goes on with cbench's: the real command line, run count, interrupted
- * flag, the wall time's quartiles and confidence intervals, the ratio and
- * verdict against the reference, and mean, median and standard deviation
+ * flag, stop reason (JSON's: "failed" for a benchmark whose command
+ * failed), the wall time's quartiles and confidence intervals, the ratio
+ * and verdict against the reference, and mean, median and standard deviation
  * of every other metric measured.
  *
  * The per-run file is "wide": a row per run with a column per metric.
@@ -112,7 +113,7 @@ int export_csv_write(FILE *f, const struct export_doc *d)
 		free(h);
 	}
 	static const char *const more[] = {
-		"command_line", "runs", "interrupted", "q1", "q3", "mean_ci_low",
+		"command_line", "runs", "interrupted", "stop_reason", "q1", "q3", "mean_ci_low",
 		"mean_ci_high", "median_ci_low", "median_ci_high", "relative",
 		"relative_stddev", "ratio_ci_low", "ratio_ci_high", "p_welch",
 		"p_mann_whitney", "verdict"};
@@ -152,6 +153,7 @@ int export_csv_write(FILE *f, const struct export_doc *d)
 		fieldf(f, r->command);
 		number(f, (double)r->n_runs);
 		fieldf(f, r->interrupted ? "true" : "false");
+		fieldf(f, r->stop_reason ? r->stop_reason : "");
 		number(f, ok ? w->q1 : NAN);
 		number(f, ok ? w->q3 : NAN);
 		number(f, ok ? w->mean_ci_lo : NAN);

@@ -171,7 +171,7 @@ static const struct runs_spec zero[] = {
 	{
 		.name = "false", .command = "false", .n = 0,
 		.has = {[MET_WALL] = true, [MET_USER] = true, [MET_SYSTEM] = true},
-		.stop_reason = "failed: exit code 1 in run 1",
+		.stop_reason = "failed",
 	},
 };
 
