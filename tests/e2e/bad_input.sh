@@ -103,7 +103,7 @@ results\[0\]: no "command" string        | --baseline ../fx/command-number.json 
 schema_version 99 was written by a newer cbench | --baseline ../fx/future-schema.json 'touch ran'
 cannot read 'missing.json': No such file | --baseline missing.json 'touch ran'
 cannot read '..'                         | --baseline .. 'touch ran'
-no benchmark in this run matches one in  | --baseline ../fx/good.json 'touch ran'
+is a hyperfine file and this run is cbench | --baseline ../fx/good.json 'touch ran'
 malformed JSON at line 1, column 48      | compare ../fx/truncated.json ../fx/good.json
 expected a JSON object with a "results" array | compare ../fx/good.json ../fx/wrong-shape.json
 cannot read 'missing.json'               | compare ../fx/good.json missing.json
