@@ -98,6 +98,14 @@ int export_check_destinations(const struct config *cfg, char *err, size_t errlen
  * pipe, /dev/stdout)?  Regular files are rewritten after each benchmark. */
 bool export_is_stream(const char *path);
 
+/* Does the export go to cbench's stdout: "-", or a stream path
+ * (/dev/stdout, /proc/self/fd/1) that is the file on descriptor 1? */
+bool export_is_stdout(const char *path);
+
+/* Where exports to stdout are written (main.c keeps the real stdout there
+ * while the report goes to stderr); NULL: stdout. */
+void export_set_stdout(FILE *f);
+
 /* Write the document in one format to path ("-": stdout); atomically for
  * regular files.  Returns 0, or -1 with a message in err, leaving any
  * previous file untouched. */

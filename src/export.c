@@ -380,6 +380,23 @@ static int fill_doc(FILE *f, void *arg)
 	return a->fn(f, a->doc);
 }
 
+static FILE *std_out;
+
+void export_set_stdout(FILE *f)
+{
+	std_out = f;
+}
+
+bool export_is_stdout(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return true;
+	struct stat a, b;
+	return export_is_stream(path) && stat(path, &a) == 0 &&
+	       fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
 int export_write(enum export_format format, const char *path,
 		 const struct export_doc *d, char *err, size_t errlen)
 {
@@ -395,10 +412,9 @@ int export_write(enum export_format format, const char *path,
 		return 0;
 	}
 
-	bool std = strcmp(path, "-") == 0;
-	/* Append: /dev/stdout may be a file the shell redirected into, which
-	 * already holds the terminal report. */
-	FILE *f = std ? stdout : fopen(path, "a");
+	bool std = export_is_stdout(path);
+	/* Append: /dev/stdout may be a file the shell redirected into. */
+	FILE *f = std ? (std_out ? std_out : stdout) : fopen(path, "a");
 	if (f == NULL) {
 		snprintf(err, errlen, "%s: cannot write '%s': %s", opt, path,
 			 strerror(errno));

@@ -577,7 +577,7 @@ int export_compare_gate(const struct config *cfg, const struct cmp_set *base,
 			rc = CBENCH_EXIT_FAILURE;
 	const char *gha = getenv("GITHUB_ACTIONS");
 	if (gha && strcmp(gha, "true") == 0)
-		export_compare_github(stdout, &rep);
+		export_compare_github(export_to_stdout ? stderr : stdout, &rep);
 
 	for (size_t i = 0; i < rep.n_rows; i++) {
 		const struct cmp_bench *b = rep.rows[i].new;

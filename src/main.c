@@ -13,9 +13,13 @@
 #include "spawn.h"
 #include "stats.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The exports of this invocation, rewritten by bench_run's callback. */
 struct exports {
@@ -100,6 +104,41 @@ static void install_signals(void)
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
+/* The real stdout while an export is written there and the report goes
+ * to stderr; NULL otherwise. */
+static FILE *export_stdout;
+
+/*
+ * An export to stdout (`--export-json -`, /dev/stdout) must be the only
+ * thing there, so that `| jq` works: keep the real stdout for the exports
+ * and point descriptor 1 at stderr, where the report, the summary, the
+ * gate's table and GitHub annotations then go (compare mode leaves its
+ * table out instead).  Returns 0, or -1 (message printed).
+ */
+static int report_to_stderr(const struct config *cfg)
+{
+	bool any = false;
+	for (size_t i = 0; i < cfg->n_exports; i++)
+		any |= export_is_stdout(cfg->exports[i].path);
+	if (!any)
+		return 0;
+	fflush(stdout);
+	int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (f == NULL || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		diag_error("cannot redirect the report to stderr: %s",
+			   strerror(errno));
+		if (f)
+			fclose(f);
+		else if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	export_stdout = f;
+	export_set_stdout(f);
+	return 0;
+}
+
 /* `cbench compare BASE NEW`: both files are read and checked first. */
 static int run_compare(const struct config *cfg)
 {
@@ -151,7 +190,7 @@ static int check_baseline(const struct config *cfg, const struct cmp_set *base,
 	return rc;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct config cfg;
 	int exit_code;
@@ -196,6 +235,12 @@ int main(int argc, char **argv)
 		cli_free(&cfg);
 		return CBENCH_EXIT_USAGE;
 	}
+	if (report_to_stderr(&cfg) != 0) {
+		compare_set_free(baseline);
+		planner_free(&plan);
+		cli_free(&cfg);
+		return CBENCH_EXIT_FAILURE;
+	}
 	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv}};
 	sysinfo_collect(&ex.ctx.machine, started);
 
@@ -229,4 +274,13 @@ int main(int argc, char **argv)
 	planner_free(&plan);
 	cli_free(&cfg);
 	return exit_code;
+}
+
+int main(int argc, char **argv)
+{
+	int rc = run(argc, argv);
+	if (export_stdout && fclose(export_stdout) != 0 &&
+	    rc == CBENCH_EXIT_OK)
+		rc = CBENCH_EXIT_FAILURE;
+	return rc;
 }
