@@ -104,6 +104,24 @@ static void install_signals(void)
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
+/*
+ * Make sure descriptors 0, 1 and 2 are open before anything else is: a
+ * closed one (`cbench ... >&-`) would otherwise be taken by the next
+ * open(), and the report would land in a command's --output file.  Like
+ * coreutils, open /dev/null the other way round (stdout read-only), so
+ * that writing the report to a closed stdout still fails and is reported.
+ */
+static void ensure_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+		if (got != fd)
+			_exit(CBENCH_EXIT_FAILURE);
+	}
+}
+
 /* The real stdout while an export is written there and the report goes
  * to stderr; NULL otherwise. */
 static FILE *export_stdout;
@@ -278,6 +296,7 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	ensure_std_fds();
 	int rc = run(argc, argv);
 	if (export_stdout && fclose(export_stdout) != 0 &&
 	    rc == CBENCH_EXIT_OK)
