@@ -122,6 +122,10 @@ static void ensure_std_fds(void)
 	}
 }
 
+/* Compare mode's report to stdout (--export-markdown -) reports its own
+ * write errors: finish_stdout does not repeat them. */
+static bool stdout_checked;
+
 /* The real stdout while an export is written there and the report goes
  * to stderr; NULL otherwise. */
 static FILE *export_stdout;
@@ -155,6 +159,48 @@ static int report_to_stderr(const struct config *cfg)
 	export_stdout = f;
 	export_set_stdout(f);
 	return 0;
+}
+
+/*
+ * Before exiting: a report, --help or compare table that could not be
+ * written (a full disk, a read-only stdout) is an I/O error, exit 1.  A
+ * closed pipe (`| head`) keeps its quiet 141 (SIGPIPE).
+ */
+static int finish_stdout(int rc)
+{
+	FILE *f = export_stdout ? export_stdout : stdout;
+	const char *what = export_stdout ? "the export to standard output"
+					 : "standard output";
+	errno = 0;
+	bool bad = fflush(f) != 0 || ferror(f);
+	int e = errno;
+	/* An earlier failed write left only the error flag: an empty write
+	 * tells why (ENOSPC on a full disk, EBADF on a read-only stdout). */
+	if (bad && e == 0 && write(fileno(f), "", 0) < 0)
+		e = errno;
+	if (e == 0)
+		e = EIO;
+	if (export_stdout) {
+		/* Write errors were reported by export_write; close it now. */
+		bad = false;
+		if (fclose(export_stdout) != 0) {
+			bad = true;
+			e = errno;
+		}
+		export_stdout = NULL;
+		export_set_stdout(NULL);
+		fflush(stdout);   /* the report, now on stderr */
+	} else if (!bad && close(STDOUT_FILENO) != 0 && errno != EBADF) {
+		bad = true;
+		e = errno;
+	}
+	if (!bad || (stdout_checked && rc != CBENCH_EXIT_OK))
+		return rc;
+	if (e == EPIPE || spawn_stop_signal() == SIGPIPE)
+		return rc != CBENCH_EXIT_OK ? rc : 128 + SIGPIPE;
+	diag_error("cannot write to %s: %s", what, strerror(e));
+	return rc == CBENCH_EXIT_OK || rc == CBENCH_EXIT_REGRESSION
+	       ? CBENCH_EXIT_FAILURE : rc;
 }
 
 /* `cbench compare BASE NEW`: both files are read and checked first. */
@@ -220,6 +266,8 @@ static int run(int argc, char **argv)
 		return exit_code;
 	}
 	if (cfg.compare_mode) {
+		for (size_t i = 0; i < cfg.n_exports; i++)
+			stdout_checked |= strcmp(cfg.exports[i].path, "-") == 0;
 		exit_code = run_compare(&cfg);
 		cli_free(&cfg);
 		return exit_code;
@@ -297,9 +345,5 @@ static int run(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	ensure_std_fds();
-	int rc = run(argc, argv);
-	if (export_stdout && fclose(export_stdout) != 0 &&
-	    rc == CBENCH_EXIT_OK)
-		rc = CBENCH_EXIT_FAILURE;
-	return rc;
+	return finish_stdout(run(argc, argv));
 }

@@ -64,6 +64,9 @@ test_full_stdout_is_an_error() {
 	cb compare base.json base.json >/dev/full 2>err
 	expect_eq "exit code (compare)" "$?" 1
 	expect_grep "message (compare)" 'cannot write to standard output: No space left' err
+	cb compare base.json base.json --export-markdown - >/dev/full 2>err
+	expect_eq "exit code (compare, Markdown on stdout)" "$?" 1
+	expect_eq "one error line (compare, Markdown on stdout)" "$(grep -c 'error' err)" 1
 }
 
 test_closed_pipe_stays_quiet() {
