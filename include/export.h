@@ -89,10 +89,18 @@ const char *export_option_name(enum export_format format);
 /*
  * Check every destination before the first run: its directory exists and
  * takes new files (probed by creating and removing a temporary file, so
- * nothing is left behind), it is not a directory, and no two exports share
- * a path.  Returns 0, or -1 with the first problem in err.
+ * nothing is left behind), it is not a directory, and no two of the
+ * exports, the --output files and --input are one file (compared by device
+ * and inode, or by canonical directory and name for a file not yet there;
+ * only --output may be shared by commands).  Returns 0, or -1 with the
+ * first problem in err.
  */
 int export_check_destinations(const struct config *cfg, char *err, size_t errlen);
+
+/* Do the two paths name one file (another spelling, a symbolic link)? */
+bool export_same_file(const char *a, const char *b);
+/* Is an --output value a file (not null, pipe or inherit)? */
+bool export_output_is_file(const char *output);
 
 /* Is the destination written only once, at the end ("-", a device, a
  * pipe, /dev/stdout)?  Regular files are rewritten after each benchmark. */

@@ -253,8 +253,113 @@ static int make_temp(const char *target, char **tmp_out)
 	return fd;
 }
 
+/*
+ * A file's identity, to catch one file named twice ("x.json", "./x.json",
+ * a symbolic link): device and inode when it exists, else the canonical
+ * directory (realpath) and the base name of where it would be created.
+ */
+struct file_id {
+	bool exists;
+	dev_t dev;
+	ino_t ino;
+	char *where;       /* for a file not there yet */
+};
+
+static void file_id_get(const char *path, struct file_id *id)
+{
+	struct stat st;
+	memset(id, 0, sizeof *id);
+	char *target = real_target(path);
+	if (stat(target, &st) == 0) {
+		id->exists = true;
+		id->dev = st.st_dev;
+		id->ino = st.st_ino;
+	} else {
+		char *dir = dir_of(target), *copy = xstrdup(target);
+		char *canon = realpath(dir, NULL);
+		id->where = canon ? xasprintf("%s/%s", canon, basename(copy))
+				  : xstrdup(target);
+		free(canon);
+		free(copy);
+		free(dir);
+	}
+	free(target);
+}
+
+static bool file_id_same(const struct file_id *a, const struct file_id *b)
+{
+	if (a->exists != b->exists)
+		return false;
+	if (a->exists)
+		return a->dev == b->dev && a->ino == b->ino;
+	return strcmp(a->where, b->where) == 0;
+}
+
+bool export_same_file(const char *a, const char *b)
+{
+	if (strcmp(a, b) == 0)
+		return true;
+	struct file_id x, y;
+	file_id_get(a, &x);
+	file_id_get(b, &y);
+	bool same = file_id_same(&x, &y);
+	free(x.where);
+	free(y.where);
+	return same;
+}
+
+bool export_output_is_file(const char *output)
+{
+	return strcmp(output, "null") != 0 && strcmp(output, "pipe") != 0 &&
+	       strcmp(output, "inherit") != 0;
+}
+
+/* Two names for one file: the message says which options clash. */
+static int same_file(const char *opt_a, const char *a, const char *opt_b,
+		     const char *b, const char *why, char *err, size_t errlen)
+{
+	if (strcmp(a, b) == 0)
+		snprintf(err, errlen, "%s and %s both %s '%s'", opt_a, opt_b,
+			 why, a);
+	else
+		snprintf(err, errlen, "%s '%s' and %s '%s' are the same file",
+			 opt_a, a, opt_b, b);
+	return -1;
+}
+
+/* Exports, --output files and --input must name different files (only
+ * --output may be shared by several commands). */
+static int check_same_files(const struct config *cfg, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < cfg->n_exports; i++) {
+		const struct export_req *e = &cfg->exports[i];
+		if (strcmp(e->path, "-") == 0)
+			continue;
+		const char *opt = export_option_name(e->format);
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(cfg->exports[k].path, "-") != 0 &&
+			    export_same_file(cfg->exports[k].path, e->path))
+				return same_file(export_option_name(cfg->exports[k].format),
+						 cfg->exports[k].path, opt, e->path,
+						 "write to", err, errlen);
+		for (size_t k = 0; k < cfg->outputs.n; k++)
+			if (export_output_is_file(cfg->outputs.v[k]) &&
+			    export_same_file(cfg->outputs.v[k], e->path))
+				return same_file("--output", cfg->outputs.v[k], opt,
+						 e->path, "write to", err, errlen);
+	}
+	for (size_t k = 0; cfg->input && k < cfg->outputs.n; k++)
+		if (export_output_is_file(cfg->outputs.v[k]) &&
+		    export_same_file(cfg->input, cfg->outputs.v[k]))
+			return same_file("--input", cfg->input, "--output",
+					 cfg->outputs.v[k], "name", err, errlen);
+	return 0;
+}
+
 int export_check_destinations(const struct config *cfg, char *err, size_t errlen)
 {
+	if (check_same_files(cfg, err, errlen) != 0)
+		return -1;
 	for (size_t i = 0; i < cfg->n_exports; i++) {
 		const struct export_req *e = &cfg->exports[i];
 		const char *opt = export_option_name(e->format);
@@ -262,14 +367,6 @@ int export_check_destinations(const struct config *cfg, char *err, size_t errlen
 			snprintf(err, errlen, "%s: empty file name", opt);
 			return -1;
 		}
-		for (size_t k = 0; k < i; k++)
-			if (strcmp(cfg->exports[k].path, e->path) == 0 &&
-			    strcmp(e->path, "-") != 0) {
-				snprintf(err, errlen, "%s and %s both write to '%s'",
-					 export_option_name(cfg->exports[k].format), opt,
-					 e->path);
-				return -1;
-			}
 		if (strcmp(e->path, "-") == 0)
 			continue;
 		struct stat st;

@@ -272,6 +272,16 @@ static int run(int argc, char **argv)
 		cli_free(&cfg);
 		return exit_code;
 	}
+	/* --output a.txt --output ./a.txt: one file, opened once and shared,
+	 * as for one spelling (bench.c matches them by name). */
+	for (size_t i = 0; i < cfg.outputs.n; i++)
+		for (size_t k = 0; k < i; k++)
+			if (export_output_is_file(cfg.outputs.v[i]) &&
+			    export_output_is_file(cfg.outputs.v[k]) &&
+			    export_same_file(cfg.outputs.v[k], cfg.outputs.v[i])) {
+				cfg.outputs.v[i] = cfg.outputs.v[k];
+				break;
+			}
 	struct cmp_set *baseline = NULL;
 	if (cfg.baseline && load_baseline(&cfg, &baseline) != 0) {
 		cli_free(&cfg);

@@ -93,6 +93,13 @@ invalid parameter name ''                | -L '' 1 'touch ran'
 cannot write --export-json file 'nodir/out.json' | --export-json nodir/out.json 'touch ran'
 cannot write --export-markdown file '.': it is a directory | --export-markdown . 'touch ran'
 both write to 'x'                        | --export-json x --export-csv x 'touch ran'
+--export-json './x' and --export-csv 'x' are the same file | --export-json ./x --export-csv x 'touch ran'
+--export-json '../fx/lnk.json' and --export-csv '../fx/good.json' are the same file | --export-json ../fx/lnk.json --export-csv ../fx/good.json 'touch ran'
+--export-json '../fx/dangling.json' and --export-csv '../fx/./new.json' are the same file | --export-json ../fx/dangling.json --export-csv ../fx/./new.json 'touch ran'
+--output 'o.txt' and --export-json './o.txt' are the same file | --output o.txt --export-json ./o.txt 'touch ran'
+--output and --export-csv both write to 'o.txt' | --output o.txt --export-csv o.txt 'touch ran'
+--input '../fx/good.json' and --output '../fx/../fx/good.json' are the same file | --input ../fx/good.json --output ../fx/../fx/good.json 'touch ran'
+--input and --output both name '../fx/good.json' | --input ../fx/good.json --output ../fx/good.json 'touch ran'
 malformed JSON at line 1, column 48      | --baseline ../fx/truncated.json 'touch ran'
 malformed JSON at line 1, column 1       | --baseline ../fx/garbage.json 'touch ran'
 empty file, expected cbench or hyperfine JSON | --baseline ../fx/empty.json 'touch ran'
@@ -124,6 +131,8 @@ make_fixtures() {
 	printf '{"schema": "cbench-results", "schema_version": 99, "results": []}' \
 		>fx/future-schema.json
 	printf '{"results": [{"command": "other", "times": [0.1, 0.2, 0.3]}]}' >fx/good.json
+	ln -s good.json fx/lnk.json
+	ln -s new.json fx/dangling.json
 }
 
 test_bad_invocations() {
