@@ -21,7 +21,8 @@ const struct cli_option cli_options[] = {
 	{OPT_WARMUP, "warmup", 'w', ARG_ONE, "NUM", NULL, NULL, SCOPE_RUN,
 	 "Run each benchmark NUM times before measuring (default: 0)."},
 	{OPT_RUNS, "runs", 'r', ARG_ONE, "NUM", NULL, NULL, SCOPE_RUN,
-	 "Measure exactly NUM runs (conflicts with -m, -M and --precision)."},
+	 "Measure exactly NUM runs (conflicts with -m, -M, --max-time and "
+	 "--precision)."},
 	{OPT_MIN_RUNS, "min-runs", 'm', ARG_ONE, "NUM", NULL, NULL, SCOPE_RUN,
 	 "Measure at least NUM runs (default: 10)."},
 	{OPT_MAX_RUNS, "max-runs", 'M', ARG_ONE, "NUM", NULL, NULL, SCOPE_RUN,
@@ -72,8 +73,9 @@ const struct cli_option cli_options[] = {
 	{OPT_INPUT, "input", 0, ARG_ONE, "FILE", NULL, "file", SCOPE_RUN,
 	 "Feed FILE to the command's stdin (default: /dev/null)."},
 	{OPT_OUTPUT, "output", 0, ARG_ONE, "WHERE", "null|pipe|inherit", "file",
-	 SCOPE_RUN, "Command output: null, pipe (read and discarded), inherit, "
-	 "or a FILE; once or once per command (default: null)."},
+	 SCOPE_RUN, "Command output: null, pipe (read and discarded), inherit "
+	 "(or -: cbench's stdout and stderr), or a FILE; once or once per "
+	 "command (default: null)."},
 	{OPT_SHOW_OUTPUT, "show-output", 0, ARG_NONE, NULL, NULL, NULL, SCOPE_RUN,
 	 "Same as --output=inherit."},
 	{OPT_STYLE, "style", 0, ARG_ONE, "STYLE",
@@ -364,9 +366,9 @@ static int apply(struct parse_state *st, const struct cli_option *o,
 	case OPT_IGNORE_FAILURE:
 		cfg->ignore_failure = true;
 		if (a[0]) {
-			char *copy = xstrdup(a[0]), *save = NULL;
-			for (char *t = strtok_r(copy, ",", &save); t;
-			     t = strtok_r(NULL, ",", &save)) {
+			/* strtok_r would skip the empty code in "1,,2". */
+			char *copy = xstrdup(a[0]), *rest = copy;
+			for (char *t = strsep(&rest, ","); t; t = strsep(&rest, ",")) {
 				if (cli_parse_long(t, 1, 255, &l)) {
 					free(copy);
 					return bad_value(o, a[0], "expected exit codes "
@@ -427,7 +429,8 @@ static int apply(struct parse_state *st, const struct cli_option *o,
 	case OPT_OUTPUT:
 		if (a[0][0] == '\0')
 			return bad_value(o, a[0], "expected null, pipe, inherit or a file");
-		strlist_push(&cfg->outputs, a[0]);
+		/* "-" is cbench's own stdout, as for the exports. */
+		strlist_push(&cfg->outputs, strcmp(a[0], "-") == 0 ? "inherit" : a[0]);
 		break;
 	case OPT_SHOW_OUTPUT:
 		cfg->show_output = true;
@@ -602,6 +605,8 @@ static int validate(struct parse_state *st)
 		USAGE("--runs cannot be combined with --min-runs or --max-runs");
 	if (st->runs_given && cfg->precision > 0)
 		USAGE("--runs cannot be combined with --precision");
+	if (st->runs_given && cfg->max_time_s > 0)
+		USAGE("--runs cannot be combined with --max-time");
 	if (cfg->min_runs_given && cfg->max_runs_given &&
 	    cfg->min_runs > cfg->max_runs)
 		USAGE("--min-runs (%ld) is larger than --max-runs (%ld)",

@@ -26,3 +26,9 @@ test_export_over_output_file() {
 	expect_eq "exit code" "$?" 2
 	[ ! -e o.txt ] || fail "o.txt created"
 }
+
+test_output_dash_is_stdout() {
+	cb -r 2 --style basic --output - 'echo CMD' >out 2>err || fail "exit $?: $(cat err)"
+	[ ! -e ./- ] || fail "a file named '-' was created"
+	expect_eq "command output on stdout" "$(grep -c '^CMD$' out)" 2
+}
