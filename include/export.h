@@ -87,13 +87,20 @@ export_fn export_function(enum export_format format);
 const char *export_option_name(enum export_format format);
 
 /*
+ * Before the first run: no two of the exports, the --output files and
+ * --input are one file (compared by device and inode, or by canonical
+ * directory and name for a file not yet there; only --output may be shared
+ * by commands), and every --output FILE can be created.  Returns 0, or -1
+ * with the first problem in err.
+ */
+int export_check_files(const struct config *cfg, char *err, size_t errlen);
+
+/*
  * Check every destination before the first run: its directory exists and
  * takes new files (probed by creating and removing a temporary file, so
- * nothing is left behind), it is not a directory, and no two of the
- * exports, the --output files and --input are one file (compared by device
- * and inode, or by canonical directory and name for a file not yet there;
- * only --output may be shared by commands).  Returns 0, or -1 with the
- * first problem in err.
+ * nothing is left behind), it is not a directory, and no two name one
+ * file (as in export_check_files).  Returns 0, or -1 with the first
+ * problem in err.
  */
 int export_check_destinations(const struct config *cfg, char *err, size_t errlen);
 

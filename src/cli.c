@@ -8,6 +8,7 @@
  * because -P and -L take several words and options may follow commands.
  */
 #include "cli.h"
+#include "counters.h"
 #include "planner.h"
 #include "xalloc.h"
 
@@ -243,6 +244,34 @@ static int bad_value(const struct cli_option *o, const char *v, const char *what
 	return -1;
 }
 
+/* --counters LIST: known names only (counters_lookup), checked here so a
+ * typo is a usage error before anything starts; none/default alone. */
+static int check_counters(const char *spec)
+{
+	if (strcmp(spec, "none") == 0 || strcmp(spec, "default") == 0)
+		return 0;
+	char *copy = xstrdup(spec), *rest = copy;
+	int rc = 0;
+	for (char *t = strsep(&rest, ","); t && rc == 0; t = strsep(&rest, ",")) {
+		if (t[0] == '\0') {
+			diag_usage("--counters '%s': empty counter name", spec);
+			rc = -1;
+		} else if (strcmp(t, "none") == 0 || strcmp(t, "default") == 0) {
+			diag_usage("--counters '%s': '%s' cannot be combined with "
+				   "counter names", spec, t);
+			rc = -1;
+		} else if (counters_lookup(t) < 0) {
+			diag_usage("unknown counter '%s' in --counters (known: "
+				   "task-clock, page-faults, instructions, cycles, "
+				   "cache-references, cache-misses, branches, "
+				   "branch-misses; or none alone)", t);
+			rc = -1;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
 /* Apply one option with its argument words a[0..]. */
 static int apply(struct parse_state *st, const struct cli_option *o,
 		 const char *const *a, int *exit_code)
@@ -461,6 +490,8 @@ static int apply(struct parse_state *st, const struct cli_option *o,
 		break;
 	}
 	case OPT_COUNTERS:
+		if (check_counters(a[0]) != 0)
+			return -1;
 		cfg->counters = a[0];
 		break;
 	case OPT_CONFIDENCE:
@@ -493,8 +524,10 @@ static int apply(struct parse_state *st, const struct cli_option *o,
 		cfg->baseline = a[0];
 		break;
 	case OPT_FAIL_IF_SLOWER:
-		if (cli_parse_percent(a[0], &d) || d < 0 || d > 100)
-			return bad_value(o, a[0], "expected a percentage >= 0");
+		/* A fraction: 10 is 1000 %, ten times slower. */
+		if (cli_parse_percent(a[0], &d) || d < 0 || d > 10)
+			return bad_value(o, a[0], "expected a percentage from 0 "
+					 "to 1000");
 		cfg->fail_if_slower = d;
 		break;
 	case OPT_GATE_METRIC:

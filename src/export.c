@@ -356,6 +356,44 @@ static int check_same_files(const struct config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* An --output FILE can be created or written (bench.c opens it later). */
+static int check_output(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "cannot open --output file '%s': it is "
+				 "a directory", path);
+			return -1;
+		}
+		if (access(path, W_OK) == 0)
+			return 0;
+	} else {
+		char *target = real_target(path);
+		char *dir = dir_of(target);
+		int ok = stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)
+			 ? (errno = ENOTDIR, -1) : access(dir, W_OK | X_OK);
+		free(dir);
+		free(target);
+		if (ok == 0)
+			return 0;
+	}
+	snprintf(err, errlen, "cannot open --output file '%s': %s", path,
+		 strerror(errno));
+	return -1;
+}
+
+int export_check_files(const struct config *cfg, char *err, size_t errlen)
+{
+	if (check_same_files(cfg, err, errlen) != 0)
+		return -1;
+	for (size_t i = 0; i < cfg->outputs.n; i++)
+		if (export_output_is_file(cfg->outputs.v[i]) &&
+		    check_output(cfg->outputs.v[i], err, errlen) != 0)
+			return -1;
+	return 0;
+}
+
 int export_check_destinations(const struct config *cfg, char *err, size_t errlen)
 {
 	if (check_same_files(cfg, err, errlen) != 0)

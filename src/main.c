@@ -304,8 +304,17 @@ static int run(int argc, char **argv)
 	}
 
 	/* An unwritable export must not cost the user a whole run. */
-	if (export_check_destinations(&cfg, err, sizeof err) != 0) {
+	/* One file named twice, or an --output that cannot be created, is
+	 * a usage error with the --help hint. */
+	int bad = 0;
+	if (export_check_files(&cfg, err, sizeof err) != 0) {
+		diag_usage("%s", err);
+		bad = 1;
+	} else if (export_check_destinations(&cfg, err, sizeof err) != 0) {
 		diag_error("%s", err);
+		bad = 1;
+	}
+	if (bad) {
 		compare_set_free(baseline);
 		planner_free(&plan);
 		cli_free(&cfg);

@@ -29,6 +29,11 @@ invalid value '0' for --max-runs         | -M 0 'touch ran'
 --runs cannot be combined with --min-runs or --max-runs | -M 3 -r 5 'touch ran'
 --runs cannot be combined with --precision | -r 5 --precision 5 'touch ran'
 --runs cannot be combined with --max-time | -r 5 --max-time 1 'touch ran'
+invalid value '9999' for --fail-if-slower: expected a percentage from 0 to 1000 | --fail-if-slower 9999 'touch ran'
+unknown counter 'bogus'                  | --counters bogus 'touch ran'
+'none' cannot be combined with counter names | --counters none,task-clock 'touch ran'
+--counters 'page-faults,': empty counter name | --counters page-faults, 'touch ran'
+cannot open --output file 'nodir/o.txt': No such file | --output nodir/o.txt 'touch ran'
 --runs cannot be combined with --max-time | --max-time=1 --runs=5 'touch ran'
 invalid value '1,,2' for --ignore-failure | -i=1,,2 'touch ran'
 invalid value ',1' for --ignore-failure  | -i=,1 'touch ran'
@@ -60,7 +65,7 @@ invalid value '-1' for --seed            | --seed -1 'touch ran'
 invalid value '12abc' for --seed         | --seed 12abc 'touch ran'
 --help takes no value                    | --help=yes 'touch ran'
 unknown counter 'bogus'                  | --counters=bogus 'touch ran'
-empty --counters list                    | --counters=, 'touch ran'
+--counters ',': empty counter name       | --counters=, 'touch ran'
 command 1 is empty                       | ''
 command 2 is empty                       | 'touch ran' '   '
 no command to benchmark                  |
@@ -181,4 +186,19 @@ test_bad_invocations() {
 	done < <(bad_input_table)
 	[ "$n" -ge 40 ] || fail "only $n rows in the table"
 	[ "$bad" = 0 ] || fail "$bad of $n bad invocations misbehaved (see log)"
+}
+
+# Usage errors found before anything starts get the --help hint, like every
+# other usage error.
+test_usage_hint_on_counters_and_output() {
+	local args
+	for args in "--counters bogus" "--counters none,task-clock" \
+		"--output nodir/x" "--output /dev/null/x"; do
+		# shellcheck disable=SC2086
+		cb $args -r 1 'touch ran' >out 2>err
+		expect_eq "exit code ($args)" "$?" 2
+		expect_eq "lines on stderr ($args)" "$(wc -l <err)" 2
+		expect_grep "hint ($args)" "^try 'cbench --help' for more information$" err
+		[ ! -e ran ] || fail "$args: the command ran"
+	done
 }
