@@ -72,6 +72,7 @@ enum export_format { EXPORT_JSON, EXPORT_MARKDOWN, EXPORT_ASCIIDOC,
 struct export_req {
 	enum export_format format;
 	const char *path;         /* "-" for stdout */
+	const char *option;       /* as typed: "--export-json", "--save-baseline" */
 };
 
 struct param_spec {

@@ -85,6 +85,9 @@ int export_csv_runs_write(FILE *f, const struct export_doc *d);
 export_fn export_function(enum export_format format);
 /* The option that asks for the format: "--export-json", ... */
 const char *export_option_name(enum export_format format);
+/* The option the user typed for this export ("--save-baseline" too), for
+ * messages. */
+const char *export_req_option(const struct export_req *r);
 
 /*
  * Before the first run: no two of the exports, the --output files and
@@ -126,6 +129,10 @@ void export_set_stdout(FILE *f);
  * previous file untouched. */
 int export_write(enum export_format format, const char *path,
 		 const struct export_doc *d, char *err, size_t errlen);
+
+/* The same for one requested export; messages name its option as typed. */
+int export_write_req(const struct export_req *r, const struct export_doc *d,
+		     char *err, size_t errlen);
 
 /* The atomic primitive: fill(f, arg) writes the content into a temporary
  * file beside path, which then replaces path.  If fill returns non-zero or

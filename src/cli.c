@@ -59,7 +59,9 @@ const struct cli_option cli_options[] = {
 	{OPT_TIMEOUT, "timeout", 0, ARG_ONE, "SECONDS", NULL, NULL, SCOPE_RUN,
 	 "Kill a run (its whole process group) after SECONDS (default: none)."},
 	{OPT_COMMAND_NAME, "command-name", 'n', ARG_ONE, "NAME", NULL, NULL,
-	 SCOPE_RUN, "Display name of the next command (once per command)."},
+	 SCOPE_RUN, "Display name of a command: names go to the commands in "
+	 "order, the --reference first, wherever -n stands (the first -n "
+	 "names the first command); at most one per command."},
 	{OPT_REFERENCE, "reference", 0, ARG_ONE, "CMD", NULL, "command", SCOPE_RUN,
 	 "Benchmark CMD first and compare every other command with it."},
 	{OPT_ORDER, "order", 0, ARG_ONE, "ORDER", "sequential|interleaved|shuffled",
@@ -231,11 +233,12 @@ static const struct cli_option *find_short(char c)
 	return NULL;
 }
 
-static void add_export(struct config *cfg, enum export_format f, const char *path)
+static void add_export(struct config *cfg, enum export_format f, const char *path,
+		       const char *option)
 {
 	cfg->exports = xreallocarray(cfg->exports, cfg->n_exports + 1,
 				     sizeof *cfg->exports);
-	cfg->exports[cfg->n_exports++] = (struct export_req){f, path};
+	cfg->exports[cfg->n_exports++] = (struct export_req){f, path, option};
 }
 
 static int bad_value(const struct cli_option *o, const char *v, const char *what)
@@ -516,7 +519,8 @@ static int apply(struct parse_state *st, const struct cli_option *o,
 		if (a[0][0] == '\0')
 			return bad_value(o, a[0], "expected a file name, or - for stdout");
 		add_export(cfg, o->id == OPT_SAVE_BASELINE ? EXPORT_JSON
-			   : (enum export_format)(o->id - OPT_EXPORT_JSON), a[0]);
+			   : (enum export_format)(o->id - OPT_EXPORT_JSON), a[0],
+			   o->id == OPT_SAVE_BASELINE ? "--save-baseline" : NULL);
 		break;
 	case OPT_BASELINE:
 		if (a[0][0] == '\0')

@@ -53,6 +53,11 @@ const char *export_option_name(enum export_format format)
 	return "--export";
 }
 
+const char *export_req_option(const struct export_req *r)
+{
+	return r->option ? r->option : export_option_name(r->format);
+}
+
 void export_number(char *buf, size_t len, double v)
 {
 	if (!isfinite(v)) {
@@ -335,11 +340,11 @@ static int check_same_files(const struct config *cfg, char *err, size_t errlen)
 		const struct export_req *e = &cfg->exports[i];
 		if (strcmp(e->path, "-") == 0)
 			continue;
-		const char *opt = export_option_name(e->format);
+		const char *opt = export_req_option(e);
 		for (size_t k = 0; k < i; k++)
 			if (strcmp(cfg->exports[k].path, "-") != 0 &&
 			    export_same_file(cfg->exports[k].path, e->path))
-				return same_file(export_option_name(cfg->exports[k].format),
+				return same_file(export_req_option(&cfg->exports[k]),
 						 cfg->exports[k].path, opt, e->path,
 						 "write to", err, errlen);
 		for (size_t k = 0; k < cfg->outputs.n; k++)
@@ -400,7 +405,7 @@ int export_check_destinations(const struct config *cfg, char *err, size_t errlen
 		return -1;
 	for (size_t i = 0; i < cfg->n_exports; i++) {
 		const struct export_req *e = &cfg->exports[i];
-		const char *opt = export_option_name(e->format);
+		const char *opt = export_req_option(e);
 		if (e->path[0] == '\0') {
 			snprintf(err, errlen, "%s: empty file name", opt);
 			return -1;
@@ -532,11 +537,11 @@ bool export_is_stdout(const char *path)
 	       a.st_ino == b.st_ino;
 }
 
-int export_write(enum export_format format, const char *path,
-		 const struct export_doc *d, char *err, size_t errlen)
+static int write_as(enum export_format format, const char *path,
+		    const char *opt, const struct export_doc *d, char *err,
+		    size_t errlen)
 {
 	export_fn fn = export_function(format);
-	const char *opt = export_option_name(format);
 	if (!export_is_stream(path)) {
 		struct fill_arg a = {fn, d};
 		char msg[DIAG_MSG_MAX];
@@ -567,4 +572,16 @@ int export_write(enum export_format format, const char *path,
 		return -1;
 	}
 	return 0;
+}
+
+int export_write(enum export_format format, const char *path,
+		 const struct export_doc *d, char *err, size_t errlen)
+{
+	return write_as(format, path, export_option_name(format), d, err, errlen);
+}
+
+int export_write_req(const struct export_req *r, const struct export_doc *d,
+		     char *err, size_t errlen)
+{
+	return write_as(r->format, r->path, export_req_option(r), d, err, errlen);
 }

@@ -56,7 +56,7 @@ static void write_exports(struct exports *e, const struct bench_outcome *o,
 		char err[DIAG_MSG_MAX];
 		if (export_is_stream(x->path) ? !at_end : !files)
 			continue;
-		if (export_write(x->format, x->path, d, err, sizeof err) != 0) {
+		if (export_write_req(x, d, err, sizeof err) != 0) {
 			diag_error("%s", err);
 			e->failed = true;
 		}

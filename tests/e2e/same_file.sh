@@ -32,3 +32,14 @@ test_output_dash_is_stdout() {
 	[ ! -e ./- ] || fail "a file named '-' was created"
 	expect_eq "command output on stdout" "$(grep -c '^CMD$' out)" 2
 }
+
+test_names_in_order_reference_first() {
+	# What --help says -n does: the first -n names the first command,
+	# counting the --reference first, wherever -n stands.
+	cb -r 1 --style basic 'sleep 0' -n first --reference true -n second >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "reference named first" '^Benchmark 1: first$' out
+	expect_grep "command named second" '^Benchmark 2: second$' out
+	"$CBENCH" --help | tr -s '\n ' '  ' >help
+	expect_grep "help says so" 'the --reference first' help
+}
