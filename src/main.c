@@ -5,6 +5,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "compare.h"
+#include "counters.h"
 #include "diag.h"
 #include "export.h"
 #include "export_compare.h"
@@ -240,6 +241,35 @@ static int load_baseline(const struct config *cfg, struct cmp_set **base)
 	return 0;
 }
 
+/*
+ * --gate-metric on a counter (task_clock, instructions, ...): will this run
+ * count it?  Known from --counters and a probe of the machine, before the
+ * first run, instead of after all of them.
+ */
+static int check_gate_counted(const struct config *cfg)
+{
+	int id = cfg->gate_metric ? counters_lookup(cfg->gate_metric) : -1;
+	if (id < 0)
+		return 0;     /* wall, CPU, user, system time, peak RSS: always */
+	struct counters *c = NULL;
+	bool usage;
+	char err[DIAG_MSG_MAX];
+	if (counters_new(&c, cfg->counters, &usage, err, sizeof err) != 0)
+		return 0;     /* bench_run reports it */
+	bool counted = counters_enabled(c, (enum counter_id)id);
+	const char *why = counters_dropped_reason(c);
+	if (!counted) {
+		if (cfg->counters)
+			diag_usage("--gate-metric %s: not counted in this run "
+				   "(--counters %s)", cfg->gate_metric, cfg->counters);
+		else
+			diag_usage("--gate-metric %s: this machine cannot count it%s%s",
+				   cfg->gate_metric, why ? ": " : "", why ? why : "");
+	}
+	counters_free(c);
+	return counted ? 0 : -1;
+}
+
 /* Does the baseline hold what is about to run?  Checked before running. */
 static int check_baseline(const struct config *cfg, const struct cmp_set *base,
 			  const struct plan *plan)
@@ -296,7 +326,8 @@ static int run(int argc, char **argv)
 		cli_free(&cfg);
 		return CBENCH_EXIT_USAGE;
 	}
-	if (baseline && check_baseline(&cfg, baseline, &plan) != 0) {
+	if (baseline && (check_baseline(&cfg, baseline, &plan) != 0 ||
+			 check_gate_counted(&cfg) != 0)) {
 		compare_set_free(baseline);
 		planner_free(&plan);
 		cli_free(&cfg);

@@ -204,3 +204,20 @@ test_usage_hint_on_counters_and_output() {
 		[ ! -e ran ] || fail "$args: the command ran"
 	done
 }
+
+# A --gate-metric this run will not count is found before the first run.
+test_uncounted_gate_metric_before_running() {
+	cb -r 3 --style none --save-baseline base.json true >out 2>err ||
+		fail "baseline: exit $?: $(cat err)"
+	jq -e '.results[0].runs.task_clock[0] != null' base.json >/dev/null ||
+		skip "task-clock is not counted here"
+	cb -r 3 --counters page-faults --baseline base.json --gate-metric task_clock \
+		--prepare 'touch ran' true >out 2>err
+	expect_eq "exit code" "$?" 2
+	[ ! -e ran ] || fail "benchmarks ran before the error"
+	expect_grep "message" "^cbench: error: --gate-metric task_clock: not counted in this run \(--counters page-faults\)$" err
+	cb -r 3 --counters none --baseline base.json --gate-metric page_faults \
+		--prepare 'touch ran' true >out 2>err
+	expect_eq "exit code (none)" "$?" 2
+	[ ! -e ran ] || fail "benchmarks ran before the error (none)"
+}
