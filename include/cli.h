@@ -107,7 +107,11 @@ struct config {
 	struct strlist setup, prepare, conclude, cleanup;
 
 	enum shell_mode shell_mode;
-	const char *shell;             /* for SHELL_FORCE */
+	const char *shell;             /* for SHELL_FORCE: the program */
+	/* -S 'bash --norc': the words after the program, NULL-terminated
+	 * (never NULL with SHELL_FORCE), to go before "-c LINE". */
+	const char *const *shell_args;
+	char **shell_words;            /* owned: the split -S value */
 
 	bool ignore_failure;
 	int *ignore_codes;             /* NULL: every non-zero exit */

@@ -8,6 +8,7 @@
  * because -P and -L take several words and options may follow commands.
  */
 #include "cli.h"
+#include "cmdline.h"
 #include "counters.h"
 #include "planner.h"
 #include "xalloc.h"
@@ -49,8 +50,9 @@ const struct cli_option cli_options[] = {
 	{OPT_CLEANUP, "cleanup", 'c', ARG_ONE, "CMD", NULL, "command", SCOPE_RUN,
 	 "Run CMD once after each benchmark."},
 	{OPT_SHELL, "shell", 'S', ARG_ONE, "SHELL", NULL, "command", SCOPE_RUN,
-	 "Run every command with SHELL -c; 'none' runs commands directly "
-	 "(default: a shell only for lines with shell syntax)."},
+	 "Run every command with SHELL -c; SHELL may have arguments ('bash "
+	 "--norc'), 'default' is sh, 'none' runs commands directly (default: "
+	 "a shell only for lines with shell syntax)."},
 	{OPT_NO_SHELL, "no-shell", 'N', ARG_NONE, NULL, NULL, NULL, SCOPE_RUN,
 	 "Same as --shell=none: split commands into words and exec them."},
 	{OPT_IGNORE_FAILURE, "ignore-failure", 'i', ARG_OPTIONAL, "CODES", NULL, NULL,
@@ -388,7 +390,16 @@ static int apply(struct parse_state *st, const struct cli_option *o,
 				USAGE("--shell given twice");
 			st->shell_given = true;
 			cfg->shell_mode = SHELL_FORCE;
-			cfg->shell = a[0];
+			/* hyperfine's forms: "default" (sh), or a command line
+			 * with arguments ("bash --norc"), split like a command. */
+			char err[DIAG_MSG_MAX];
+			char **w = cmdline_split(strcmp(a[0], "default") == 0 ? "sh"
+						 : a[0], err, sizeof err);
+			if (w == NULL)
+				return bad_value(o, a[0], err);
+			cfg->shell_words = w;
+			cfg->shell = w[0];
+			cfg->shell_args = (const char *const *)w + 1;
 		}
 		break;
 	case OPT_NO_SHELL:
@@ -793,6 +804,7 @@ void cli_free(struct config *cfg)
 	free(cfg->params);
 	free(cfg->ignore_codes);
 	free(cfg->exports);
+	cmdline_free(cfg->shell_words);
 	memset(cfg, 0, sizeof *cfg);
 }
 

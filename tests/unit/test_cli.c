@@ -224,6 +224,33 @@ static void table_is_consistent(void)
 	}
 }
 
+static void shell_forms(void)
+{
+	struct config cfg;
+	int code;
+	char **a = ARGV("-S", "bash --norc", "true");
+	CHECK(parse(4, a, &cfg, &code) == 0);
+	CHECK(cfg.shell_mode == SHELL_FORCE);
+	CHECK_STR(cfg.shell, "bash");
+	CHECK(cfg.shell_args && cfg.shell_args[0] && cfg.shell_args[1] == NULL);
+	if (cfg.shell_args && cfg.shell_args[0])
+		CHECK_STR(cfg.shell_args[0], "--norc");
+	cli_free(&cfg);
+	char **b = ARGV("--shell=default", "true");
+	CHECK(parse(3, b, &cfg, &code) == 0);
+	CHECK(cfg.shell_mode == SHELL_FORCE);
+	CHECK_STR(cfg.shell, "sh");
+	CHECK(cfg.shell_args && cfg.shell_args[0] == NULL);
+	cli_free(&cfg);
+	char **c = ARGV("-S", "zsh", "true");
+	CHECK(parse(4, c, &cfg, &code) == 0);
+	CHECK_STR(cfg.shell, "zsh");
+	cli_free(&cfg);
+	char **d = ARGV("-S", "bash 'x", "true");
+	CHECK(parse(4, d, &cfg, &code) == -1 && code == 2);
+	cli_free(&cfg);
+}
+
 int main(void)
 {
 	RUN(defaults);
@@ -233,6 +260,7 @@ int main(void)
 	RUN(conflicts_and_ranges);
 	RUN(percent_and_sets);
 	RUN(compare_mode);
+	RUN(shell_forms);
 	RUN(table_is_consistent);
 	UNIT_EXIT();
 }
