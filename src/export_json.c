@@ -153,14 +153,17 @@ static cJSON *options(const struct export_doc *d)
 	cJSON_AddItemToObject(j, "precision", cfg->precision > 0
 			      ? num(cfg->precision) : cJSON_CreateNull());
 	cJSON_AddItemToObject(j, "order", str(order_name(cfg->order)));
-	/* A seed beyond 2^53 would lose digits as a JSON number. */
-	if (!cfg->seed_given)
+	/* The seed used: given, or drawn for --order=shuffled (bench.c).
+	 * A seed beyond 2^53 would lose digits as a JSON number. */
+	bool drawn = !cfg->seed_given && cfg->order == ORDER_SHUFFLED;
+	uint64_t seed = drawn ? o->order_seed : cfg->seed;
+	if (!cfg->seed_given && !drawn)
 		cJSON_AddItemToObject(j, "seed", cJSON_CreateNull());
-	else if (cfg->seed <= (UINT64_C(1) << 53))
-		cJSON_AddItemToObject(j, "seed", num((double)cfg->seed));
+	else if (seed <= (UINT64_C(1) << 53))
+		cJSON_AddItemToObject(j, "seed", num((double)seed));
 	else {
 		char buf[32];
-		snprintf(buf, sizeof buf, "%llu", (unsigned long long)cfg->seed);
+		snprintf(buf, sizeof buf, "%llu", (unsigned long long)seed);
 		cJSON_AddItemToObject(j, "seed", str(buf));
 	}
 	cJSON_AddItemToObject(j, "timeout_s", cfg->timeout_s > 0

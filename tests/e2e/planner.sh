@@ -276,3 +276,13 @@ test_missing_parameter_word_named() {
 	expect_eq "exit code (no command)" "$?" 2
 	expect_grep "plain" "^cbench: error: no command to benchmark$" err
 }
+
+test_shuffled_drawn_seed_exported() {
+	# The seed drawn without --seed is the one in the JSON, so a saved
+	# result can be repeated from the file alone.
+	cb -r 2 --order shuffled --export-json r.json true 'true 1' \
+		>out 2>err || fail "exit $?"
+	seed=$(sed -n 's/.*--order=shuffled with seed \([0-9]*\) .*/\1/p' err)
+	[ -n "$seed" ] || fail "no seed printed: $(cat err)"
+	expect_eq "exported seed" "$(jq -r '.context.options.seed' r.json)" "$seed"
+}
