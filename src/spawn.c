@@ -38,6 +38,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <sched.h>
@@ -644,7 +645,10 @@ static int wait_child(pid_t pid, int pidfd, int out_fd, double deadline,
 			int ms = -1;
 			if (deadline > 0) {
 				double left = deadline - now_s();
-				ms = left <= 0 ? 0 : (int)ceil(left * 1000);
+				/* Clamped: beyond INT_MAX ms (24.8 days) the
+				 * cast is undefined; the loop re-checks. */
+				ms = left <= 0 ? 0 : left * 1000 >= INT_MAX
+				     ? INT_MAX : (int)ceil(left * 1000);
 			}
 			int r = poll(p, (nfds_t)nfds, ms);
 			if (r < 0 && errno != EINTR)

@@ -303,3 +303,12 @@ test_inherited_sigchld_ignored_and_sigint_blocked() {
 	wait $pid
 	expect_eq "SIGINT delivered despite the inherited mask" "$?" 130
 }
+
+test_timeout_beyond_int_ms() {
+	# 1e7 s is 1e10 ms, beyond int: the poll timeout must be clamped, not
+	# cast (undefined; UBSan's float-cast-overflow catches it).  The run
+	# ends normally and is not reported as timed out.
+	cb -r 2 --timeout 10000000 --export-json r.json "$HELPERS/spin 1" \
+		>out 2>err || fail "exit $?: $(cat err)"
+	expect_eq "not timed out" "$(jq -c '.results[0].runs.timed_out' r.json)" "[false,false]"
+}
