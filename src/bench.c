@@ -99,6 +99,11 @@ static int prepare(struct ctx *x, const char *line, bool force_shell,
 			return -1;
 		}
 	} else if (shell) {
+		if (x->shell_path == NULL) {
+			/* bench_run checks first; never a NULL path. */
+			diag_error("%sshell '%s' not found", what, x->shell_name);
+			return -1;
+		}
 		p->via_shell = true;
 		p->argv = xcalloc(4, sizeof *p->argv);
 		p->argv[0] = xstrdup(x->shell_name);
@@ -848,9 +853,14 @@ void bench_run(const struct config *cfg, const struct plan *plan,
 	x.shell_name = cfg->shell_mode == SHELL_FORCE ? cfg->shell : "sh";
 	x.shell_path = cmdline_resolve(x.shell_name);
 	bool need_shell = cfg->shell_mode == SHELL_FORCE;
-	for (size_t i = 0; i < plan->n && !need_shell; i++)
-		need_shell = cfg->shell_mode == SHELL_AUTO &&
-			     cmdline_needs_shell(plan->bench[i].command);
+	for (size_t i = 0; i < plan->n && !need_shell; i++) {
+		const struct plan_bench *b = &plan->bench[i];
+		const char *lines[] = {b->command, b->setup, b->prepare,
+				       b->conclude, b->cleanup};
+		for (size_t k = 0; k < sizeof lines / sizeof *lines; k++)
+			need_shell |= cfg->shell_mode == SHELL_AUTO && lines[k] &&
+				      cmdline_needs_shell(lines[k]);
+	}
 	if (x.shell_path == NULL && need_shell) {
 		diag_error("shell '%s' not found", x.shell_name);
 		out->exit_code = cfg->shell_mode == SHELL_FORCE ? CBENCH_EXIT_USAGE

@@ -178,3 +178,14 @@ test_unprivileged_counts_user_space() {
 	jq -e '.results[0].metrics.page_faults.mean > 3000 and .results[0].metrics.page_faults.mean < 3200' \
 		u.json >/dev/null || fail "page faults unprivileged: $(jq '.results[0].metrics.page_faults.mean' u.json)"
 }
+
+test_hook_needs_shell_not_in_path() {
+	# Only the hook has shell syntax, and there is no sh in PATH: one
+	# error before running (was a NULL dereference).  Not under valgrind:
+	# its launcher needs PATH.
+	mkdir empty
+	PATH=$T/empty "$CBENCH" -r 1 --prepare 'true; true' /bin/true >out 2>err
+	expect_eq "exit code" "$?" 1
+	expect_grep "message" "^cbench: error: shell 'sh' not found$" err
+	expect_no_grep "nothing ran" 'Benchmark 1' out
+}
