@@ -84,6 +84,33 @@ static void exec_error(const char *what, const char *prog, int e)
 	}
 }
 
+/*
+ * A script whose #! interpreter is missing fails to exec with ENOENT, which
+ * would read "command './x' not found" although the file is there.  Returns
+ * the missing interpreter's path (malloc'd) or NULL.
+ */
+static char *missing_interpreter(const char *path)
+{
+	char buf[256];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n < 2 || buf[0] != '#' || buf[1] != '!')
+		return NULL;
+	buf[n] = '\0';
+	char *p = buf + 2;
+	p += strspn(p, " \t");
+	size_t len = strcspn(p, " \t\r\n");
+	if (len == 0 || (p[len] == '\0' && n == (ssize_t)sizeof buf - 1))
+		return NULL;  /* no interpreter, or a line too long to judge */
+	p[len] = '\0';
+	if (access(p, X_OK) == 0 || errno != ENOENT)
+		return NULL;
+	return xstrdup(p);
+}
+
 static int prepare(struct ctx *x, const char *line, bool force_shell,
 		   struct prepared *p, const char *what)
 {
@@ -121,6 +148,14 @@ static int prepare(struct ctx *x, const char *line, bool force_shell,
 	p->path = cmdline_resolve(p->argv[0]);
 	if (p->path == NULL) {
 		exec_error(what, p->argv[0], errno);
+		prepared_free(p);
+		return -1;
+	}
+	char *interp = missing_interpreter(p->path);
+	if (interp) {
+		diag_error("%scommand '%s': its interpreter '%s' (its #! line) "
+			   "is not found", what, p->argv[0], interp);
+		free(interp);
 		prepared_free(p);
 		return -1;
 	}
@@ -872,15 +907,25 @@ void bench_run(const struct config *cfg, const struct plan *plan,
 		diag_note("%s", counters_dropped_reason(x.ctr));
 	build_env(&x);
 
-	/* Resolve every command before the first run: a typo must not cost
-	 * the user the benchmarks before it. */
+	/* Resolve every command and hook before the first run: a typo must
+	 * not cost the user the benchmarks before it. */
 	for (size_t i = 0; i < plan->n; i++) {
-		struct prepared p;
-		if (prepare(&x, plan->bench[i].command, false, &p, "") != 0) {
-			out->exit_code = CBENCH_EXIT_FAILURE;
-			goto out;
+		const struct plan_bench *b = &plan->bench[i];
+		const struct {
+			const char *line, *what;
+		} lines[] = {{b->setup, "--setup: "}, {b->prepare, "--prepare: "},
+			     {b->command, ""}, {b->conclude, "--conclude: "},
+			     {b->cleanup, "--cleanup: "}};
+		for (size_t k = 0; k < sizeof lines / sizeof *lines; k++) {
+			struct prepared p;
+			if (lines[k].line == NULL)
+				continue;
+			if (prepare(&x, lines[k].line, false, &p, lines[k].what) != 0) {
+				out->exit_code = CBENCH_EXIT_FAILURE;
+				goto out;
+			}
+			prepared_free(&p);
 		}
-		prepared_free(&p);
 	}
 
 	uint64_t seed = 0;

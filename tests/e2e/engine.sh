@@ -179,6 +179,18 @@ test_unprivileged_counts_user_space() {
 		u.json >/dev/null || fail "page faults unprivileged: $(jq '.results[0].metrics.page_faults.mean' u.json)"
 }
 
+test_hook_not_found_before_any_run() {
+	# Each hook is resolved with the commands, before the first run: a
+	# typo in --cleanup must not cost the benchmark before it.
+	for hook in setup prepare conclude cleanup; do
+		cb -r 2 --$hook nosuchprog-cbench true 'true 1' >out 2>err
+		expect_eq "--$hook exit code" "$?" 1
+		expect_grep "--$hook message" \
+			"^cbench: error: --$hook: command 'nosuchprog-cbench' not found$" err
+		expect_no_grep "--$hook: nothing ran" 'Benchmark 1' out
+	done
+}
+
 test_hook_needs_shell_not_in_path() {
 	# Only the hook has shell syntax, and there is no sh in PATH: one
 	# error before running (was a NULL dereference).  Not under valgrind:
@@ -188,4 +200,16 @@ test_hook_needs_shell_not_in_path() {
 	expect_eq "exit code" "$?" 1
 	expect_grep "message" "^cbench: error: shell 'sh' not found$" err
 	expect_no_grep "nothing ran" 'Benchmark 1' out
+}
+
+test_script_interpreter_missing() {
+	printf '#!/nonexistent/interp -x\necho hi\n' >badinterp.sh
+	printf '#!/nonexistent/interp' >nonl.sh
+	chmod 755 badinterp.sh nonl.sh
+	for f in badinterp.sh nonl.sh; do
+		cb -r 2 ./$f >out 2>err
+		expect_eq "$f exit code" "$?" 1
+		expect_grep "$f message" "^cbench: error: command './$f': its interpreter '/nonexistent/interp' \(its #! line\) is not found$" err
+		expect_no_grep "$f before the header" 'Benchmark 1' out
+	done
 }
