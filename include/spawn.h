@@ -27,6 +27,9 @@ enum spawn_outcome {
 	SPAWN_TIMED_OUT,    /* killed by cbench after --timeout */
 	SPAWN_INTERRUPTED,  /* killed by cbench on SIGINT/SIGTERM/SIGHUP */
 	SPAWN_EXEC_FAILED,  /* exec failed; exec_errno says why */
+	SPAWN_STOPPED,      /* stopped by job control (SIGTTOU, SIGTTIN,
+			       SIGTSTP: code holds it), then killed by
+			       cbench: it would never have gone on */
 };
 
 /* Where the command's stdout/stderr go. */

@@ -63,6 +63,17 @@ static void prepared_free(struct prepared *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* Why a command was stopped by job control (SPAWN_STOPPED), for a message
+ * that goes on "was stopped by SIGTTOU". */
+static const char *stop_reason_text(int sig)
+{
+	return sig == SIGTSTP
+	       ? "it suspended itself, and nothing would resume it"
+	       : "it tried to use the terminal, which a benchmarked command "
+		 "does not own (it runs in a process group of its own); "
+		 "use --input FILE and --output FILE instead";
+}
+
 /* Describe an exec failure the way a user wants to read it. */
 static void exec_error(const char *what, const char *prog, int e)
 {
@@ -259,6 +270,11 @@ static int run_hook(struct ctx *x, const char *kind, const char *line,
 	case SPAWN_EXEC_FAILED:
 		exec_error(what, line, res.exec_errno);
 		return -1;
+	case SPAWN_STOPPED:
+		diag_error("the --%s command '%s' was stopped by %s and killed: %s",
+			   kind, line, spawn_signal_name(res.code),
+			   stop_reason_text(res.code));
+		return -1;
 	}
 	return -1;
 }
@@ -306,6 +322,11 @@ static int check_run(struct ctx *x, const struct plan_bench *b,
 		diag_error("command '%s' terminated by signal %s (%s) in %s",
 			   b->command, spawn_signal_name(r->code), strsignal(r->code),
 			   run_name);
+		return -1;
+	case SPAWN_STOPPED:
+		diag_error("command '%s' was stopped by %s in %s and killed: %s",
+			   b->command, spawn_signal_name(r->code), run_name,
+			   stop_reason_text(r->code));
 		return -1;
 	case SPAWN_TIMED_OUT:
 		/* -i ignores timeouts too; -i=CODES only those exit codes. */

@@ -7,7 +7,10 @@
  * wall time start exactly at the command's first instruction.  It then waits
  * on a pidfd together with a self-pipe written by the signal handlers (so a
  * Ctrl-C can never slip in between a check and a blocking wait), the output
- * pipe when output is drained, and the --timeout deadline.
+ * pipe when output is drained, and the --timeout deadline.  The command
+ * runs in its own (background) process group, so one that touches the
+ * terminal is stopped by SIGTTOU or SIGTTIN for good: the wait wakes every
+ * 250 ms to look for such a stop, kills the group and says so.
  *
  * The child is started vfork-style: clone(CLONE_VM | CLONE_VFORK) on a
  * stack of its own, as glibc's posix_spawn does.  Nothing is copied (no page
@@ -38,7 +41,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <sched.h>
@@ -612,14 +614,41 @@ static bool child_ended(pid_t pid)
 	       si.si_pid != 0;
 }
 
+/* How often wait_child looks for a command stopped by job control: it
+ * sleeps in poll, so a run shorter than this costs nothing more. */
+#define STOP_CHECK_MS 250
+
+static bool job_control_signal(int sig)
+{
+	return sig == SIGTTOU || sig == SIGTTIN || sig == SIGTSTP;
+}
+
+/*
+ * Is pid stopped by job control?  The command runs in a process group of
+ * its own, which never owns the terminal: touching it (tcsetattr, a read,
+ * a write under `stty tostop`) stops the command for good, and a pidfd or
+ * SIGCHLD (SA_NOCLDSTOP) only report its end.  Returns the signal or 0;
+ * the stop stays reportable (WNOWAIT).
+ */
+static int job_control_stop(pid_t pid)
+{
+	siginfo_t si;
+	si.si_pid = 0;
+	if (waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG | WNOWAIT) != 0 ||
+	    si.si_pid != pid || si.si_code != CLD_STOPPED)
+		return 0;
+	return job_control_signal(si.si_status) ? si.si_status : 0;
+}
+
 /*
  * Wait for pid to end, draining out_fd, honouring the deadline and stop
  * requests.  pidfd (closed here) is pid's, or -1 to open one.  Returns
- * the outcome override (SPAWN_TIMED_OUT or SPAWN_INTERRUPTED) or -1 if
- * the command simply ended; fills status/ru.
+ * the outcome override (SPAWN_TIMED_OUT, SPAWN_INTERRUPTED or
+ * SPAWN_STOPPED with the signal in *stopsig) or -1 if the command simply
+ * ended; fills status/ru.
  */
 static int wait_child(pid_t pid, int pidfd, int out_fd, double deadline,
-		      int *status, struct rusage *ru, double *end)
+		      int *status, struct rusage *ru, double *end, int *stopsig)
 {
 	int override = -1;
 	if (pidfd < 0 && have_pidfd)
@@ -642,13 +671,14 @@ static int wait_child(pid_t pid, int pidfd, int out_fd, double deadline,
 				{out_fd, POLLIN, 0},
 			};
 			int nfds = out_fd >= 0 ? 3 : 2;
-			int ms = -1;
+			/* Wake every STOP_CHECK_MS to look for a stop.
+			 * Only a shorter time left is cast to int (a long
+			 * --timeout would overflow it). */
+			int ms = STOP_CHECK_MS;
 			if (deadline > 0) {
 				double left = deadline - now_s();
-				/* Clamped: beyond INT_MAX ms (24.8 days) the
-				 * cast is undefined; the loop re-checks. */
-				ms = left <= 0 ? 0 : left * 1000 >= INT_MAX
-				     ? INT_MAX : (int)ceil(left * 1000);
+				if (left * 1000 < ms)
+					ms = left <= 0 ? 0 : (int)ceil(left * 1000);
 			}
 			int r = poll(p, (nfds_t)nfds, ms);
 			if (r < 0 && errno != EINTR)
@@ -657,6 +687,17 @@ static int wait_child(pid_t pid, int pidfd, int out_fd, double deadline,
 				override = SPAWN_TIMED_OUT;
 				kill_group(pid);
 				break;
+			}
+			/* On a quiet wake, or while output flows (a stopped
+			 * command writes nothing, but a helper may). */
+			if (r == 0 || (nfds == 3 && p[2].revents)) {
+				int sig = job_control_stop(pid);
+				if (sig) {
+					override = SPAWN_STOPPED;
+					*stopsig = sig;
+					kill_group(pid);
+					break;
+				}
 			}
 			if (r > 0 && (p[1].revents & POLLIN)) {
 				drain(stop_pipe[0], 64);
@@ -679,7 +720,16 @@ static int wait_child(pid_t pid, int pidfd, int out_fd, double deadline,
 	 * unavailable, wait4 blocks; the signal handlers interrupt it (no
 	 * SA_RESTART). */
 	for (;;) {
-		pid_t w = wait4(pid, status, 0, ru);
+		pid_t w = wait4(pid, status, WUNTRACED, ru);
+		if (w == pid && WIFSTOPPED(*status)) {
+			/* Without the loop: the same job-control check. */
+			if (job_control_signal(WSTOPSIG(*status)) && override < 0) {
+				override = SPAWN_STOPPED;
+				*stopsig = WSTOPSIG(*status);
+				kill_group(pid);
+			}
+			continue;
+		}
 		if (w == pid)
 			break;
 		if (w < 0 && errno == EINTR) {
@@ -842,7 +892,7 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 	if (!traced)
 		setpgid(pid, pid);
 
-	int status = 0;
+	int status = 0, stopsig = 0;
 	struct rusage ru;
 	double start = 0, end = 0;
 	int rc = 0;
@@ -915,7 +965,7 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 	if (!reaped) {
 		double deadline = cmd->timeout_s > 0 ? start + cmd->timeout_s : 0;
 		int ov = wait_child(pid, pidfd, out[0], deadline, &status, &ru,
-				    &end);
+				    &end, &stopsig);
 		pidfd = -1; /* closed by wait_child */
 		if (ov == -2) {
 			snprintf(err, errlen, "wait4: %s", strerror(errno));
@@ -961,7 +1011,8 @@ static int run_once(const struct spawn_cmd *cmd, struct spawn_result *res,
 
 	res->exec_exact = traced;
 	res->wall_s = end - start;
-	res->code = WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
+	res->code = res->outcome == SPAWN_STOPPED ? stopsig
+		    : WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
 	res->user_s = tv_s(ru.ru_utime);
 	res->system_s = tv_s(ru.ru_stime);
 	res->max_rss_bytes = (double)ru.ru_maxrss * 1024.0;

@@ -312,3 +312,56 @@ test_timeout_beyond_int_ms() {
 		>out 2>err || fail "exit $?: $(cat err)"
 	expect_eq "not timed out" "$(jq -c '.results[0].runs.timed_out' r.json)" "[false,false]"
 }
+
+# cb under `timeout`: a hang must fail the test, not the test run.
+cb_limited() {
+	local secs=$1
+	shift
+	if [ "${VALGRIND:-}" = 1 ]; then
+		timeout "$secs" "${VALGRIND_CMD[@]}" "$CBENCH" "$@"
+	else
+		timeout "$secs" "$CBENCH" "$@"
+	fi
+}
+
+test_job_control_stop_is_an_error() {
+	# A command stopped by SIGTTOU/SIGTTIN/SIGTSTP never goes on (its
+	# process group is not the terminal's): killed, one error, exit 1.
+	for s in ttou ttin tstp; do
+		sig=SIG$(echo $s | tr a-z A-Z)
+		cb_limited 60 -r 2 "$HELPERS/stopme $s" >out 2>err
+		rc=$?
+		[ $rc = 124 ] && fail "$s: cbench hung on the stopped command"
+		expect_eq "$s exit code" $rc 1
+		expect_grep "$s message" "^cbench: error: command '.*stopme $s' was stopped by $sig in run 1 and killed: " err
+	done
+	expect_grep "why" "it suspended itself" err
+	# A hook too.
+	cb_limited 60 -r 1 --prepare "$HELPERS/stopme" true >out 2>err
+	rc=$?
+	[ $rc = 124 ] && fail "prepare: cbench hung on the stopped hook"
+	expect_eq "hook exit code" $rc 1
+	expect_grep "hook message" "^cbench: error: the --prepare command '.*stopme' was stopped by SIGTTOU and killed: it tried to use the terminal" err
+}
+
+test_job_control_stop_without_pidfd() {
+	# The SIGCHLD path (no pidfd) wakes the same way.
+	need_seccomp
+	timeout 60 "$HELPERS/seccomp_deny" pidfd_open ENOSYS -- "$CBENCH" -r 1 \
+		"$HELPERS/stopme" >out 2>err
+	rc=$?
+	[ $rc = 124 ] && fail "cbench hung on the stopped command"
+	expect_eq "exit code" $rc 1
+	expect_grep "message" "was stopped by SIGTTOU in run 1 and killed" err
+}
+
+test_terminal_command_under_script() {
+	command -v script >/dev/null || skip "script(1) is not installed"
+	# stty on the terminal from the command's own process group: SIGTTOU.
+	timeout 60 script -qec "$CBENCH --show-output -r 1 'stty -F /dev/tty -echo'" \
+		/dev/null </dev/null >out 2>&1
+	rc=$?
+	[ $rc = 124 ] && fail "cbench hung"
+	expect_eq "exit code" $rc 1
+	expect_grep "message" "was stopped by SIGTTOU in run 1 and killed: it tried to use the terminal" out
+}
