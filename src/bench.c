@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -192,6 +193,45 @@ static void build_env(struct ctx *x)
 	x->envp[k++] = x->iter_slot;
 	x->envp[k] = NULL;
 	set_iteration(x, "CBENCH_ITERATION=%zu", 0);
+}
+
+/*
+ * Every run reads --input from its start, rewound with lseek.  A pipe or
+ * FIFO cannot be rewound: its content is copied once into a memfd, which
+ * can.  Returns the memfd, or -1 with a message in err.
+ */
+static int input_to_memfd(int fd, char *err, size_t errlen)
+{
+	int m = memfd_create("cbench-input", MFD_CLOEXEC);
+	if (m < 0) {
+		snprintf(err, errlen, "memfd_create: %s", strerror(errno));
+		return -1;
+	}
+	static char buf[65536];
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "%s", strerror(errno));
+			close(m);
+			return -1;
+		}
+		if (n == 0)
+			return m;
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(m, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				snprintf(err, errlen, "copying it into memory: %s",
+					 strerror(errno));
+				close(m);
+				return -1;
+			}
+			done += w;
+		}
+	}
 }
 
 static enum spawn_output output_mode(const char *o, int *fd, const char **path)
@@ -884,6 +924,17 @@ void bench_run(const struct config *cfg, const struct plan *plan,
 			diag_usage("--input file '%s' is a directory", cfg->input);
 			out->exit_code = CBENCH_EXIT_USAGE;
 			goto files;
+		}
+		if (lseek(x.stdin_fd, 0, SEEK_CUR) < 0 && errno == ESPIPE) {
+			int m = input_to_memfd(x.stdin_fd, x.err, sizeof x.err);
+			if (m < 0) {
+				diag_error("cannot read --input file '%s': %s",
+					   cfg->input, x.err);
+				out->exit_code = CBENCH_EXIT_FAILURE;
+				goto files;
+			}
+			close(x.stdin_fd);
+			x.stdin_fd = m;
 		}
 	}
 	if (open_outputs(&x, st, plan->n) != 0) {
