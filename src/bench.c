@@ -143,11 +143,20 @@ static int prepare(struct ctx *x, const char *line, bool force_shell,
 			diag_error("%sshell '%s' not found", what, x->shell_name);
 			return -1;
 		}
+		/* -S 'bash --norc': the shell's own words go before -c. */
+		const char *const *args = cfg->shell_mode == SHELL_FORCE
+					  ? cfg->shell_args : NULL;
+		size_t na = 0;
+		while (args && args[na])
+			na++;
 		p->via_shell = true;
-		p->argv = xcalloc(4, sizeof *p->argv);
-		p->argv[0] = xstrdup(x->shell_name);
-		p->argv[1] = xstrdup("-c");
-		p->argv[2] = xstrdup(line);
+		p->argv = xcalloc(na + 4, sizeof *p->argv);
+		size_t k = 0;
+		p->argv[k++] = xstrdup(x->shell_name);
+		for (size_t i = 0; i < na; i++)
+			p->argv[k++] = xstrdup(args[i]);
+		p->argv[k++] = xstrdup("-c");
+		p->argv[k++] = xstrdup(line);
 		p->path = xstrdup(x->shell_path);
 		return 0;
 	} else {
@@ -736,6 +745,8 @@ static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool print_now,
 			r->stop_reason = xstrdup(why);
 	} else if (why) {
 		r->stop_reason = xstrdup(why);
+	} else if (rc == -1) {
+		r->stop_reason = xstrdup("failed");
 	}
 	if (rc == -2)
 		r->interrupted = true;

@@ -226,3 +226,25 @@ test_input_from_pipe_feeds_every_run() {
 	wait
 	expect_eq "each run counted 10 lines" "$(tr -d ' ' <o2.txt | tr '\n' ,)" "10,10,"
 }
+
+# -S with the shell's own arguments (hyperfine's -S 'bash --norc' form):
+# they reach the shell before -c, so 'sh -e' stops at the first failure.
+test_shell_with_arguments() {
+	# The marker is split in the command so only its output can match.
+	cb -r 1 -i --show-output -S 'sh -e' 'false; echo REA""CHED' >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_no_grep "sh -e stops before echo" REACHED out
+	cb -r 1 -i --show-output -S sh 'false; echo REA""CHED' >out2 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "plain sh goes on" REACHED out2
+	cb -r 1 --show-output -S default 'echo DEF""AULT' >out3 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "-S default is sh" DEFAULT out3
+}
+
+# A benchmark stopped by a failing run says so in its export.
+test_failed_benchmark_stop_reason() {
+	cb -r 3 false --export-json f.json >out 2>err
+	expect_eq "exit" "$?" 1
+	expect_eq "stop_reason" "$(jq -r '.results[0].stop_reason' f.json)" failed
+}
