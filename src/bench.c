@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "cmdline.h"
 #include "diag.h"
+#include "export.h"
 #include "export_text.h"
 #include "spawn.h"
 #include "stats.h"
@@ -169,14 +170,6 @@ static int prepare(struct ctx *x, const char *line, bool force_shell,
 	p->path = cmdline_resolve(p->argv[0]);
 	if (p->path == NULL) {
 		exec_error(what, p->argv[0], errno);
-		prepared_free(p);
-		return -1;
-	}
-	char *interp = missing_interpreter(p->path);
-	if (interp) {
-		diag_error("%scommand '%s': its interpreter '%s' (its #! line) "
-			   "is not found", what, p->argv[0], interp);
-		free(interp);
 		prepared_free(p);
 		return -1;
 	}
@@ -605,8 +598,10 @@ static int open_outputs(struct ctx *x, struct bstate *st, size_t n)
 								: SPAWN_OUT_NULL;
 		if (st[i].out != SPAWN_OUT_FD)
 			continue;
+		/* One file under several spellings (a.txt, ./a.txt) is
+		 * opened, and truncated, once and shared. */
 		for (size_t k = 0; k < x->n_outs && st[i].out_fd < 0; k++)
-			if (strcmp(x->outs[k].path, path) == 0)
+			if (export_same_file(x->outs[k].path, path))
 				st[i].out_fd = x->outs[k].fd;
 		if (st[i].out_fd >= 0)
 			continue;
@@ -1004,6 +999,18 @@ void bench_run(const struct config *cfg, const struct plan *plan,
 			if (lines[k].line == NULL)
 				continue;
 			if (prepare(&x, lines[k].line, false, &p, lines[k].what) != 0) {
+				out->exit_code = CBENCH_EXIT_FAILURE;
+				goto out;
+			}
+			/* A script's missing #! interpreter: said here, once,
+			 * rather than read again for every hook run. */
+			char *interp = p.via_shell ? NULL : missing_interpreter(p.path);
+			if (interp) {
+				diag_error("%scommand '%s': its interpreter '%s' (its #! "
+					   "line) is not found", lines[k].what, p.argv[0],
+					   interp);
+				free(interp);
+				prepared_free(&p);
 				out->exit_code = CBENCH_EXIT_FAILURE;
 				goto out;
 			}

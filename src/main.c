@@ -284,6 +284,35 @@ static int check_baseline(const struct config *cfg, const struct cmp_set *base,
 	return rc;
 }
 
+/*
+ * Everything checked once the plan is known and before the first run, so
+ * that a mistake does not cost the user a whole run: the baseline holds
+ * what is about to run and its gate metric will be counted; no file is
+ * named twice and every --output can be created (usage errors, with the
+ * --help hint); every export's destination takes the file.  Then the
+ * report moves to stderr if an export takes stdout.  Returns
+ * CBENCH_EXIT_OK or the exit code (message printed).
+ */
+static int before_running(const struct config *cfg,
+			  const struct cmp_set *baseline, const struct plan *plan)
+{
+	char err[DIAG_MSG_MAX];
+	if (baseline && (check_baseline(cfg, baseline, plan) != 0 ||
+			 check_gate_counted(cfg) != 0))
+		return CBENCH_EXIT_USAGE;
+	if (export_check_files(cfg, err, sizeof err) != 0) {
+		diag_usage("%s", err);
+		return CBENCH_EXIT_USAGE;
+	}
+	if (export_check_destinations(cfg, err, sizeof err) != 0) {
+		diag_error("%s", err);
+		return CBENCH_EXIT_USAGE;
+	}
+	if (report_to_stderr(cfg) != 0)
+		return CBENCH_EXIT_FAILURE;
+	return CBENCH_EXIT_OK;
+}
+
 static int run(int argc, char **argv)
 {
 	struct config cfg;
@@ -302,16 +331,6 @@ static int run(int argc, char **argv)
 		cli_free(&cfg);
 		return exit_code;
 	}
-	/* --output a.txt --output ./a.txt: one file, opened once and shared,
-	 * as for one spelling (bench.c matches them by name). */
-	for (size_t i = 0; i < cfg.outputs.n; i++)
-		for (size_t k = 0; k < i; k++)
-			if (export_output_is_file(cfg.outputs.v[i]) &&
-			    export_output_is_file(cfg.outputs.v[k]) &&
-			    export_same_file(cfg.outputs.v[k], cfg.outputs.v[i])) {
-				cfg.outputs.v[i] = cfg.outputs.v[k];
-				break;
-			}
 	struct cmp_set *baseline = NULL;
 	if (cfg.baseline && load_baseline(&cfg, &baseline) != 0) {
 		cli_free(&cfg);
@@ -326,36 +345,12 @@ static int run(int argc, char **argv)
 		cli_free(&cfg);
 		return CBENCH_EXIT_USAGE;
 	}
-	if (baseline && (check_baseline(&cfg, baseline, &plan) != 0 ||
-			 check_gate_counted(&cfg) != 0)) {
+	exit_code = before_running(&cfg, baseline, &plan);
+	if (exit_code != CBENCH_EXIT_OK) {
 		compare_set_free(baseline);
 		planner_free(&plan);
 		cli_free(&cfg);
-		return CBENCH_EXIT_USAGE;
-	}
-
-	/* An unwritable export must not cost the user a whole run. */
-	/* One file named twice, or an --output that cannot be created, is
-	 * a usage error with the --help hint. */
-	int bad = 0;
-	if (export_check_files(&cfg, err, sizeof err) != 0) {
-		diag_usage("%s", err);
-		bad = 1;
-	} else if (export_check_destinations(&cfg, err, sizeof err) != 0) {
-		diag_error("%s", err);
-		bad = 1;
-	}
-	if (bad) {
-		compare_set_free(baseline);
-		planner_free(&plan);
-		cli_free(&cfg);
-		return CBENCH_EXIT_USAGE;
-	}
-	if (report_to_stderr(&cfg) != 0) {
-		compare_set_free(baseline);
-		planner_free(&plan);
-		cli_free(&cfg);
-		return CBENCH_EXIT_FAILURE;
+		return exit_code;
 	}
 	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv}};
 	sysinfo_collect(&ex.ctx.machine, started);

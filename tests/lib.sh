@@ -46,6 +46,17 @@ expect_no_grep() {
 	! grep -qE -- "$2" "$3" || fail "$1: /$2/ unexpectedly found in: $(head -c 600 "$3")"
 }
 
+# page_faults REPORT: the page-faults mean of a terminal report (empty
+# when not counted).
+page_faults() { awk '/page-faults:/ {print $2}' "$1"; }
+
+# expect_extra_faults WHAT BASE GOT LO HI: GOT - BASE lies in (LO, HI).
+expect_extra_faults() {
+	awk -v b="$2" -v g="$3" -v lo="$4" -v hi="$5" \
+		'BEGIN { d = g - b; exit !(d > lo && d < hi) }' ||
+		fail "page faults: $1: base $2, got $3"
+}
+
 # ptrace_works: can this kernel trace a child?  (seccomp or Yama may say no)
 ptrace_works() {
 	"$HELPERS/probe" ptrace >/dev/null 2>&1

@@ -145,22 +145,29 @@ echo
 
 # ---- 2. memory ----
 echo "2. Memory: peak RSS of the harness for 100 and $MEM_RUNS runs of true"
-cb100=$(peak_kib "$CBENCH" -N --runs 100 "$TRUE") || exit 1
-cbbig=$(peak_kib "$CBENCH" -N --runs "$MEM_RUNS" "$TRUE") || exit 1
-growth=$(awk -v a="$cb100" -v b="$cbbig" -v n="$MEM_RUNS" \
-	'BEGIN { g = (b - a) * 1024 / (n - 100); printf "%.0f", g < 0 ? 0 : g }')
-row "cbench, 100 runs" "${cb100}KiB" - -
-row "cbench, $MEM_RUNS runs" "${cbbig}KiB" - -
-row "cbench growth (bytes per run)" "$growth" "<=" 200
+# growth SMALL BIG: bytes per run between 100 and MEM_RUNS runs (KiB in).
+growth() {
+	awk -v a="$1" -v b="$2" -v n="$MEM_RUNS" \
+		'BEGIN { g = (b - a) * 1024 / (n - 100); printf "%.0f", g < 0 ? 0 : g }'
+}
+# memory LABEL PROGRAM: peak RSS for 100 and MEM_RUNS runs, and the growth;
+# sets mem_small and mem_growth.
+memory() {
+	local small big
+	small=$(peak_kib "$2" -N --runs 100 "$TRUE") || exit 1
+	big=$(peak_kib "$2" -N --runs "$MEM_RUNS" "$TRUE") || exit 1
+	row "$1, 100 runs" "${small}KiB" - -
+	row "$1, $MEM_RUNS runs" "${big}KiB" - -
+	mem_small=$small
+	mem_growth=$(growth "$small" "$big")
+}
+memory cbench "$CBENCH"
+cb100=$mem_small
+row "cbench growth (bytes per run)" "$mem_growth" "<=" 200
 if [ -n "$HYPERFINE" ]; then
-	hf100=$(peak_kib "$HYPERFINE" -N --runs 100 "$TRUE") || exit 1
-	hfbig=$(peak_kib "$HYPERFINE" -N --runs "$MEM_RUNS" "$TRUE") || exit 1
-	hfgrowth=$(awk -v a="$hf100" -v b="$hfbig" -v n="$MEM_RUNS" \
-		'BEGIN { printf "%.0f", (b - a) * 1024 / (n - 100) }')
-	row "hyperfine, 100 runs" "${hf100}KiB" - -
-	row "hyperfine, $MEM_RUNS runs" "${hfbig}KiB" - -
-	row "hyperfine growth (bytes per run)" "$hfgrowth" - -
-	row "cbench / hyperfine fixed cost (100 runs)" "$(ratio "$cb100" "$hf100")" "<=" 1.00
+	memory hyperfine "$HYPERFINE"
+	row "hyperfine growth (bytes per run)" "$mem_growth" - -
+	row "cbench / hyperfine fixed cost (100 runs)" "$(ratio "$cb100" "$mem_small")" "<=" 1.00
 fi
 echo
 

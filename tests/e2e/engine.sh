@@ -65,31 +65,29 @@ test_page_faults_counted_exactly() {
 	ptrace_works || skip "ptrace refused by this kernel"
 	cb -r 3 "$HELPERS/touch_pages 1" >base 2>&1 || fail "base run"
 	cb -r 3 "$HELPERS/touch_pages 5000" >out 2>err || fail "exit $?"
-	base=$(awk '/page-faults:/ {print $2}' base)
-	got=$(awk '/page-faults:/ {print $2}' out)
+	base=$(page_faults base)
+	got=$(page_faults out)
 	[ -n "$got" ] || skip "page-faults not countable here: $(cat err)"
 	# 5000 fresh pages: 5000 faults more than the 1-page run, within 1 %.
-	awk -v b="$base" -v g="$got" 'BEGIN { d = g - b; exit !(d > 4950 && d < 5050) }' ||
-		fail "page faults: base $base, 5000 pages $got"
+	expect_extra_faults "5000 pages" "$base" "$got" 4950 5050
 }
 
 test_threads_faults_all_counted() {
 	ptrace_works || skip "ptrace refused by this kernel"
 	cb -r 3 "$HELPERS/touch_pages 1" >base 2>&1 || fail "base run"
 	cb -r 3 "$HELPERS/touch_pages 8000 4" >out 2>err || fail "exit $?"
-	base=$(awk '/page-faults:/ {print $2}' base)
-	got=$(awk '/page-faults:/ {print $2}' out)
+	base=$(page_faults base)
+	got=$(page_faults out)
 	[ -n "$got" ] || skip "page-faults not countable here"
 	# Four threads each touch 2000 pages; thread stacks add a few more.
-	awk -v b="$base" -v g="$got" 'BEGIN { d = g - b; exit !(d > 7950 && d < 8200) }' ||
-		fail "page faults: base $base, 4 threads x 2000 pages: $got"
+	expect_extra_faults "4 threads x 2000 pages" "$base" "$got" 7950 8200
 }
 
 test_blocked_sigtrap_still_measured() {
 	ptrace_works || skip "ptrace refused by this kernel"
 	"$HELPERS/with_sigmask" TRAP -- "$CBENCH" -r 3 "$HELPERS/touch_pages 3000" \
 		>out 2>err || fail "exit $?: $(cat err)"
-	got=$(awk '/page-faults:/ {print $2}' out)
+	got=$(page_faults out)
 	awk -v g="$got" 'BEGIN { exit !(g > 3000 && g < 3200) }' ||
 		fail "page faults with SIGTRAP blocked: '$got'"
 }
@@ -111,8 +109,8 @@ test_shell_correction_close_to_direct() {
 	cb -r 10 -N "$HELPERS/touch_pages 2000" >direct 2>&1 || fail "direct"
 	cb -r 10 -S sh "$HELPERS/touch_pages 2000" >shell 2>err || fail "shell: $(cat err)"
 	expect_grep "calibration reported" "start-up .* is subtracted" err
-	d=$(awk '/page-faults:/ {print $2}' direct)
-	s=$(awk '/page-faults:/ {print $2}' shell)
+	d=$(page_faults direct)
+	s=$(page_faults shell)
 	# Without the correction the shell adds ~60 faults; with it, within 25.
 	awk -v d="$d" -v s="$s" 'BEGIN { x = s - d; if (x < 0) x = -x; exit !(x < 25) }' ||
 		fail "direct $d vs corrected shell $s page faults"

@@ -62,12 +62,11 @@ test_ptrace_refused_falls_back() {
 	expect_eq "one fallback warning" "$(grep -c 'ptrace is refused here' err)" 1
 	expect_grep "what it means" "counters still start at exec.*wall time now includes the exec" err
 	expect_grep "results" 'Time \(mean' out
-	b=$(awk '/page-faults:/ {print $2}' base)
-	g=$(awk '/page-faults:/ {print $2}' out)
+	b=$(page_faults base)
+	g=$(page_faults out)
 	[ -n "$g" ] || skip "page-faults not countable here"
 	# Still exec-exact for counters: 3000 more faults than the 1-page run.
-	awk -v b="$b" -v g="$g" 'BEGIN { d = g - b; exit !(d > 2950 && d < 3050) }' ||
-		fail "page faults: 1 page $b, 3000 pages $g"
+	expect_extra_faults "3000 pages without ptrace" "$b" "$g" 2950 3050
 }
 
 # perf_refused ERRNO REASON-REGEX
