@@ -2,8 +2,8 @@
  * export.h: result files for notebooks and reports: JSON (a superset of
  * hyperfine's), Markdown, AsciiDoc and Org-mode tables, CSV summaries and
  * per-run CSV.  One table of exporters, one function each
- * (export_function); they all format the same export_doc, built once per
- * rewrite so every format agrees on every number.
+ * (export_function); they all format the same export_doc, which reads
+ * the invocation's one analysis document (analysis.h).
  *
  * Files are written atomically (a temporary file in the same directory,
  * fsync, rename), so a crash or kill never leaves a truncated file, and
@@ -15,12 +15,13 @@
  * back as -1 with a one-line message in err.
  *
  * Ownership: export_doc_new() returns a document freed by
- * export_doc_free(); it borrows the context and outcome it was built from,
- * which must outlive it.
+ * export_doc_free(); it borrows the context, outcome and analysis it was
+ * built from, which must outlive it.
  */
 #ifndef CBENCH_EXPORT_H
 #define CBENCH_EXPORT_H
 
+#include "analysis.h"
 #include "bench.h"
 #include "cli.h"
 #include "results.h"
@@ -39,37 +40,24 @@ struct export_context {
 	struct machine_info machine;
 };
 
-/* Candidate vs reference on one metric. */
-struct export_cmp {
-	size_t reference, candidate;     /* indices into the results */
-	enum metric_id metric;
-	struct stats_comparison cmp;
-};
-
+/* What every exporter formats: the invocation, its results and their
+ * analysis (analysis.h), so every format agrees on every number. */
 struct export_doc {
 	const struct export_context *ctx;
 	const struct bench_outcome *outcome;
-	/* Comparison base: the reference benchmark if there is one, else the
-	 * one with the lowest mean wall time; -1 when none has a run. */
-	long base;
-	/* sum[i][m]: summary of metric m of result i; sum[i][m].n == 0 when
-	 * the metric is not measured or not counted in any run. */
-	struct stats_summary (*sum)[MET_COUNT];
-	/* outlier[i][run]: RUN_OUTLIER_* bits from the wall-time fences. */
-	unsigned char **outlier;
-	/* Every result with runs against the base, on every metric both
-	 * measured; wall_cmp[i] indexes its wall-time entry, or -1. */
-	struct export_cmp *cmps;
-	size_t n_cmps;
-	long *wall_cmp;
-	/* Row order of the tables: input order, or by mean time with
-	 * --sort=mean-time (hyperfine's rule). */
-	size_t *order;
+	const struct analysis *an;
+	struct analysis *owned;   /* an, when export_doc_new made it */
 };
 
+/* A document over outcome, read through the analysis an (up to date with
+ * it); an == NULL: analyse the outcome here (tests and tools that have no
+ * document of their own). */
 struct export_doc *export_doc_new(const struct export_context *ctx,
-				  const struct bench_outcome *outcome);
+				  const struct bench_outcome *outcome,
+				  const struct analysis *an);
 void export_doc_free(struct export_doc *d);
+/* The analysis options cfg asks for. */
+struct analysis_options export_analysis_options(const struct config *cfg);
 
 /* An exporter prints the whole document to f; returns 0, or -1 (I/O
  * errors are also seen through ferror(f)). */

@@ -5,6 +5,7 @@
 #ifndef CBENCH_EXPORT_TEXT_H
 #define CBENCH_EXPORT_TEXT_H
 
+#include "analysis.h"
 #include "cli.h"
 #include "results.h"
 
@@ -40,18 +41,13 @@ void text_bytes(double v, char *buf, size_t len);
 
 void text_bench_header(const struct text_style *st, size_t index,
 		       const struct bench_result *r);
-void text_bench_report(const struct text_style *st, const struct bench_result *r);
-/*
- * The comparison base of the summary and of every export: ref (the
- * --reference index) if it has a wall time, else the benchmark with the
- * lowest mean wall time; -1 when none has a run.  --sort never changes it.
- */
-long text_base_index(struct bench_result *const *rs, size_t n, long ref,
-		     double confidence);
-/* Summary comparing all benchmarks; ref is the reference index or -1.
- * The base is text_base_index(); sort orders the other lines only. */
-void text_summary(const struct text_style *st, struct bench_result *const *rs,
-		  size_t n, long ref, enum sort_mode sort);
+/* Benchmark r's report, from its entry ab in the analysis document. */
+void text_bench_report(const struct text_style *st, const struct bench_result *r,
+		       const struct analysis_bench *ab);
+/* Summary comparing all benchmarks with the document's base; its lines
+ * in the document's summary order (--sort). */
+void text_summary(const struct text_style *st, const struct analysis *an,
+		  struct bench_result *const *rs);
 
 /* Columns of the terminal on stderr (TIOCGWINSZ), else $COLUMNS, else 80. */
 int text_terminal_width(void);

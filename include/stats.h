@@ -35,9 +35,8 @@ struct stats_summary {
 void stats_init(void);
 
 /* Summarise x[0..n) at the given confidence level (0.5 < c < 1).
- * Returns 0, or -1 when no value is finite.  Recent summaries are
- * remembered (keyed by address, length, level and a hash of the values;
- * see stats.c), so summarising the same column again costs one pass. */
+ * Returns 0, or -1 when no value is finite.  Every call computes afresh:
+ * callers keep what they need (analysis.h holds a run's summaries). */
 int stats_summarize(const double *x, size_t n, double confidence,
 		    struct stats_summary *out);
 
@@ -167,9 +166,10 @@ bool stats_looks_bimodal(const double *x, size_t n);
  * 1 ms: the command mostly waits. */
 bool stats_mostly_waiting(const double *wall, const double *user,
 			  const double *sys, size_t n);
-/* All of the above for a benchmark's wall, user and system columns (user
- * and sys may be NULL): a mask of enum stats_warning. */
-unsigned stats_warnings(const double *wall, const double *user,
-			const double *sys, size_t n, double confidence);
+/* All of the above for a benchmark's wall-time column, given its summary
+ * s and the summaries of its user and system times (NULL, or n == 0, when
+ * not measured): a mask of enum stats_warning. */
+unsigned stats_warnings(const double *wall, size_t n, const struct stats_summary *s,
+			const struct stats_summary *user, const struct stats_summary *sys);
 
 #endif

@@ -7,6 +7,7 @@
  * from every counter of those runs, never below zero.
  */
 #include "bench.h"
+#include "analysis.h"
 #include "cmdline.h"
 #include "diag.h"
 #include "export.h"
@@ -720,6 +721,15 @@ static int bench_step(struct ctx *x, struct bstate *s)
 	return 0;
 }
 
+/* The report of a finished benchmark. */
+static void report(struct ctx *x, const struct bench_result *r)
+{
+	struct analysis_bench ab = {0};
+	analysis_bench_compute(&ab, r, x->cfg->confidence);
+	text_bench_report(&x->style, r, &ab);
+	analysis_bench_release(&ab);
+}
+
 /*
  * After a benchmark's last run (or when it stops): cleanup unless
  * interrupted; its report is due unless it failed (printed now when
@@ -753,7 +763,7 @@ static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool print_now,
 			rc = c;
 	}
 	if (s->report && print_now) {
-		text_bench_report(&x->style, r);
+		report(x, r);
 		s->report = false;
 	}
 	prepared_free(&s->p);
@@ -769,7 +779,7 @@ static void print_reports(struct ctx *x, struct bstate *st, size_t n,
 	for (; *next < n && st[*next].finished; ++*next)
 		if (st[*next].report) {
 			text_bench_header(&x->style, *next, st[*next].r);
-			text_bench_report(&x->style, st[*next].r);
+			report(x, st[*next].r);
 		}
 }
 

@@ -1,6 +1,6 @@
 /*
- * export.c: what every exporter shares (see export.h): the document of
- * summaries and comparisons computed once per rewrite, the table of
+ * export.c: what every exporter shares (see export.h): the document that
+ * exporters read (the analysis with its context), the table of
  * exporters, the checks made on destinations before the first run, and the
  * atomic file writer.
  *
@@ -11,7 +11,6 @@
  * the rename itself survives a crash.
  */
 #include "export.h"
-#include "export_text.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -73,92 +72,30 @@ void export_number(char *buf, size_t len, double v)
 
 /* ---- the document ---- */
 
-static int cmp_by_mean(const void *a, const void *b, void *arg)
+struct analysis_options export_analysis_options(const struct config *cfg)
 {
-	const struct export_doc *d = arg;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	double mi = d->sum[i][MET_WALL].n ? d->sum[i][MET_WALL].mean : INFINITY;
-	double mj = d->sum[j][MET_WALL].n ? d->sum[j][MET_WALL].mean : INFINITY;
-	if (mi != mj)
-		return mi < mj ? -1 : 1;
-	return (i > j) - (i < j);
+	return (struct analysis_options){
+		.confidence = cfg->confidence,
+		.seed = (unsigned long)cfg->seed,
+		.tables_by_mean = cfg->sort == SORT_MEAN_TIME,
+		.summary_by_mean = cfg->sort != SORT_COMMAND,
+	};
 }
 
 struct export_doc *export_doc_new(const struct export_context *ctx,
-				  const struct bench_outcome *o)
+				  const struct bench_outcome *o,
+				  const struct analysis *an)
 {
-	const struct config *cfg = ctx->cfg;
 	struct export_doc *d = xcalloc(1, sizeof *d);
-	size_t n = o->n;
 	d->ctx = ctx;
 	d->outcome = o;
-	d->sum = xcalloc(n ? n : 1, sizeof *d->sum);
-	d->outlier = xcalloc(n ? n : 1, sizeof *d->outlier);
-	d->wall_cmp = xcalloc(n ? n : 1, sizeof *d->wall_cmp);
-	d->order = xcalloc(n ? n : 1, sizeof *d->order);
-	d->base = -1;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct bench_result *r = o->results[i];
-		d->wall_cmp[i] = -1;
-		d->order[i] = i;
-		/* Every measured metric in one call: the columns' running sums
-		 * overlap (stats.h). */
-		const double *cols[MET_COUNT];
-		int ids[MET_COUNT], nm = 0;
-		struct stats_summary sums[MET_COUNT];
-		memset(d->sum[i], 0, sizeof d->sum[i]);
-		for (int m = 0; m < MET_COUNT; m++)
-			if (r->has[m] && r->n_runs > 0) {
-				cols[nm] = r->col[m];
-				ids[nm++] = m;
-			}
-		stats_summarize_columns(cols, r->n_runs, (size_t)nm, cfg->confidence,
-					sums);
-		for (int c = 0; c < nm; c++) {
-			if (sums[c].n > 0) /* every metric is a time, size or count */
-				stats_clamp_nonnegative(&sums[c]);
-			d->sum[i][ids[c]] = sums[c];
-		}
-		d->outlier[i] = xcalloc(r->n_runs ? r->n_runs : 1, 1);
-		for (size_t k = 0; k < r->n_runs; k++)
-			d->outlier[i][k] = r->flags[k] &
-					   (RUN_OUTLIER_MILD | RUN_OUTLIER_SEVERE);
-		if (d->sum[i][MET_WALL].n > 0)
-			stats_flag_outliers(r->col[MET_WALL], r->n_runs,
-					    &d->sum[i][MET_WALL], d->outlier[i]);
+	if (an == NULL) {
+		struct analysis_options opt = export_analysis_options(ctx->cfg);
+		d->owned = analysis_new(&opt);
+		analysis_update(d->owned, o->results, o->n, o->reference);
+		an = d->owned;
 	}
-
-	/* The same base as the terminal summary, whatever --sort says. */
-	d->base = text_base_index(o->results, n, o->reference, cfg->confidence);
-
-	if (d->base >= 0) {
-		size_t b = (size_t)d->base, cap = 0;
-		const struct bench_result *rb = o->results[b];
-		for (size_t i = 0; i < n; i++) {
-			const struct bench_result *ri = o->results[i];
-			if (i == b)
-				continue;
-			for (int m = 0; m < MET_COUNT; m++) {
-				if (d->sum[b][m].n == 0 || d->sum[i][m].n == 0)
-					continue;
-				struct stats_comparison c;
-				if (stats_compare(rb->col[m], rb->n_runs, ri->col[m],
-						  ri->n_runs, cfg->confidence,
-						  (unsigned long)cfg->seed, &c) != 0)
-					continue;
-				xgrow((void **)&d->cmps, &cap, d->n_cmps + 1,
-				      sizeof *d->cmps);
-				if (m == MET_WALL)
-					d->wall_cmp[i] = (long)d->n_cmps;
-				d->cmps[d->n_cmps++] = (struct export_cmp){
-					b, i, (enum metric_id)m, c};
-			}
-		}
-	}
-
-	if (cfg->sort == SORT_MEAN_TIME)
-		qsort_r(d->order, n, sizeof *d->order, cmp_by_mean, d);
+	d->an = an;
 	return d;
 }
 
@@ -166,13 +103,7 @@ void export_doc_free(struct export_doc *d)
 {
 	if (d == NULL)
 		return;
-	for (size_t i = 0; i < d->outcome->n; i++)
-		free(d->outlier[i]);
-	free(d->outlier);
-	free(d->sum);
-	free(d->cmps);
-	free(d->wall_cmp);
-	free(d->order);
+	analysis_free(d->owned);
 	free(d);
 }
 

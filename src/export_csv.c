@@ -132,13 +132,13 @@ int export_csv_write(FILE *f, const struct export_doc *d)
 	}
 	fputc('\n', f);
 
-	/* Rows in the tables' order (d->order: --sort=mean-time sorts). */
+	/* Rows in the tables' order (d->an->order: --sort=mean-time sorts). */
 	for (size_t row = 0; row < o->n; row++) {
-		size_t i = d->order[row];
+		size_t i = d->an->order[row];
 		const struct bench_result *r = o->results[i];
-		const struct stats_summary *w = &d->sum[i][MET_WALL];
-		const struct stats_summary *u = &d->sum[i][MET_USER];
-		const struct stats_summary *sy = &d->sum[i][MET_SYSTEM];
+		const struct stats_summary *w = &d->an->bench[i].sum[MET_WALL];
+		const struct stats_summary *u = &d->an->bench[i].sum[MET_USER];
+		const struct stats_summary *sy = &d->an->bench[i].sum[MET_SYSTEM];
 		bool ok = w->n > 0;
 		field(f, r->name, true);
 		number(f, ok ? w->mean : NAN);
@@ -161,26 +161,26 @@ int export_csv_write(FILE *f, const struct export_doc *d)
 		number(f, ok ? w->median_ci_lo : NAN);
 		number(f, ok ? w->median_ci_hi : NAN);
 		double ratio = NAN, spread = NAN;
-		if (ok && d->base >= 0) {
-			if ((long)i == d->base)
+		if (ok && d->an->base >= 0) {
+			if ((long)i == d->an->base)
 				ratio = 1, spread = 0;
 			else
-				stats_ratio(&d->sum[d->base][MET_WALL], w, &ratio, &spread);
+				stats_ratio(&d->an->bench[d->an->base].sum[MET_WALL], w, &ratio, &spread);
 		}
 		number(f, ratio);
 		number(f, spread);
-		const struct export_cmp *c = d->wall_cmp[i] >= 0 ? &d->cmps[d->wall_cmp[i]]
+		const struct analysis_cmp *c = d->an->wall_cmp[i] >= 0 ? &d->an->cmps[d->an->wall_cmp[i]]
 								: NULL;
 		number(f, c ? c->cmp.ratio_lo : NAN);
 		number(f, c ? c->cmp.ratio_hi : NAN);
 		number(f, c ? c->cmp.p_welch : NAN);
 		number(f, c ? c->cmp.p_mann_whitney : NAN);
-		fieldf(f, (long)i == d->base ? "reference"
+		fieldf(f, (long)i == d->an->base ? "reference"
 			  : c ? stats_verdict_name(c->cmp.verdict) : "");
 		for (int m = 1; m < MET_COUNT; m++) {
 			if (!any_has(o, m))
 				continue;
-			const struct stats_summary *s = &d->sum[i][m];
+			const struct stats_summary *s = &d->an->bench[i].sum[m];
 			number(f, s->n ? s->mean : NAN);
 			number(f, s->n ? s->median : NAN);
 			number(f, s->n ? s->stddev : NAN);
@@ -297,7 +297,7 @@ int export_csv_runs_write(FILE *f, const struct export_doc *d)
 		int num_len = snprintf(num, sizeof num, "%zu", i + 1);
 		for (size_t k = 0; k < r->n_runs; k++) {
 			int code = r->exit_codes[k];
-			unsigned char out = d->outlier[i][k];
+			unsigned char out = d->an->bench[i].outlier[k];
 			row_bytes(b, num, (size_t)num_len);
 			row_bytes(b, lead, lead_len);
 			row_number(b, (double)(k + 1));

@@ -267,7 +267,7 @@ static cJSON *runs(const struct export_doc *d, size_t i, struct lazies *lz)
 	for (size_t k = 0; k < sizeof per_run / sizeof per_run[0]; k++)
 		cJSON_AddItemToObject(j, per_run[k].key,
 				      later(lz, (struct lazy){.kind = per_run[k].kind,
-						.r = r, .outlier = d->outlier[i],
+						.r = r, .outlier = d->an->bench[i].outlier,
 						.n = r->n_runs}));
 	return j;
 }
@@ -303,9 +303,9 @@ static cJSON *metric(const struct stats_summary *s, enum metric_id m)
 static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 {
 	const struct bench_result *r = d->outcome->results[i];
-	const struct stats_summary *w = &d->sum[i][MET_WALL];
-	const struct stats_summary *u = &d->sum[i][MET_USER];
-	const struct stats_summary *sy = &d->sum[i][MET_SYSTEM];
+	const struct stats_summary *w = &d->an->bench[i].sum[MET_WALL];
+	const struct stats_summary *u = &d->an->bench[i].sum[MET_USER];
+	const struct stats_summary *sy = &d->an->bench[i].sum[MET_SYSTEM];
 	double nan = NAN;
 	cJSON *j = cJSON_CreateObject();
 
@@ -343,11 +343,11 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	for (int m = 0; m < MET_COUNT; m++)
 		if (r->has[m])
 			cJSON_AddItemToObject(ms, metric_info((enum metric_id)m)->key,
-					      metric(&d->sum[i][m], (enum metric_id)m));
+					      metric(&d->an->bench[i].sum[m], (enum metric_id)m));
 	return j;
 }
 
-static cJSON *comparison(const struct export_cmp *c)
+static cJSON *comparison(const struct analysis_cmp *c)
 {
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddItemToObject(j, "reference", num((double)c->reference));
@@ -465,8 +465,8 @@ int export_json_write(FILE *f, const struct export_doc *d)
 	for (size_t i = 0; i < d->outcome->n; i++)
 		cJSON_AddItemToArray(rs, result(d, i, &lz));
 	cJSON *cs = cJSON_AddArrayToObject(root, "comparisons");
-	for (size_t k = 0; k < d->n_cmps; k++)
-		cJSON_AddItemToArray(cs, comparison(&d->cmps[k]));
+	for (size_t k = 0; k < d->an->n_cmps; k++)
+		cJSON_AddItemToArray(cs, comparison(&d->an->cmps[k]));
 
 	char *text = cJSON_Print(root);
 	cJSON_Delete(root);

@@ -85,9 +85,9 @@ static void build(const struct export_doc *d, struct table *t)
 	if (unit == UNIT_AUTO) {
 		double fastest = NAN;
 		for (size_t i = 0; i < o->n; i++)
-			if (d->sum[i][MET_WALL].n &&
-			    !(d->sum[i][MET_WALL].mean >= fastest))
-				fastest = d->sum[i][MET_WALL].mean;
+			if (d->an->bench[i].sum[MET_WALL].n &&
+			    !(d->an->bench[i].sum[MET_WALL].mean >= fastest))
+				fastest = d->an->bench[i].sum[MET_WALL].mean;
 		unit = text_pick_unit(isfinite(fastest) ? fastest : 1.0);
 	}
 	const char *un = text_unit_name(unit);
@@ -96,7 +96,7 @@ static void build(const struct export_doc *d, struct table *t)
 	size_t nshow = 0;
 	for (size_t c = 0; c < sizeof counter_cols / sizeof counter_cols[0]; c++) {
 		for (size_t i = 0; i < o->n && !show[c]; i++)
-			show[c] = d->sum[i][counter_cols[c]].n > 0;
+			show[c] = d->an->bench[i].sum[counter_cols[c]].n > 0;
 		nshow += show[c];
 	}
 
@@ -121,9 +121,9 @@ static void build(const struct export_doc *d, struct table *t)
 	t->cells = xcalloc(t->nrows * t->ncols + 1, sizeof *t->cells);
 	t->interrupted = xcalloc(t->nrows + 1, sizeof *t->interrupted);
 	for (size_t row = 0; row < o->n; row++) {
-		size_t i = d->order[row];
+		size_t i = d->an->order[row];
 		const struct bench_result *r = o->results[i];
-		const struct stats_summary *w = &d->sum[i][MET_WALL];
+		const struct stats_summary *w = &d->an->bench[i].sum[MET_WALL];
 		char **cell = &t->cells[row * t->ncols];
 		size_t k = 0;
 		t->interrupted[row] = r->interrupted;
@@ -143,13 +143,13 @@ static void build(const struct export_doc *d, struct table *t)
 		}
 		cell[k++] = time_cell(w->n ? w->min : NAN, unit);
 		cell[k++] = time_cell(w->n ? w->max : NAN, unit);
-		if (w->n == 0 || d->base < 0)
+		if (w->n == 0 || d->an->base < 0)
 			cell[k++] = xstrdup("n/a");
-		else if ((long)i == d->base)
+		else if ((long)i == d->an->base)
 			cell[k++] = xstrdup("1.00");
 		else {
 			double ratio, spread;
-			const struct stats_summary *b = &d->sum[d->base][MET_WALL];
+			const struct stats_summary *b = &d->an->bench[d->an->base].sum[MET_WALL];
 			stats_ratio(b, w, &ratio, &spread);
 			/* Both means 0 (possible once the shell's start-up is
 			 * subtracted), or the base's alone: no ratio. */
@@ -164,16 +164,16 @@ static void build(const struct export_doc *d, struct table *t)
 		for (size_t c = 0; c < sizeof show / sizeof show[0]; c++) {
 			if (!show[c])
 				continue;
-			const struct stats_summary *s = &d->sum[i][counter_cols[c]];
+			const struct stats_summary *s = &d->an->bench[i].sum[counter_cols[c]];
 			double v = s->n ? s->mean : NAN;
 			cell[k++] = metric_info(counter_cols[c])->unit == UNIT_SECONDS
 				    ? time_cell(v, unit) : count_cell(v);
 		}
-		if ((long)i == d->base)
+		if ((long)i == d->an->base)
 			cell[k++] = xstrdup("reference");
-		else if (d->wall_cmp[i] >= 0)
+		else if (d->an->wall_cmp[i] >= 0)
 			cell[k++] = xstrdup(stats_verdict_name(
-				d->cmps[d->wall_cmp[i]].cmp.verdict));
+				d->an->cmps[d->an->wall_cmp[i]].cmp.verdict));
 		else
 			cell[k++] = xstrdup("n/a");
 	}

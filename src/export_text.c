@@ -193,16 +193,16 @@ void text_bench_header(const struct text_style *st, size_t index,
 
 /* One "label: mean ± sd" line for a metric. */
 static void metric_line(const struct text_style *st, const struct bench_result *r,
-			enum metric_id m, enum time_unit unit)
+			const struct analysis_bench *ab, enum metric_id m,
+			enum time_unit unit)
 {
-	struct stats_summary s;
-	if (!r->has[m] || stats_summarize(r->col[m], r->n_runs, st->confidence, &s) != 0) {
+	const struct stats_summary s = ab->sum[m];
+	if (!r->has[m] || s.n == 0) {
 		if (r->has[m])
 			printf("  %-19s %snot counted%s\n",
 			       metric_info(m)->label, c(st, C_DIM), c(st, C_RESET));
 		return;
 	}
-	stats_clamp_nonnegative(&s);
 	const struct metric_info *mi = metric_info(m);
 	char label[48], mean[32], sd[32];
 	snprintf(label, sizeof label, "%s:", mi->label);
@@ -384,26 +384,13 @@ static void failure_lines(const struct text_style *st, const struct bench_result
 		     runs_word(r->n_runs));
 }
 
-/* Runs of a shell command whose time was clamped at 0 when the shell's
- * start-up was subtracted. */
-static size_t clamped_runs(const struct bench_result *r)
-{
-	size_t k = 0;
-	if (r->via_shell)
-		for (size_t i = 0; i < r->n_runs; i++)
-			k += r->col[MET_WALL][i] == 0;
-	return k;
-}
-
 /* hyperfine-style warnings, each with what to do about it.  The checks are
  * pure functions in stats.c, where their thresholds are explained. */
 static void warning_lines(const struct text_style *st, const struct bench_result *r,
-			  const struct stats_summary *w, enum time_unit unit)
+			  const struct analysis_bench *ab, enum time_unit unit)
 {
-	const double *user = r->has[MET_USER] ? r->col[MET_USER] : NULL;
-	const double *sys = r->has[MET_SYSTEM] ? r->col[MET_SYSTEM] : NULL;
-	unsigned m = stats_warnings(r->col[MET_WALL], user, sys, r->n_runs,
-				    st->confidence);
+	const struct stats_summary *w = &ab->sum[MET_WALL];
+	unsigned m = ab->warnings;
 	const char *un = text_unit_name(unit);
 	char a[24], b[24];
 	failure_lines(st, r);
@@ -413,7 +400,7 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 	 * noise.  The rule: mean below 3 standard deviations of the
 	 * calibrated start-up, or at least 10 % of the runs clamped at 0.
 	 */
-	size_t clamped = clamped_runs(r);
+	size_t clamped = ab->clamped;
 	if (r->via_shell && st->shell_overhead_s > 0 &&
 	    (w->mean < SHELL_NOISE_SDS * st->shell_overhead_sd ||
 	     (clamped > 0 && (double)clamped >= 0.1 * (double)w->n))) {
@@ -460,12 +447,11 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 		     "which are steadier than time.",
 		     STATS_TOO_FAST_S * 1e3);
 	if (m & STATS_WARN_WAITS) {
-		struct stats_summary u, sy;
 		double cpu = 0;
-		if (user && stats_summarize(user, r->n_runs, st->confidence, &u) == 0)
-			cpu += u.mean;
-		if (sys && stats_summarize(sys, r->n_runs, st->confidence, &sy) == 0)
-			cpu += sy.mean;
+		if (ab->sum[MET_USER].n)
+			cpu += ab->sum[MET_USER].mean;
+		if (ab->sum[MET_SYSTEM].n)
+			cpu += ab->sum[MET_SYSTEM].mean;
 		ftime(a, sizeof a, w->mean, unit);
 		ftime(b, sizeof b, cpu, unit);
 		warn(st, "wall time (%s %s) is far above CPU time (user + system "
@@ -477,14 +463,15 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 		     "%.2f > 5/9): e.g. CPU frequency changes, cache effects or two "
 		     "code paths. Look at the per-run times (--export-json) before "
 		     "trusting the mean.",
-		     stats_bimodality_coefficient(r->col[MET_WALL], r->n_runs));
+		     ab->bimodality);
 }
 
 /* The largest time the report shows for r: its unit suits them all, so no
  * value reads "1763.2 µs". */
-static double largest_shown(const struct bench_result *r, const struct stats_summary *w,
-			    const struct stats_summary *u, const struct stats_summary *sy)
+static double largest_shown(const struct bench_result *r, const struct analysis_bench *ab)
 {
+	const struct stats_summary *w = &ab->sum[MET_WALL], *u = &ab->sum[MET_USER];
+	const struct stats_summary *sy = &ab->sum[MET_SYSTEM];
 	double big = w->max;
 	if (w->n >= 2 && w->mean_ci_hi > big)
 		big = w->mean_ci_hi;
@@ -494,31 +481,27 @@ static double largest_shown(const struct bench_result *r, const struct stats_sum
 		big = sy->mean;
 	for (int k = 0; k < CTR_MAX; k++) {
 		enum metric_id m = (enum metric_id)(MET_CTR_FIRST + k);
-		struct stats_summary s;
-		if (r->has[m] && metric_info(m)->unit == UNIT_SECONDS &&
-		    stats_summarize(r->col[m], r->n_runs, 0.95, &s) == 0 &&
-		    s.mean > big)
-			big = s.mean;
+		const struct stats_summary *s = &ab->sum[m];
+		if (r->has[m] && metric_info(m)->unit == UNIT_SECONDS && s->n > 0 &&
+		    s->mean > big)
+			big = s->mean;
 	}
 	return big;
 }
 
-void text_bench_report(const struct text_style *st, const struct bench_result *r)
+void text_bench_report(const struct text_style *st, const struct bench_result *r,
+		       const struct analysis_bench *ab)
 {
 	if (st->quiet)
 		return;
-	struct stats_summary w, u = {0}, sy = {0};
-	if (r->n_runs == 0 || stats_summarize(r->col[MET_WALL], r->n_runs, st->confidence, &w) != 0) {
+	const struct stats_summary w = ab->sum[MET_WALL], u = ab->sum[MET_USER];
+	const struct stats_summary sy = ab->sum[MET_SYSTEM];
+	if (r->n_runs == 0 || w.n == 0) {
 		printf("  no completed runs\n\n");
 		return;
 	}
-	stats_clamp_nonnegative(&w);
-	if (stats_summarize(r->col[MET_USER], r->n_runs, st->confidence, &u) != 0)
-		u.n = 0;
-	if (stats_summarize(r->col[MET_SYSTEM], r->n_runs, st->confidence, &sy) != 0)
-		sy.n = 0;
 	enum time_unit unit = st->unit != UNIT_AUTO ? st->unit
-		: text_pick_unit(largest_shown(r, &w, &u, &sy));
+		: text_pick_unit(largest_shown(r, ab));
 	const char *un = text_unit_name(unit);
 
 	char mean[24], sd[24], us[24], sys[24], lo[24], hi[24];
@@ -546,24 +529,17 @@ void text_bench_report(const struct text_style *st, const struct bench_result *r
 	       runs_word(w.n), c(st, C_RESET));
 
 	stats_block(st, &w, unit);
-	metric_line(st, r, MET_MAX_RSS, unit);
+	metric_line(st, r, ab, MET_MAX_RSS, unit);
 	for (int k = 0; k < CTR_MAX; k++)
 		if (r->has[MET_CTR_FIRST + k])
-			metric_line(st, r, (enum metric_id)(MET_CTR_FIRST + k), unit);
+			metric_line(st, r, ab, (enum metric_id)(MET_CTR_FIRST + k), unit);
 	if (r->interrupted)
 		printf("  %sinterrupted after %zu %s%s\n", c(st, C_YELLOW),
 		       r->n_runs, runs_word(r->n_runs), c(st, C_RESET));
 	stop_line(st, r, &w);
-	warning_lines(st, r, &w, unit);
+	warning_lines(st, r, ab, unit);
 	putchar('\n');
 	fflush(stdout);
-}
-
-static int cmp_mean(const void *a, const void *b, void *arg)
-{
-	const double *means = arg;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	return (means[i] > means[j]) - (means[i] < means[j]);
 }
 
 /* "p < 0.001", "p = 0.042": the larger of the Welch and Mann-Whitney
@@ -624,87 +600,41 @@ static void compare_text(const struct text_style *st,
 		       sig ? "" : ": no significant difference");
 }
 
-long text_base_index(struct bench_result *const *rs, size_t n, long ref,
-		     double confidence)
+void text_summary(const struct text_style *st, const struct analysis *an,
+		  struct bench_result *const *rs)
 {
-	struct stats_summary s;
-	if (ref >= 0 && (size_t)ref < n && rs[ref]->n_runs > 0 &&
-	    stats_summarize(rs[ref]->col[MET_WALL], rs[ref]->n_runs, confidence, &s) == 0)
-		return ref;
-	long base = -1;
-	double best = 0;
-	for (size_t i = 0; i < n; i++)
-		if (rs[i]->n_runs > 0 &&
-		    stats_summarize(rs[i]->col[MET_WALL], rs[i]->n_runs, confidence, &s) == 0 &&
-		    (base < 0 || s.mean < best)) {
-			base = (long)i;
-			best = s.mean;
-		}
-	return base;
-}
-
-void text_summary(const struct text_style *st, struct bench_result *const *rs,
-		  size_t n, long ref, enum sort_mode sort)
-{
-	if (st->quiet || n < 2)
+	if (st->quiet || an->n < 2 || an->n_summary < 2 || an->base < 0)
 		return;
-	struct stats_summary *s = xcalloc(n, sizeof *s);
-	double *means = xcalloc(n, sizeof *means);
-	size_t *order = xcalloc(n, sizeof *order);
-	size_t usable = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (rs[i]->n_runs == 0 ||
-		    stats_summarize(rs[i]->col[MET_WALL], rs[i]->n_runs, st->confidence, &s[i]) != 0)
-			continue;
-		means[i] = s[i].mean;
-		order[usable++] = i;
-	}
-	if (usable < 2)
-		goto out;
-	if (sort != SORT_COMMAND)
-		qsort_r(order, usable, sizeof *order, cmp_mean, means);
-	long bi = text_base_index(rs, n, ref, st->confidence);
-	if (bi < 0)
-		goto out;
-	size_t base = (size_t)bi;
-
+	size_t base = (size_t)an->base;
 	const struct bench_result *a = rs[base];
 	printf("%sSummary%s\n", c(st, C_BOLD), c(st, C_RESET));
 	printf("  %s%s%s ran\n", c(st, C_CYAN), a->name, c(st, C_RESET));
-	for (size_t k = 0; k < usable; k++) {
-		size_t i = order[k];
-		if (i == base)
+	for (size_t k = 0; k < an->n_summary; k++) {
+		size_t i = an->summary_order[k];
+		const struct analysis_cmp *wc = analysis_find_cmp(an, i, MET_WALL);
+		if (i == base || wc == NULL)
 			continue;
 		const struct bench_result *b = rs[i];
-		struct stats_comparison cmp;
 		char what[512], vs[512];
-		if (stats_compare(a->col[MET_WALL], a->n_runs, b->col[MET_WALL],
-				  b->n_runs, st->confidence, 0, &cmp) != 0)
-			continue;
 		snprintf(what, sizeof what, " than %s%s%s", c(st, C_MAGENTA),
 			 b->name, c(st, C_RESET));
 		snprintf(vs, sizeof vs, " to %s%s%s", c(st, C_MAGENTA), b->name,
 			 c(st, C_RESET));
 		printf("    ");
-		compare_text(st, &cmp, "faster", "slower", what, vs);
+		compare_text(st, &wc->cmp, "faster", "slower", what, vs);
 		/* Counters: often a far steadier signal than time. */
 		for (int ck = 0; ck < CTR_MAX; ck++) {
 			enum metric_id m = (enum metric_id)(MET_CTR_FIRST + ck);
-			if (!a->has[m] || !b->has[m] ||
-			    stats_compare(a->col[m], a->n_runs, b->col[m], b->n_runs,
-					  st->confidence, 0, &cmp) != 0 ||
-			    !isfinite(cmp.ratio))
+			const struct analysis_cmp *cc = analysis_find_cmp(an, i, m);
+			if (!a->has[m] || !b->has[m] || cc == NULL ||
+			    !isfinite(cc->cmp.ratio))
 				continue;
 			char label[40];
 			snprintf(label, sizeof label, "%s:", metric_info(m)->label);
 			printf("      %-13s ", label);
-			compare_text(st, &cmp, "lower", "higher", "", "");
+			compare_text(st, &cc->cmp, "lower", "higher", "", "");
 		}
 	}
-out:
-	free(s);
-	free(means);
-	free(order);
 	fflush(stdout);
 }
 

@@ -25,6 +25,7 @@
 /* The exports of this invocation, rewritten by bench_run's callback. */
 struct exports {
 	struct export_context ctx;
+	struct analysis *an;   /* the invocation's analysis document */
 	bool failed;
 	size_t written;    /* outcome_size() at the last rewrite of the files */
 };
@@ -51,7 +52,8 @@ static void write_exports(struct exports *e, const struct bench_outcome *o,
 	/* At the end, files already holding this outcome are left alone. */
 	bool files = !at_end || outcome_size(o) != e->written;
 	e->written = outcome_size(o);
-	struct export_doc *d = export_doc_new(&e->ctx, o);
+	analysis_update(e->an, o->results, o->n, o->reference);
+	struct export_doc *d = export_doc_new(&e->ctx, o, e->an);
 	for (size_t i = 0; i < cfg->n_exports; i++) {
 		const struct export_req *x = &cfg->exports[i];
 		char err[DIAG_MSG_MAX];
@@ -352,7 +354,9 @@ static int run(int argc, char **argv)
 		cli_free(&cfg);
 		return exit_code;
 	}
-	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv}};
+	struct analysis_options aopt = export_analysis_options(&cfg);
+	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv},
+			     .an = analysis_new(&aopt)};
 	sysinfo_collect(&ex.ctx.machine, started);
 
 	install_signals();
@@ -360,8 +364,9 @@ static int run(int argc, char **argv)
 	bench_run(&cfg, &plan, on_bench_done, &ex, &out);
 
 	struct text_style st = text_style_from(&cfg);
+	analysis_update(ex.an, out.results, out.n, out.reference);
 	if (out.n > 1)
-		text_summary(&st, out.results, out.n, out.reference, cfg.sort);
+		text_summary(&st, ex.an, out.results);
 	write_exports(&ex, &out, true);
 	exit_code = out.exit_code;
 	if (baseline && exit_code == CBENCH_EXIT_OK) {
@@ -381,6 +386,7 @@ static int run(int argc, char **argv)
 	if (exit_code == CBENCH_EXIT_OK && spawn_stop_signal())
 		exit_code = 128 + spawn_stop_signal();
 
+	analysis_free(ex.an);
 	bench_free_outcome(&out);
 	planner_free(&plan);
 	cli_free(&cfg);

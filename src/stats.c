@@ -439,103 +439,12 @@ static void summarize_batch(const double *const *x, size_t n, size_t nc,
 	}
 }
 
-/*
- * Recent summaries, looked up before computing one: the terminal report
- * and the export document summarise the same columns (and main.c rebuilds
- * the document after every benchmark).  An entry matches on the column's
- * address, length and confidence level and a 64-bit hash of its contents,
- * so a column changed in place is summarised again; only a hash collision
- * between two contents of one column at one length (about 2^-64) could
- * return a stale summary.  Hashing is a pass over the column, about 1 % of
- * summarising it.  Not thread-safe: cbench is single-threaded.
- */
-#define MEMO_SIZE 64
-
-static struct memo {
-	const double *x;
-	size_t n;
-	double confidence;
-	uint64_t hash;
-	struct stats_summary s;
-} memo[MEMO_SIZE];
-static size_t memo_next;
-
-/* Four multiply-xorshift lanes (independent, so they overlap), mixed. */
-static uint64_t column_hash(const double *x, size_t n)
-{
-	const uint64_t K = UINT64_C(0x9E3779B97F4A7C15);
-	uint64_t h[4] = {n, n ^ K, ~n, n * K};
-	size_t i = 0;
-	for (; i + 4 <= n; i += 4)
-		for (int j = 0; j < 4; j++) {
-			uint64_t u;
-			memcpy(&u, &x[i + j], sizeof u);
-			h[j] = (h[j] ^ u) * K;
-			h[j] ^= h[j] >> 29;
-		}
-	for (; i < n; i++) {
-		uint64_t u;
-		memcpy(&u, &x[i], sizeof u);
-		h[0] = (h[0] ^ u) * K;
-		h[0] ^= h[0] >> 29;
-	}
-	uint64_t r = 0;
-	for (int j = 0; j < 4; j++) {
-		r = (r ^ h[j]) * K;
-		r ^= r >> 31;
-	}
-	return r;
-}
-
-static const struct memo *memo_find(const double *x, size_t n, double c,
-				    uint64_t hash)
-{
-	for (size_t i = 0; i < MEMO_SIZE; i++)
-		if (memo[i].x == x && x != NULL && memo[i].n == n &&
-		    memo[i].confidence == c && memo[i].hash == hash)
-			return &memo[i];
-	return NULL;
-}
-
-static void memo_add(const double *x, size_t n, double c, uint64_t hash,
-		     const struct stats_summary *s)
-{
-	memo[memo_next] = (struct memo){x, n, c, hash, *s};
-	memo_next = (memo_next + 1) % MEMO_SIZE;
-}
-
 void stats_summarize_columns(const double *const *x, size_t n, size_t ncols,
 			     double confidence, struct stats_summary *out)
 {
-	const double *todo[BATCH];
-	size_t at[BATCH], nt = 0;
-	uint64_t hash[BATCH];
-	struct stats_summary got[BATCH];
-	for (size_t c = 0; c < ncols; c++) {
-		uint64_t h = column_hash(x[c], n);
-		const struct memo *m = memo_find(x[c], n, confidence, h);
-		if (m) {
-			out[c] = m->s;
-			continue;
-		}
-		todo[nt] = x[c];
-		hash[nt] = h;
-		at[nt++] = c;
-		if (nt == BATCH || c + 1 == ncols) {
-			summarize_batch(todo, n, nt, confidence, got);
-			for (size_t t = 0; t < nt; t++) {
-				out[at[t]] = got[t];
-				memo_add(todo[t], n, confidence, hash[t], &got[t]);
-			}
-			nt = 0;
-		}
-	}
-	if (nt > 0) {
-		summarize_batch(todo, n, nt, confidence, got);
-		for (size_t t = 0; t < nt; t++) {
-			out[at[t]] = got[t];
-			memo_add(todo[t], n, confidence, hash[t], &got[t]);
-		}
+	for (size_t c = 0; c < ncols; c += BATCH) {
+		size_t nt = ncols - c < BATCH ? ncols - c : BATCH;
+		summarize_batch(x + c, n, nt, confidence, out + c);
 	}
 }
 
@@ -1011,21 +920,24 @@ bool stats_mostly_waiting(const double *wall, const double *user,
  * and one scheduler tick (4 ms at HZ=250) of preemption distorts a run by
  * its whole length, so run-to-run noise dwarfs the command's own cost.
  */
-unsigned stats_warnings(const double *wall, const double *user,
-			const double *sys, size_t n, double confidence)
+unsigned stats_warnings(const double *wall, size_t n, const struct stats_summary *s,
+			const struct stats_summary *user, const struct stats_summary *sys)
 {
-	struct stats_summary s;
 	unsigned w = 0;
-	if (stats_summarize(wall, n, confidence, &s) != 0)
+	if (s->n == 0)
 		return 0;
 	if (stats_first_run_slow(wall, n))
 		w |= STATS_WARN_FIRST_SLOW;
-	if (stats_many_outliers(&s))
+	if (stats_many_outliers(s))
 		w |= STATS_WARN_OUTLIERS;
-	if (s.mean < STATS_TOO_FAST_S)
+	if (s->mean < STATS_TOO_FAST_S)
 		w |= STATS_WARN_TOO_FAST;
-	if ((user || sys) && stats_mostly_waiting(wall, user, sys, n))
-		w |= STATS_WARN_WAITS;
+	if ((user && user->n) || (sys && sys->n)) {
+		double cpu = (user && user->n ? user->mean : 0) +
+			     (sys && sys->n ? sys->mean : 0);
+		if (cpu < 0.5 * s->mean && s->mean - cpu > 1e-3)
+			w |= STATS_WARN_WAITS;
+	}
 	if (stats_looks_bimodal(wall, n))
 		w |= STATS_WARN_BIMODAL;
 	return w;

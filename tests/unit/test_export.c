@@ -203,7 +203,7 @@ static int fixture_init(struct fixture *fx, const struct runs_spec *spec,
 		fx->out.results[fx->out.n++] = make(&spec[i]);
 	fx->out.reference = -1;
 	fx->out.exec_exact = true;
-	fx->doc = export_doc_new(&fx->ctx, &fx->out);
+	fx->doc = export_doc_new(&fx->ctx, &fx->out, NULL);
 	return 0;
 }
 
@@ -231,7 +231,7 @@ static int sweep_fixture(struct fixture *fx)
 	export_doc_free(fx->doc);
 	fx->out.pmu = true;
 	fx->out.reference = 0;
-	fx->doc = export_doc_new(&fx->ctx, &fx->out);
+	fx->doc = export_doc_new(&fx->ctx, &fx->out, NULL);
 	return 0;
 }
 
@@ -244,7 +244,7 @@ static int edge_fixture(struct fixture *fx)
 	fx->out.shell = xstrdup("/bin/sh");
 	fx->out.shell_overhead_s = 0.0011;
 	fx->out.user_only = true;
-	fx->doc = export_doc_new(&fx->ctx, &fx->out);
+	fx->doc = export_doc_new(&fx->ctx, &fx->out, NULL);
 	return 0;
 }
 
@@ -443,7 +443,11 @@ static char *summary_text(const struct runs_spec *spec, size_t n)
 	int saved = dup(STDOUT_FILENO);
 	fflush(stdout);
 	dup2(fd, STDOUT_FILENO);
-	text_summary(&st, rs, n, -1, SORT_AUTO);
+	struct analysis_options opt = {.confidence = 0.95, .summary_by_mean = true};
+	struct analysis *an = analysis_new(&opt);
+	analysis_update(an, rs, n, -1);
+	text_summary(&st, an, rs);
+	analysis_free(an);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);

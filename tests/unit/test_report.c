@@ -30,37 +30,6 @@ static void bytes_switch_at_1000(void)
 	CHECK_STR(b, "999.0 KiB");
 }
 
-static struct bench_result *with_times(const char *name, const double *t, size_t n)
-{
-	struct bench_result *r = results_new(name, name, NULL, 0);
-	results_enable(r, MET_WALL);
-	for (size_t i = 0; i < n; i++) {
-		double v[MET_COUNT];
-		for (int m = 0; m < MET_COUNT; m++)
-			v[m] = NAN;
-		v[MET_WALL] = t[i];
-		results_add_run(r, v, 0, 0);
-	}
-	return r;
-}
-
-/* One base for the summary and the exports: the reference, else the
- * fastest, never the first in command order. */
-static void base_is_reference_or_fastest(void)
-{
-	const double a[] = {0.03, 0.031}, b[] = {0.01, 0.011}, c[] = {0.02, 0.021};
-	struct bench_result *rs[4] = {with_times("a", a, 2), with_times("b", b, 2),
-				      with_times("c", c, 2),
-				      results_new("none", "none", NULL, 0)};
-	CHECK(text_base_index(rs, 3, -1, 0.95) == 1);
-	CHECK(text_base_index(rs, 3, 2, 0.95) == 2);
-	/* A reference without runs: the fastest. */
-	CHECK(text_base_index(rs, 4, 3, 0.95) == 1);
-	CHECK(text_base_index(rs + 3, 1, -1, 0.95) == -1);
-	for (int i = 0; i < 4; i++)
-		results_free(rs[i]);
-}
-
 static void precision_default_cap(void)
 {
 	struct config cfg = {.min_runs = 10, .min_time_s = 3, .precision = 0.01};
@@ -113,7 +82,6 @@ int main(void)
 	stats_init();
 	diag_set_quiet(true);
 	RUN(bytes_switch_at_1000);
-	RUN(base_is_reference_or_fastest);
 	RUN(precision_default_cap);
 	RUN(stop_text_names_goals);
 	UNIT_EXIT();

@@ -569,7 +569,8 @@ static void warnings_pure(void)
 	CHECK(stats_summarize(tight, N(tight), 0.95, &s) == 0);
 	CHECK(s.outliers_severe == 1);
 	CHECK(!stats_many_outliers(&s));
-	CHECK(!(stats_warnings(tight, NULL, NULL, N(tight), 0.95) & STATS_WARN_OUTLIERS));
+	CHECK(stats_summarize(tight, N(tight), 0.95, &s) == 0);
+	CHECK(!(stats_warnings(tight, N(tight), &s, NULL, NULL) & STATS_WARN_OUTLIERS));
 	/* The same shape 10 % away does warn. */
 	double tight2[N(tight)];
 	memcpy(tight2, tight, sizeof tight);
@@ -627,10 +628,15 @@ static void warnings_pure(void)
 	CHECK(stats_mostly_waiting(wall, usr, sys, 3));
 	CHECK(!stats_mostly_waiting(wall, wall, NULL, 3));
 
-	unsigned m = stats_warnings(wall, usr, sys, 3, 0.95);
+	struct stats_summary sw, su, ss;
+	CHECK(stats_summarize(wall, 3, 0.95, &sw) == 0);
+	CHECK(stats_summarize(usr, 3, 0.95, &su) == 0);
+	CHECK(stats_summarize(sys, 3, 0.95, &ss) == 0);
+	unsigned m = stats_warnings(wall, 3, &sw, &su, &ss);
 	CHECK(m == STATS_WARN_WAITS);
 	const double fast[] = {0.001, 0.0011, 0.001};
-	m = stats_warnings(fast, fast, NULL, 3, 0.95);
+	CHECK(stats_summarize(fast, 3, 0.95, &sw) == 0);
+	m = stats_warnings(fast, 3, &sw, &sw, NULL);
 	CHECK(m == STATS_WARN_TOO_FAST);
 }
 
@@ -747,7 +753,7 @@ static void same_as_reference_summary(void)
 		const double *cols[4] = {x[0], x[1], x[2], x[3]};
 		stats_summarize_columns(cols, n, 4, 0.95, got);
 		for (int c = 0; c < 4; c++) {
-			/* A copy, so the memo of x[c]'s summary is not used. */
+			/* One column on its own, from a copy. */
 			struct stats_summary one;
 			double *copy = malloc(n * sizeof *copy);
 			memcpy(copy, x[c], n * sizeof *copy);
@@ -776,8 +782,9 @@ static void same_as_reference_summary(void)
 	gsl_rng_free(r);
 }
 
-/* The memo of recent summaries notices a column changed in place. */
-static void memo_sees_changes(void)
+/* Summaries are computed afresh: a column changed in place, or read at
+ * another level or length, is never answered from an earlier summary. */
+static void summary_never_stale(void)
 {
 	double x[100];
 	for (int i = 0; i < 100; i++)
@@ -817,6 +824,6 @@ int main(void)
 	RUN(edge_magnitudes);
 	RUN(warnings_pure);
 	RUN(same_as_reference_summary);
-	RUN(memo_sees_changes);
+	RUN(summary_never_stale);
 	UNIT_EXIT();
 }

@@ -1,0 +1,109 @@
+/*
+ * analysis.h: every statistic a user sees, computed once, in one document
+ * that the terminal report, every exporter and the gate read.
+ *
+ * The document follows the results of an invocation as they grow:
+ * analysis_update() summarises each benchmark whose runs changed since the
+ * last update (every metric, Tukey outliers, the warnings) and compares it
+ * with the comparison base, and leaves the others as they were.  What a
+ * benchmark's entry was computed from is kept beside it (the result and its
+ * run count), so an entry is never stale: there is no cache keyed on
+ * addresses or hashes.
+ *
+ * Library-style: nothing here prints or exits.  Ownership: analysis_new()
+ * returns a document freed by analysis_free(); it does not own the results
+ * it reads, which must outlive every update that read them.
+ */
+#ifndef CBENCH_ANALYSIS_H
+#define CBENCH_ANALYSIS_H
+
+#include "results.h"
+#include "stats.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct analysis_options {
+	double confidence;       /* level of every interval and test */
+	unsigned long seed;      /* for resampling methods */
+	bool tables_by_mean;     /* tables and CSV rows by mean time (else
+				    input order) */
+	bool summary_by_mean;    /* summary lines by mean time (else input
+				    order) */
+};
+
+/* Candidate vs reference on one metric. */
+struct analysis_cmp {
+	size_t reference, candidate;     /* indices into the results */
+	enum metric_id metric;
+	struct stats_comparison cmp;
+};
+
+/* One benchmark. */
+struct analysis_bench {
+	/* sum[m]: summary of metric m; sum[m].n == 0 when the metric is not
+	 * measured or not counted in any run.  Intervals clamped at 0. */
+	struct stats_summary sum[MET_COUNT];
+	unsigned char *outlier;   /* per run: RUN_OUTLIER_* from the wall-time
+				     fences (n_runs entries) */
+	unsigned warnings;        /* enum stats_warning mask */
+	double bimodality;        /* of the wall times, NaN if undefined */
+	size_t clamped;           /* shell runs whose wall time was clamped
+				     at 0 when the start-up was subtracted */
+	/* Comparisons with the base on every metric both measured (none for
+	 * the base itself). */
+	struct analysis_cmp *cmps;
+	size_t n_cmps;
+	/* What the entry was computed from. */
+	const struct bench_result *of;
+	size_t n_runs;
+	bool interrupted;
+	long cmp_base;            /* base the comparisons were made against */
+};
+
+struct analysis {
+	struct analysis_options opt;
+	size_t n;                 /* benchmarks */
+	struct analysis_bench *bench;
+	/* Comparison base: the reference benchmark if it has a wall time,
+	 * else the one with the lowest mean wall time; -1 when none has a
+	 * run.  --sort never changes it. */
+	long base;
+	/* Every comparison, benchmark by benchmark; wall_cmp[i] indexes
+	 * benchmark i's wall-time entry, or -1. */
+	struct analysis_cmp *cmps;
+	size_t n_cmps;
+	long *wall_cmp;
+	/* Row order of the tables and CSV (all benchmarks). */
+	size_t *order;
+	/* The benchmarks with a wall time, in the summary's order. */
+	size_t *summary_order;
+	size_t n_summary;
+	size_t cap;
+};
+
+struct analysis *analysis_new(const struct analysis_options *opt);
+void analysis_free(struct analysis *a);
+
+/* Bring the document up to date with results rs[0..n) (n never shrinks
+ * between calls; rs[i] may be a new result for index i).  reference is
+ * the --reference benchmark's index, or -1. */
+void analysis_update(struct analysis *a, struct bench_result *const *rs,
+		     size_t n, long reference);
+
+/* Summaries of one benchmark's metrics, as analysis_update computes them
+ * (for a report that has no document, e.g. the shell calibration). */
+void analysis_summarize(const struct bench_result *r, double confidence,
+			struct stats_summary sum[MET_COUNT]);
+
+/* One benchmark's entry on its own, without comparisons (for a report
+ * made before the document); released with analysis_bench_release(). */
+void analysis_bench_compute(struct analysis_bench *b, const struct bench_result *r,
+			    double confidence);
+void analysis_bench_release(struct analysis_bench *b);
+
+/* The comparison of benchmark i on metric m, or NULL. */
+const struct analysis_cmp *analysis_find_cmp(const struct analysis *a,
+					     size_t i, enum metric_id m);
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * analysis.c: the one analysis document (see analysis.h).
+ *
+ * A benchmark is summarised again only when its runs changed (a new
+ * result, more runs, or its interruption), and compared again only then or
+ * when the comparison base changed, so keeping the document current while
+ * benchmarks finish costs each benchmark's statistics once.
+ */
+#include "analysis.h"
+#include "xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct analysis *analysis_new(const struct analysis_options *opt)
+{
+	struct analysis *a = xcalloc(1, sizeof *a);
+	a->opt = *opt;
+	a->base = -1;
+	return a;
+}
+
+void analysis_bench_release(struct analysis_bench *b)
+{
+	free(b->outlier);
+	free(b->cmps);
+	memset(b, 0, sizeof *b);
+	b->cmp_base = -1;
+}
+
+void analysis_free(struct analysis *a)
+{
+	if (a == NULL)
+		return;
+	for (size_t i = 0; i < a->n; i++)
+		analysis_bench_release(&a->bench[i]);
+	free(a->bench);
+	free(a->cmps);
+	free(a->wall_cmp);
+	free(a->order);
+	free(a->summary_order);
+	free(a);
+}
+
+void analysis_summarize(const struct bench_result *r, double confidence,
+			struct stats_summary sum[MET_COUNT])
+{
+	/* Every measured metric in one call: the columns' running sums
+	 * overlap (stats.h). */
+	const double *cols[MET_COUNT];
+	int ids[MET_COUNT], nm = 0;
+	struct stats_summary got[MET_COUNT];
+	memset(sum, 0, MET_COUNT * sizeof *sum);
+	for (int m = 0; m < MET_COUNT; m++)
+		if (r->has[m] && r->n_runs > 0) {
+			cols[nm] = r->col[m];
+			ids[nm++] = m;
+		}
+	stats_summarize_columns(cols, r->n_runs, (size_t)nm, confidence, got);
+	for (int c = 0; c < nm; c++) {
+		if (got[c].n > 0) /* every metric is a time, size or count */
+			stats_clamp_nonnegative(&got[c]);
+		sum[ids[c]] = got[c];
+	}
+}
+
+void analysis_bench_compute(struct analysis_bench *b, const struct bench_result *r,
+			    double confidence)
+{
+	free(b->outlier);
+	analysis_summarize(r, confidence, b->sum);
+	const struct stats_summary *w = &b->sum[MET_WALL];
+	b->outlier = xcalloc(r->n_runs ? r->n_runs : 1, 1);
+	for (size_t k = 0; k < r->n_runs; k++)
+		b->outlier[k] = r->flags[k] & (RUN_OUTLIER_MILD | RUN_OUTLIER_SEVERE);
+	b->warnings = 0;
+	b->bimodality = NAN;
+	b->clamped = 0;
+	if (w->n > 0) {
+		stats_flag_outliers(r->col[MET_WALL], r->n_runs, w, b->outlier);
+		b->warnings = stats_warnings(r->col[MET_WALL], r->n_runs, w,
+					     &b->sum[MET_USER], &b->sum[MET_SYSTEM]);
+		if (b->warnings & STATS_WARN_BIMODAL)
+			b->bimodality = stats_bimodality_coefficient(r->col[MET_WALL],
+								     r->n_runs);
+	}
+	if (r->via_shell && r->has[MET_WALL])
+		for (size_t k = 0; k < r->n_runs; k++)
+			b->clamped += r->col[MET_WALL][k] == 0;
+	b->of = r;
+	b->n_runs = r->n_runs;
+	b->interrupted = r->interrupted;
+}
+
+/* Benchmark i against the base on every metric both measured. */
+static void compare_bench(struct analysis *a, struct bench_result *const *rs,
+			  size_t i)
+{
+	struct analysis_bench *b = &a->bench[i];
+	free(b->cmps);
+	b->cmps = NULL;
+	b->n_cmps = 0;
+	b->cmp_base = a->base;
+	if (a->base < 0 || (size_t)a->base == i)
+		return;
+	size_t base = (size_t)a->base, cap = 0;
+	const struct analysis_bench *ab = &a->bench[base];
+	for (int m = 0; m < MET_COUNT; m++) {
+		struct stats_comparison c;
+		if (ab->sum[m].n == 0 || b->sum[m].n == 0 ||
+		    stats_compare(rs[base]->col[m], rs[base]->n_runs, rs[i]->col[m],
+				  rs[i]->n_runs, a->opt.confidence, a->opt.seed,
+				  &c) != 0)
+			continue;
+		xgrow((void **)&b->cmps, &cap, b->n_cmps + 1, sizeof *b->cmps);
+		b->cmps[b->n_cmps++] = (struct analysis_cmp){base, i,
+							     (enum metric_id)m, c};
+	}
+}
+
+/* hyperfine's rule for the base: the reference if it has a wall time,
+ * else the fastest mean. */
+static long pick_base(const struct analysis *a, long reference)
+{
+	if (reference >= 0 && (size_t)reference < a->n &&
+	    a->bench[reference].sum[MET_WALL].n > 0)
+		return reference;
+	long base = -1;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct stats_summary *s = &a->bench[i].sum[MET_WALL];
+		if (s->n > 0 && (base < 0 || s->mean < a->bench[base].sum[MET_WALL].mean))
+			base = (long)i;
+	}
+	return base;
+}
+
+static int cmp_by_mean(const void *p, const void *q, void *arg)
+{
+	const struct analysis *a = arg;
+	size_t i = *(const size_t *)p, j = *(const size_t *)q;
+	const struct stats_summary *si = &a->bench[i].sum[MET_WALL];
+	const struct stats_summary *sj = &a->bench[j].sum[MET_WALL];
+	double mi = si->n ? si->mean : INFINITY;
+	double mj = sj->n ? sj->mean : INFINITY;
+	if (mi != mj)
+		return mi < mj ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+/* The flat comparison list, wall_cmp and the two row orders. */
+static void rebuild_views(struct analysis *a)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < a->n; i++)
+		total += a->bench[i].n_cmps;
+	free(a->cmps);
+	a->cmps = xcalloc(total ? total : 1, sizeof *a->cmps);
+	a->n_cmps = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct analysis_bench *b = &a->bench[i];
+		a->wall_cmp[i] = -1;
+		for (size_t k = 0; k < b->n_cmps; k++) {
+			if (b->cmps[k].metric == MET_WALL)
+				a->wall_cmp[i] = (long)a->n_cmps;
+			a->cmps[a->n_cmps++] = b->cmps[k];
+		}
+	}
+	a->n_summary = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		a->order[i] = i;
+		if (a->bench[i].sum[MET_WALL].n > 0)
+			a->summary_order[a->n_summary++] = i;
+	}
+	if (a->opt.tables_by_mean)
+		qsort_r(a->order, a->n, sizeof *a->order, cmp_by_mean, a);
+	if (a->opt.summary_by_mean)
+		qsort_r(a->summary_order, a->n_summary, sizeof *a->summary_order,
+			cmp_by_mean, a);
+}
+
+void analysis_update(struct analysis *a, struct bench_result *const *rs,
+		     size_t n, long reference)
+{
+	if (n > a->cap) {
+		a->bench = xreallocarray(a->bench, n, sizeof *a->bench);
+		a->wall_cmp = xreallocarray(a->wall_cmp, n, sizeof *a->wall_cmp);
+		a->order = xreallocarray(a->order, n, sizeof *a->order);
+		a->summary_order = xreallocarray(a->summary_order, n,
+						 sizeof *a->summary_order);
+		for (size_t i = a->cap; i < n; i++) {
+			memset(&a->bench[i], 0, sizeof a->bench[i]);
+			a->bench[i].cmp_base = -1;
+		}
+		a->cap = n;
+	}
+	if (n > a->n)
+		a->n = n;
+	bool *fresh = xcalloc(a->n ? a->n : 1, sizeof *fresh);
+	for (size_t i = 0; i < a->n; i++) {
+		struct analysis_bench *b = &a->bench[i];
+		const struct bench_result *r = rs[i];
+		if (b->of == r && b->n_runs == r->n_runs &&
+		    b->interrupted == r->interrupted)
+			continue;
+		analysis_bench_compute(b, r, a->opt.confidence);
+		fresh[i] = true;
+	}
+	a->base = pick_base(a, reference);
+	for (size_t i = 0; i < a->n; i++)
+		if (fresh[i] || a->bench[i].cmp_base != a->base ||
+		    (a->base >= 0 && fresh[a->base]))
+			compare_bench(a, rs, i);
+	free(fresh);
+	rebuild_views(a);
+}
+
+const struct analysis_cmp *analysis_find_cmp(const struct analysis *a,
+					     size_t i, enum metric_id m)
+{
+	if (i >= a->n)
+		return NULL;
+	const struct analysis_bench *b = &a->bench[i];
+	for (size_t k = 0; k < b->n_cmps; k++)
+		if (b->cmps[k].metric == m)
+			return &b->cmps[k];
+	return NULL;
+}

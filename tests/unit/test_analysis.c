@@ -1,0 +1,197 @@
+/*
+ * test_analysis.c: the analysis document (analysis.h): one base for the
+ * summary and every export, the row orders, and updates that recompute
+ * exactly what changed.
+ */
+#include "analysis.h"
+#include "results.h"
+#include "stats.h"
+#include "unit.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static struct bench_result *rs[4];
+
+static void add_runs(struct bench_result *r, const double *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		double v[MET_COUNT];
+		for (int m = 0; m < MET_COUNT; m++)
+			v[m] = NAN;
+		v[MET_WALL] = t[i];
+		results_add_run(r, v, 0, 0);
+	}
+}
+
+static struct bench_result *with_times(const char *name, const double *t, size_t n)
+{
+	struct bench_result *r = results_new(name, name, NULL, 0);
+	results_enable(r, MET_WALL);
+	add_runs(r, t, n);
+	return r;
+}
+
+static void release(struct analysis *an)
+{
+	analysis_free(an);
+	for (int i = 0; i < 4; i++) {
+		results_free(rs[i]);
+		rs[i] = NULL;
+	}
+}
+
+static const struct analysis_options opt = {.confidence = 0.95,
+					    .summary_by_mean = true};
+
+/* One base for the summary and the exports: the reference, else the
+ * fastest, never the first in command order. */
+static void base_is_reference_or_fastest(void)
+{
+	const double a[] = {0.03, 0.031}, b[] = {0.01, 0.011}, c[] = {0.02, 0.021};
+	rs[0] = with_times("a", a, 2);
+	rs[1] = with_times("b", b, 2);
+	rs[2] = with_times("c", c, 2);
+	rs[3] = results_new("none", "none", NULL, 0);
+	struct analysis *an = analysis_new(&opt);
+	analysis_update(an, rs, 3, -1);
+	int base_fastest = an->base == 1;
+	analysis_update(an, rs, 3, 2);
+	int base_ref = an->base == 2;
+	/* A reference without runs: the fastest. */
+	analysis_update(an, rs, 4, 3);
+	int base_norun = an->base == 1;
+	release(an);
+	CHECK(base_fastest);
+	CHECK(base_ref);
+	CHECK(base_norun);
+
+	rs[0] = results_new("none", "none", NULL, 0);
+	an = analysis_new(&opt);
+	analysis_update(an, rs, 1, -1);
+	int none = an->base == -1 && an->n_cmps == 0 && an->n_summary == 0;
+	release(an);
+	CHECK(none);
+}
+
+/* Summary lines by mean (the default), tables in input order unless
+ * --sort=mean-time; the base's own row has no comparison. */
+static void orders_and_comparisons(void)
+{
+	const double a[] = {0.03, 0.031, 0.032}, b[] = {0.01, 0.011, 0.012};
+	const double c[] = {0.02, 0.021, 0.022};
+	rs[0] = with_times("a", a, 3);
+	rs[1] = with_times("b", b, 3);
+	rs[2] = with_times("c", c, 3);
+	struct analysis_options o = opt;
+	o.tables_by_mean = false;
+	struct analysis *an = analysis_new(&o);
+	analysis_update(an, rs, 3, -1);
+	int ok = an->order[0] == 0 && an->order[1] == 1 && an->order[2] == 2 &&
+		 an->n_summary == 3 && an->summary_order[0] == 1 &&
+		 an->summary_order[1] == 2 && an->summary_order[2] == 0 &&
+		 an->wall_cmp[1] == -1 && an->wall_cmp[0] >= 0 &&
+		 an->wall_cmp[2] >= 0 && an->n_cmps == 2;
+	const struct analysis_cmp *ca = analysis_find_cmp(an, 0, MET_WALL);
+	/* The same comparison stats_compare makes of base b and candidate a. */
+	struct stats_comparison want;
+	stats_compare(b, 3, a, 3, 0.95, 0, &want);
+	int same = ca && ca->reference == 1 && ca->candidate == 0 &&
+		   ca->cmp.ratio == want.ratio && ca->cmp.ratio_lo == want.ratio_lo &&
+		   ca->cmp.p_welch == want.p_welch &&
+		   analysis_find_cmp(an, 1, MET_WALL) == NULL;
+	analysis_free(an);
+	o.tables_by_mean = true;
+	an = analysis_new(&o);
+	analysis_update(an, rs, 3, -1);
+	int sorted = an->order[0] == 1 && an->order[1] == 2 && an->order[2] == 0;
+	release(an);
+	CHECK(ok);
+	CHECK(same);
+	CHECK(sorted);
+}
+
+/* An update recomputes a benchmark that got runs, a result replaced at
+ * its index, and every comparison when the base changes, and nothing
+ * else: an entry is never stale. */
+static void updates_follow_the_results(void)
+{
+	const double a[] = {0.03, 0.031, 0.032}, b[] = {0.01, 0.011, 0.012};
+	rs[0] = with_times("a", a, 3);
+	rs[1] = with_times("b", b, 3);
+	struct analysis *an = analysis_new(&opt);
+	analysis_update(an, rs, 2, -1);
+	double mean_a = an->bench[0].sum[MET_WALL].mean;
+	const struct analysis_cmp *before = analysis_find_cmp(an, 0, MET_WALL);
+	double ratio_before = before ? before->cmp.ratio : NAN;
+	/* Unchanged results: the same entries (their comparisons kept). */
+	const struct analysis_cmp *kept = an->bench[0].cmps;
+	analysis_update(an, rs, 2, -1);
+	int unchanged = an->bench[0].cmps == kept &&
+			an->bench[0].sum[MET_WALL].mean == mean_a;
+	/* More runs of a: summarised and compared again. */
+	const double more[] = {0.06, 0.06, 0.06};
+	add_runs(rs[0], more, 3);
+	analysis_update(an, rs, 2, -1);
+	double mean_a2 = an->bench[0].sum[MET_WALL].mean;
+	const struct analysis_cmp *after = analysis_find_cmp(an, 0, MET_WALL);
+	int redone = an->bench[0].sum[MET_WALL].n == 6 && mean_a2 > mean_a &&
+		     after && after->cmp.ratio > ratio_before;
+	/* b slows down past a: a becomes the base, b is compared with it. */
+	const double slow[] = {0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5};
+	add_runs(rs[1], slow, 8);
+	analysis_update(an, rs, 2, -1);
+	const struct analysis_cmp *cb = analysis_find_cmp(an, 1, MET_WALL);
+	int rebased = an->base == 0 && cb && cb->reference == 0 &&
+		      analysis_find_cmp(an, 0, MET_WALL) == NULL;
+	/* A new, faster benchmark at a new index: the new base. */
+	const double c[] = {0.02, 0.021};
+	rs[2] = with_times("c", c, 2);
+	analysis_update(an, rs, 3, -1);
+	const struct analysis_cmp *c0 = analysis_find_cmp(an, 0, MET_WALL);
+	int grown = an->n == 3 && an->bench[2].sum[MET_WALL].n == 2 &&
+		    an->base == 2 && c0 && c0->reference == 2 &&
+		    analysis_find_cmp(an, 2, MET_WALL) == NULL;
+	release(an);
+	CHECK(unchanged);
+	CHECK(redone);
+	CHECK(rebased);
+	CHECK(grown);
+}
+
+/* The per-benchmark entry: summaries with intervals clamped at 0, the
+ * outlier flags of the wall-time fences and the warnings, as the stats
+ * functions give them. */
+static void bench_entry_matches_stats(void)
+{
+	double t[20];
+	for (int i = 0; i < 20; i++)
+		t[i] = 0.010 + 0.0001 * (i % 5);
+	t[7] = 0.050;   /* a severe outlier */
+	rs[0] = with_times("a", t, 20);
+	struct analysis *an = analysis_new(&opt);
+	analysis_update(an, rs, 1, -1);
+	struct stats_summary want;
+	stats_summarize(t, 20, 0.95, &want);
+	const struct analysis_bench *b = &an->bench[0];
+	int sums = b->sum[MET_WALL].n == 20 && b->sum[MET_WALL].mean == want.mean &&
+		   b->sum[MET_WALL].mean_ci_lo == want.mean_ci_lo &&
+		   b->sum[MET_USER].n == 0;
+	int flags = (b->outlier[7] & RUN_OUTLIER_SEVERE) && b->outlier[0] == 0;
+	int warned = (b->warnings & STATS_WARN_OUTLIERS) != 0 &&
+		     b->warnings == stats_warnings(t, 20, &want, NULL, NULL);
+	release(an);
+	CHECK(sums);
+	CHECK(flags);
+	CHECK(warned);
+}
+
+int main(void)
+{
+	stats_init();
+	RUN(base_is_reference_or_fastest);
+	RUN(orders_and_comparisons);
+	RUN(updates_follow_the_results);
+	RUN(bench_entry_matches_stats);
+	UNIT_EXIT();
+}
