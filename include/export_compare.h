@@ -1,6 +1,6 @@
 /*
- * export_compare.h: the reports of a comparison (compare.h) and the gate
- * that turns one into an exit code: a terminal table on stdout, a Markdown
+ * export_compare.h: the reports of a gate's comparison (gate.h): a
+ * terminal table on stdout, a Markdown
  * report ready to post as a pull-request comment (one-line verdict, then
  * the table, regressions first), and GitHub Actions annotation lines.
  */
@@ -8,14 +8,10 @@
 #define CBENCH_EXPORT_COMPARE_H
 
 #include "cli.h"
-#include "compare.h"
+#include "gate.h"
 #include "export_text.h"
 
 #include <stdio.h>
-
-/* Seed of the comparison's resampling when --seed is not given: a gate
- * must give the same verdict on the same two files every time. */
-#define COMPARE_DEFAULT_SEED 1UL
 
 void export_compare_text(const struct text_style *st, const struct cmp_report *r);
 void export_compare_markdown(FILE *f, const struct cmp_report *r,
@@ -24,15 +20,9 @@ void export_compare_markdown(FILE *f, const struct cmp_report *r,
  * benchmarks (https://docs.github.com/actions: workflow commands). */
 void export_compare_github(FILE *f, const struct cmp_report *r);
 
-/*
- * The whole gate: compare base with new as cfg says (--gate-metric,
- * --fail-if-slower, --confidence, --match-by, --seed, --require-all),
- * print the table, write --export-markdown files, annotate for GitHub
- * Actions when GITHUB_ACTIONS=true.  Returns the exit code: CBENCH_EXIT_OK,
- * _REGRESSION, _USAGE (input error, or a missing benchmark with
- * --require-all) or _FAILURE (a report could not be written).
- */
-int export_compare_gate(const struct config *cfg, const struct cmp_set *base,
-			const struct cmp_set *new);
+/* Write the Markdown report to path ("-": stdout; a regular file
+ * atomically).  Returns 0, or -1 with a message in err. */
+int export_compare_write_markdown(const char *path, const struct cmp_report *rep,
+				  enum time_unit unit, char *err, size_t errlen);
 
 #endif

@@ -4,11 +4,10 @@
  * report meant to be posted as a pull-request comment as it is (a one-line
  * verdict first, so the notification says it all), and GitHub Actions
  * workflow commands (::error:: / ::warning::) that pin regressions on the
- * run's summary page.  export_compare_gate() ties compare.c's decision to
- * these reports and to the exit code.
+ * run's summary page.  The decision itself is gate.c's.
  */
 #include "export_compare.h"
-#include "diag.h"
+#include "diag.h"   /* DIAG_MSG_MAX */
 #include "export.h"
 #include "xalloc.h"
 
@@ -125,7 +124,7 @@ static void row_cells(const struct cmp_report *rep, const struct cmp_row *r,
 	const struct cmp_bench *any = r->base ? r->base : r->new;
 	for (int c = 0; c < N_COLS; c++)
 		snprintf(cell[c], 96, "%s", "");
-	snprintf(cell[COL_VERDICT], 96, "%s", compare_verdict_name(r->verdict));
+	snprintf(cell[COL_VERDICT], 96, "%s", gate_verdict_name(r->verdict));
 	if (r->base == NULL || r->new == NULL) {
 		snprintf(cell[r->base ? COL_NEW : COL_BASE], 96, "-");
 		snprintf(cell[r->base ? COL_BASE : COL_NEW], 96, "%zu runs",
@@ -179,7 +178,7 @@ static void header_lines(FILE *f, const struct cmp_report *rep, bool md)
 	const char *code = md ? "`" : "'";
 	fprintf(f, "Gate on %s%s%s (%s): a regression is a significant increase "
 		"whose whole %s confidence interval lies above +%s.\n",
-		md ? "**" : "", compare_metric_key(rep->metric), md ? "**" : "",
+		md ? "**" : "", gate_metric_key(rep->metric), md ? "**" : "",
 		rep->why, conf, thr);
 	fprintf(f, "%sBase: ", md ? "\n" : "");
 	for (int side = 0; side < 2; side++) {
@@ -188,7 +187,7 @@ static void header_lines(FILE *f, const struct cmp_report *rep, bool md)
 			fprintf(f, "this run");
 		else
 			fprintf(f, "%s%s%s (%s)", code, s->origin, code,
-				compare_format_name(s->format));
+				gate_format_name(s->format));
 		fputs(side ? "" : ", new: ", f);
 	}
 	fprintf(f, "; matched by %s.\n", rep->match_by == MATCH_NAME
@@ -202,14 +201,14 @@ static void header_lines(FILE *f, const struct cmp_report *rep, bool md)
 		bool first = true;
 		for (size_t i = 0; i < rep->n_uncompared; i++) {
 			int m = rep->uncompared[i];
-			if (!compare_set_has(has, m, true))
+			if (!gate_set_has(has, m, true))
 				continue;
 			if (first)
 				fprintf(f, "%sNot compared (%s %s): ", md ? "\n" : "",
 					lacks->format == CMP_FMT_HYPERFINE
 					? "per-run wall time only in"
 					: "not recorded in", lacks->origin);
-			fprintf(f, "%s%s", first ? "" : ", ", compare_metric_key(m));
+			fprintf(f, "%s%s", first ? "" : ", ", gate_metric_key(m));
 			first = false;
 		}
 		if (!first)
@@ -331,7 +330,7 @@ static void md_code(FILE *f, const char *s)
 
 static void md_verdict_line(FILE *f, const struct cmp_report *rep)
 {
-	const char *key = compare_metric_key(rep->metric);
+	const char *key = gate_metric_key(rep->metric);
 	size_t nreg = rep->count[CMP_REGRESSION];
 	char counts[256];
 	counts_phrase(counts, sizeof counts, rep, nreg > 0);
@@ -415,7 +414,7 @@ static void gh_data(FILE *f, const char *s, bool property)
 
 void export_compare_github(FILE *f, const struct cmp_report *rep)
 {
-	const char *key = compare_metric_key(rep->metric);
+	const char *key = gate_metric_key(rep->metric);
 	char conf[16], thr[16];
 	fmt_conf(conf, sizeof conf, rep->confidence);
 	fmt_conf(thr, sizeof thr, rep->threshold);
@@ -474,14 +473,14 @@ static int fill_markdown(FILE *f, void *arg)
 /* The report to path: "-" is stdout, other streams (a device, a pipe) are
  * written in place, regular files atomically through export.c's writer so
  * a failed write leaves the previous file as it was. */
-static int write_markdown(const char *path, const struct cmp_report *rep,
-			  enum time_unit unit)
+int export_compare_write_markdown(const char *path, const struct cmp_report *rep,
+				  enum time_unit unit, char *err, size_t errlen)
 {
 	struct md_arg a = {rep, unit};
-	char err[DIAG_MSG_MAX];
 	if (!export_is_stream(path)) {
-		if (export_write_atomic(path, fill_markdown, &a, err, sizeof err) != 0) {
-			diag_error("--export-markdown: %s", err);
+		char why[DIAG_MSG_MAX];
+		if (export_write_atomic(path, fill_markdown, &a, why, sizeof why) != 0) {
+			snprintf(err, errlen, "--export-markdown: %s", why);
 			return -1;
 		}
 		return 0;
@@ -489,7 +488,7 @@ static int write_markdown(const char *path, const struct cmp_report *rep,
 	bool to_stdout = strcmp(path, "-") == 0;
 	FILE *f = to_stdout ? stdout : fopen(path, "w");
 	if (f == NULL) {
-		diag_error("cannot write '%s': %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	fill_markdown(f, &a);
@@ -499,113 +498,8 @@ static int write_markdown(const char *path, const struct cmp_report *rep,
 	else
 		bad |= fclose(f) != 0;
 	if (bad) {
-		diag_error("cannot write '%s': %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	return 0;
-}
-
-int export_compare_gate(const struct config *cfg, const struct cmp_set *base,
-			const struct cmp_set *new)
-{
-	struct cmp_options opt = {
-		.metric = cfg->gate_metric ? compare_metric_lookup(cfg->gate_metric) : -1,
-		.threshold = cfg->fail_if_slower,
-		.confidence = cfg->confidence,
-		.seed = cfg->seed_given ? (unsigned long)cfg->seed : COMPARE_DEFAULT_SEED,
-		.match_by = cfg->match_by,
-	};
-	struct cmp_report rep;
-	char err[DIAG_MSG_MAX];
-	/* `cbench compare`: an unwritable --export-markdown is a usage error
-	 * found before anything is printed, as in a run (main.c checks the
-	 * destinations of a --baseline run itself). */
-	if (cfg->compare_mode &&
-	    export_check_destinations(cfg, err, sizeof err) != 0) {
-		diag_error("%s", err);
-		return CBENCH_EXIT_USAGE;
-	}
-	/* Nothing in common, two tools, or (--require-all) one-sided
-	 * benchmarks: one error line before any report is written. */
-	if (compare_check_match(base, new, cfg->match_by, cfg->require_all,
-				err, sizeof err) != 0) {
-		diag_error("%s", err);
-		return CBENCH_EXIT_USAGE;
-	}
-	/* A baseline with interrupted benchmarks is partial: fewer runs than
-	 * it was meant to have, so its intervals are wider than planned. */
-	char names[DIAG_MSG_MAX - 100];
-	size_t n_intr = 0, off = 0;
-	names[0] = '\0';
-	for (size_t i = 0; i < base->n; i++) {
-		if (!base->bench[i].interrupted)
-			continue;
-		n_intr++;
-		if (off < sizeof names) {
-			int w = snprintf(names + off, sizeof names - off, "%s'%s'",
-					 off ? ", " : "", base->bench[i].name);
-			off = w < 0 ? sizeof names : off + (size_t)w;
-			if (off >= sizeof names)
-				snprintf(names + sizeof names - 4, 4, "...");
-		}
-	}
-	if (n_intr)
-		diag_warning("the baseline %s is partial: %zu benchmark%s %s "
-			     "interrupted (fewer runs than planned): %s", base->origin,
-			     n_intr, n_intr == 1 ? "" : "s",
-			     n_intr == 1 ? "was" : "were", names);
-	if (compare_run(base, new, &opt, &rep, err, sizeof err) != 0) {
-		diag_error("%s", err);
-		compare_report_free(&rep);
-		return CBENCH_EXIT_USAGE;
-	}
-
-	struct text_style st = text_style_from(cfg);
-	/* --export-markdown is the pull-request report in compare mode; after
-	 * a run (--baseline) it is the results table, written elsewhere. */
-	bool pr_report = cfg->compare_mode, export_to_stdout = false;
-	for (size_t i = 0; i < cfg->n_exports; i++)
-		export_to_stdout |= strcmp(cfg->exports[i].path, "-") == 0;
-	/* A report or export piped from stdout must not have the table mixed
-	 * in. */
-	if (!export_to_stdout)
-		export_compare_text(&st, &rep);
-	int rc = CBENCH_EXIT_OK;
-	for (size_t i = 0; pr_report && i < cfg->n_exports; i++)
-		if (cfg->exports[i].format == EXPORT_MARKDOWN &&
-		    write_markdown(cfg->exports[i].path, &rep, cfg->time_unit) != 0)
-			rc = CBENCH_EXIT_FAILURE;
-	const char *gha = getenv("GITHUB_ACTIONS");
-	if (gha && strcmp(gha, "true") == 0)
-		export_compare_github(export_to_stdout ? stderr : stdout, &rep);
-
-	for (size_t i = 0; i < rep.n_rows; i++) {
-		const struct cmp_bench *b = rep.rows[i].new;
-		if (rep.rows[i].verdict == CMP_UNDECIDED)
-			diag_warning("'%s': %s could not be compared (too few runs, or "
-				     "too noisy to bound the change): take more runs",
-				     b->name, compare_metric_key(rep.metric));
-		if (b && b->interrupted)
-			diag_warning("'%s' was interrupted in %s: fewer runs than planned",
-				     b->name, new->origin);
-		if (b && b->failed_runs)
-			diag_warning("'%s' has %zu failed run%s in %s (exit code not 0)",
-				     b->name, b->failed_runs, b->failed_runs == 1 ? "" : "s",
-				     new->origin);
-	}
-	for (int v = CMP_ONLY_BASE; v <= CMP_ONLY_NEW; v++) {
-		if (rep.count[v] == 0)
-			continue;
-		compare_names(rep.rows, rep.n_rows, (enum cmp_verdict)v, names,
-			      sizeof names);
-		const char *what = v == CMP_ONLY_BASE ? "missing in" : "not in the baseline";
-		const char *where = v == CMP_ONLY_BASE ? new->origin : base->origin;
-		diag_warning("%zu benchmark%s %s %s (not compared; --require-all "
-			     "makes this an error): %s", rep.count[v],
-			     rep.count[v] == 1 ? "" : "s", what, where, names);
-	}
-	if (rc == CBENCH_EXIT_OK && rep.count[CMP_REGRESSION])
-		rc = CBENCH_EXIT_REGRESSION;
-	compare_report_free(&rep);
-	return rc;
 }

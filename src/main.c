@@ -4,18 +4,20 @@
  */
 #include "bench.h"
 #include "cli.h"
-#include "compare.h"
+#include "gate.h"
 #include "counters.h"
 #include "diag.h"
 #include "export.h"
 #include "export_compare.h"
 #include "export_text.h"
+#include "gate.h"
 #include "planner.h"
 #include "spawn.h"
 #include "stats.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -206,19 +208,80 @@ static int finish_stdout(int rc)
 	       ? CBENCH_EXIT_FAILURE : rc;
 }
 
-/* `cbench compare BASE NEW`: both files are read and checked first. */
+/* The gate's options, as cfg says. */
+static struct gate_options gate_options_from(const struct config *cfg)
+{
+	return (struct gate_options){
+		.metric = cfg->gate_metric ? gate_metric_lookup(cfg->gate_metric) : -1,
+		.threshold = cfg->fail_if_slower,
+		.confidence = cfg->confidence,
+		.seed = cfg->seed_given ? (unsigned long)cfg->seed : GATE_DEFAULT_SEED,
+		.match_by = cfg->match_by,
+		.require_all = cfg->require_all,
+	};
+}
+
+/*
+ * Decide the gate (gate.c) and show what it decided: warnings about the
+ * baseline, the table on stdout (left out when an export takes stdout), in
+ * `cbench compare` the --export-markdown pull-request reports, GitHub
+ * Actions annotations when GITHUB_ACTIONS=true, then the remaining
+ * warnings.  Returns the exit code.
+ */
+static int gate(const struct config *cfg, const struct cmp_set *base,
+		const struct cmp_set *new)
+{
+	struct gate_options opt = gate_options_from(cfg);
+	struct gate_result g;
+	int rc = gate_run(&opt, base, new, &g);
+	if (rc == CBENCH_EXIT_USAGE) {
+		diag_error("%s", g.error);
+		gate_result_free(&g);
+		return rc;
+	}
+	for (size_t i = 0; i < g.n_early; i++)
+		diag_warning("%s", g.warnings[i]);
+	bool export_to_stdout = false;
+	for (size_t i = 0; i < cfg->n_exports; i++)
+		export_to_stdout |= strcmp(cfg->exports[i].path, "-") == 0;
+	struct text_style st = text_style_from(cfg);
+	if (!export_to_stdout)
+		export_compare_text(&st, &g.rep);
+	/* --export-markdown is the pull-request report in compare mode; after
+	 * a run (--baseline) it is the results table, written elsewhere. */
+	for (size_t i = 0; cfg->compare_mode && i < cfg->n_exports; i++) {
+		char err[DIAG_MSG_MAX];
+		if (cfg->exports[i].format == EXPORT_MARKDOWN &&
+		    export_compare_write_markdown(cfg->exports[i].path, &g.rep,
+						  cfg->time_unit, err, sizeof err) != 0) {
+			diag_error("%s", err);
+			rc = CBENCH_EXIT_FAILURE;
+		}
+	}
+	const char *gha = getenv("GITHUB_ACTIONS");
+	if (gha && strcmp(gha, "true") == 0)
+		export_compare_github(export_to_stdout ? stderr : stdout, &g.rep);
+	for (size_t i = g.n_early; i < g.n_warnings; i++)
+		diag_warning("%s", g.warnings[i]);
+	gate_result_free(&g);
+	return rc;
+}
+
+/* `cbench compare BASE NEW`: both files are read and checked, and the
+ * report's destinations too, before anything is printed. */
 static int run_compare(const struct config *cfg)
 {
 	struct cmp_set *base = NULL, *new = NULL;
 	char err[DIAG_MSG_MAX];
 	int rc = CBENCH_EXIT_USAGE;
-	if (compare_load(cfg->compare_base, &base, err, sizeof err) != 0 ||
-	    compare_load(cfg->compare_new, &new, err, sizeof err) != 0)
+	if (gate_load(cfg->compare_base, &base, err, sizeof err) != 0 ||
+	    gate_load(cfg->compare_new, &new, err, sizeof err) != 0 ||
+	    export_check_destinations(cfg, err, sizeof err) != 0)
 		diag_error("%s", err);
 	else
-		rc = export_compare_gate(cfg, base, new);
-	compare_set_free(base);
-	compare_set_free(new);
+		rc = gate(cfg, base, new);
+	gate_set_free(base);
+	gate_set_free(new);
 	return rc;
 }
 
@@ -226,17 +289,17 @@ static int run_compare(const struct config *cfg)
 static int load_baseline(const struct config *cfg, struct cmp_set **base)
 {
 	char err[DIAG_MSG_MAX];
-	if (compare_load(cfg->baseline, base, err, sizeof err) != 0) {
+	if (gate_load(cfg->baseline, base, err, sizeof err) != 0) {
 		diag_error("%s", err);
 		return -1;
 	}
-	int m = cfg->gate_metric ? compare_metric_lookup(cfg->gate_metric) : -1;
-	if (m >= 0 && !compare_set_has(*base, m, true)) {
+	int m = cfg->gate_metric ? gate_metric_lookup(cfg->gate_metric) : -1;
+	if (m >= 0 && !gate_set_has(*base, m, true)) {
 		diag_error("--gate-metric %s: the baseline %s has no per-run %s%s",
 			   cfg->gate_metric, cfg->baseline, cfg->gate_metric,
 			   (*base)->format == CMP_FMT_HYPERFINE
 			   ? " (a hyperfine file records only wall time)" : "");
-		compare_set_free(*base);
+		gate_set_free(*base);
 		*base = NULL;
 		return -1;
 	}
@@ -277,12 +340,12 @@ static int check_baseline(const struct config *cfg, const struct cmp_set *base,
 			  const struct plan *plan)
 {
 	char err[DIAG_MSG_MAX];
-	struct cmp_set *planned = compare_from_plan(plan, "this run");
-	int rc = compare_check_match(base, planned, cfg->match_by, cfg->require_all,
+	struct cmp_set *planned = gate_from_plan(plan, "this run");
+	int rc = gate_check_match(base, planned, cfg->match_by, cfg->require_all,
 				     err, sizeof err);
 	if (rc != 0)
 		diag_error("%s", err);
-	compare_set_free(planned);
+	gate_set_free(planned);
 	return rc;
 }
 
@@ -343,13 +406,13 @@ static int run(int argc, char **argv)
 	char err[DIAG_MSG_MAX];
 	if (planner_build(&cfg, &plan, err, sizeof err) != 0) {
 		diag_usage("%s", err);
-		compare_set_free(baseline);
+		gate_set_free(baseline);
 		cli_free(&cfg);
 		return CBENCH_EXIT_USAGE;
 	}
 	exit_code = before_running(&cfg, baseline, &plan);
 	if (exit_code != CBENCH_EXIT_OK) {
-		compare_set_free(baseline);
+		gate_set_free(baseline);
 		planner_free(&plan);
 		cli_free(&cfg);
 		return exit_code;
@@ -370,14 +433,14 @@ static int run(int argc, char **argv)
 	write_exports(&ex, &out, true);
 	exit_code = out.exit_code;
 	if (baseline && exit_code == CBENCH_EXIT_OK) {
-		struct cmp_set *now = compare_from_results(out.results, out.n, "this run");
-		exit_code = export_compare_gate(&cfg, baseline, now);
-		compare_set_free(now);
+		struct cmp_set *now = gate_from_results(out.results, out.n, "this run");
+		exit_code = gate(&cfg, baseline, now);
+		gate_set_free(now);
 	} else if (baseline) {
 		diag_note("not compared with the baseline: the benchmarks did not "
 			  "complete");
 	}
-	compare_set_free(baseline);
+	gate_set_free(baseline);
 	if (ex.failed && (exit_code == CBENCH_EXIT_OK ||
 			  exit_code == CBENCH_EXIT_REGRESSION))
 		exit_code = CBENCH_EXIT_FAILURE;

@@ -5,7 +5,7 @@
  * runs matching and the statistics over whatever numbers it holds (NaN,
  * infinities, huge or negative values, one run, thousands).
  */
-#include "compare.h"
+#include "gate.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Not NUL-terminated on purpose: the reader is given a length. */
 	char *text = malloc(size ? size : 1);
 	memcpy(text, data, size);
-	if (compare_parse(text, size, "fuzz.json", &set, err, sizeof err) == 0) {
+	if (gate_parse(text, size, "fuzz.json", &set, err, sizeof err) == 0) {
 		if (set == NULL)
 			abort();
 		struct cmp_options opt = {
@@ -28,9 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			.seed = 1, .match_by = MATCH_COMMAND,
 		};
 		struct cmp_report rep;
-		if (compare_run(set, set, &opt, &rep, err, sizeof err) == 0)
-			compare_report_free(&rep);
-		compare_set_free(set);
+		if (gate_compare(set, set, &opt, &rep, err, sizeof err) == 0)
+			gate_report_free(&rep);
+		gate_set_free(set);
 	} else if (err[0] == '\0') {
 		abort(); /* a rejection always says why */
 	}

@@ -3,7 +3,7 @@
  * decision fed with hand-made comparisons (so the rule is checked on its
  * own, whatever the statistics module computes).
  */
-#include "compare.h"
+#include "gate.h"
 #include "unit.h"
 #include "xalloc.h"
 
@@ -16,7 +16,7 @@ static enum cmp_verdict decide(double ratio, double lo, double hi, double p_mw,
 		.confidence = 0.95, .ratio = ratio, .ratio_lo = lo, .ratio_hi = hi,
 		.p_welch = p_welch, .p_mann_whitney = p_mw,
 	};
-	return compare_decide(&c, threshold, p);
+	return gate_decide(&c, threshold, p);
 }
 
 static void test_decide_regression(void)
@@ -81,15 +81,15 @@ static void test_decide_confidence_level(void)
 		.p_welch = 0.02, .p_mann_whitney = 0.02,
 	};
 	double p;
-	CHECK(compare_decide(&c, 0.05, &p) == CMP_NOISE);
+	CHECK(gate_decide(&c, 0.05, &p) == CMP_NOISE);
 	c.confidence = 0.95;
-	CHECK(compare_decide(&c, 0.05, &p) == CMP_REGRESSION);
+	CHECK(gate_decide(&c, 0.05, &p) == CMP_REGRESSION);
 }
 
 static struct cmp_set *parse(const char *text, char *err)
 {
 	struct cmp_set *s = NULL;
-	if (compare_parse(text, strlen(text), "t.json", &s, err, DIAG_MSG_MAX) != 0)
+	if (gate_parse(text, strlen(text), "t.json", &s, err, DIAG_MSG_MAX) != 0)
 		return NULL;
 	return s;
 }
@@ -124,14 +124,14 @@ static void test_parse_cbench(void)
 	/* runs.wall_time wins over times. */
 	CHECK_NEAR(b->col[MET_WALL][2], 3, 0);
 	CHECK(isnan(b->col[MET_CTR_FIRST + CTR_INSTRUCTIONS][1]));
-	CHECK(compare_bench_has(b, MET_CTR_FIRST + CTR_INSTRUCTIONS));
-	CHECK(!compare_bench_has(b, MET_CTR_FIRST + CTR_CYCLES));
-	CHECK(!compare_bench_has(b, MET_MAX_RSS));
+	CHECK(gate_bench_has(b, MET_CTR_FIRST + CTR_INSTRUCTIONS));
+	CHECK(!gate_bench_has(b, MET_CTR_FIRST + CTR_CYCLES));
+	CHECK(!gate_bench_has(b, MET_MAX_RSS));
 	/* cpu_time = user + system per run. */
-	CHECK(compare_bench_has(b, CMP_CPU_TIME));
+	CHECK(gate_bench_has(b, CMP_CPU_TIME));
 	CHECK_NEAR(b->col[CMP_CPU_TIME][2], 1.0, 1e-15);
 	CHECK(b->failed_runs == 1);
-	compare_set_free(s);
+	gate_set_free(s);
 }
 
 static void test_parse_hyperfine(void)
@@ -148,11 +148,11 @@ static void test_parse_hyperfine(void)
 	CHECK_STR(s->bench[0].name, "sleep 0.1");
 	CHECK_STR(s->bench[0].command, "sleep 0.1");
 	CHECK(s->bench[0].n_runs == 3);
-	CHECK(compare_bench_has(&s->bench[0], MET_WALL));
+	CHECK(gate_bench_has(&s->bench[0], MET_WALL));
 	/* Only means of user and system: not per run, so not comparable. */
-	CHECK(!compare_bench_has(&s->bench[0], MET_USER));
-	CHECK(!compare_bench_has(&s->bench[0], CMP_CPU_TIME));
-	compare_set_free(s);
+	CHECK(!gate_bench_has(&s->bench[0], MET_USER));
+	CHECK(!gate_bench_has(&s->bench[0], CMP_CPU_TIME));
+	gate_set_free(s);
 }
 
 static void expect_error(const char *doc, const char *needle)
@@ -161,14 +161,14 @@ static void expect_error(const char *doc, const char *needle)
 	struct cmp_set *s = parse(doc, err);
 	if (s != NULL || strstr(err, needle) == NULL)
 		printf("  parse(%s) -> %s\n", doc, err);
-	compare_set_free(s);
+	gate_set_free(s);
 }
 
 #define CHECK_ERROR(doc, needle)                                              \
 	do {                                                                  \
 		char e_[DIAG_MSG_MAX] = "";                                   \
 		struct cmp_set *s_ = parse(doc, e_);                          \
-		compare_set_free(s_);                                         \
+		gate_set_free(s_);                                         \
 		if (s_ != NULL || strstr(e_, needle) == NULL)                 \
 			expect_error(doc, needle);                            \
 		CHECK(s_ == NULL);                                            \
@@ -205,7 +205,7 @@ static void test_load_missing_file(void)
 {
 	struct cmp_set *s;
 	char err[DIAG_MSG_MAX];
-	CHECK(compare_load("/nonexistent/base.json", &s, err, sizeof err) == -1);
+	CHECK(gate_load("/nonexistent/base.json", &s, err, sizeof err) == -1);
 	CHECK(s == NULL);
 	CHECK_STR(err, "cannot read '/nonexistent/base.json': No such file or directory");
 }
@@ -240,7 +240,7 @@ static void test_match_one_sided(void)
 	struct cmp_options o = {-1, 0.05, 0.95, 1, MATCH_COMMAND};
 	struct cmp_report rep;
 	char err[DIAG_MSG_MAX];
-	CHECK(compare_run(base, new, &o, &rep, err, sizeof err) == 0);
+	CHECK(gate_compare(base, new, &o, &rep, err, sizeof err) == 0);
 	CHECK(rep.n_rows == 4);
 	CHECK(rep.count[CMP_ONLY_BASE] == 1);
 	CHECK(rep.count[CMP_ONLY_NEW] == 1);
@@ -255,9 +255,9 @@ static void test_match_one_sided(void)
 	CHECK(rep.metric == MET_WALL);
 	CHECK(rep.metric_auto);
 	CHECK(strstr(rep.why, "hyperfine file") != NULL);
-	compare_report_free(&rep);
-	compare_set_free(base);
-	compare_set_free(new);
+	gate_report_free(&rep);
+	gate_set_free(base);
+	gate_set_free(new);
 }
 
 static void test_match_nothing_is_an_error(void)
@@ -267,12 +267,12 @@ static void test_match_nothing_is_an_error(void)
 	struct cmp_options o = {-1, 0.05, 0.95, 1, MATCH_COMMAND};
 	struct cmp_report rep;
 	char err[DIAG_MSG_MAX];
-	CHECK(compare_run(base, new, &o, &rep, err, sizeof err) == -1);
+	CHECK(gate_compare(base, new, &o, &rep, err, sizeof err) == -1);
 	CHECK(strstr(err, "no benchmark in t.json matches one in t.json") != NULL);
 	CHECK(strstr(err, "try --match-by name") != NULL);
-	compare_report_free(&rep);
-	compare_set_free(base);
-	compare_set_free(new);
+	gate_report_free(&rep);
+	gate_set_free(base);
+	gate_set_free(new);
 }
 
 /* hyperfine's wall time includes fork+exec, cbench's does not: a
@@ -290,29 +290,29 @@ static void test_tools_not_mixed(void)
 	CHECK(cb != NULL);
 	struct cmp_options o = {-1, 0.05, 0.95, 1, MATCH_COMMAND};
 	struct cmp_report rep;
-	CHECK(compare_check_tools(hf, hf2, err, sizeof err) == 0);
-	CHECK(compare_check_tools(cb, cb, err, sizeof err) == 0);
-	CHECK(compare_check_tools(hf, cb, err, sizeof err) == -1);
+	CHECK(gate_check_tools(hf, hf2, err, sizeof err) == 0);
+	CHECK(gate_check_tools(cb, cb, err, sizeof err) == 0);
+	CHECK(gate_check_tools(hf, cb, err, sizeof err) == -1);
 	CHECK(strstr(err, "t.json is a hyperfine file and t.json is cbench's") != NULL);
-	CHECK(compare_check_match(cb, hf, MATCH_COMMAND, false, err, sizeof err) == -1);
+	CHECK(gate_check_match(cb, hf, MATCH_COMMAND, false, err, sizeof err) == -1);
 	CHECK(strstr(err, "wall times are not comparable") != NULL);
 	/* No command in common as well: the mix is the real cause, not the
 	 * matching ("try --match-by name" would lead to this error next). */
 	const char *other[] = {"y"};
 	struct cmp_set *hf3 = hyperfine_set(other, 1, 1);
-	CHECK(compare_check_match(hf3, cb, MATCH_COMMAND, false, err, sizeof err) == -1);
+	CHECK(gate_check_match(hf3, cb, MATCH_COMMAND, false, err, sizeof err) == -1);
 	CHECK(strstr(err, "is a hyperfine file") != NULL);
 	CHECK(strstr(err, "--match-by") == NULL);
-	compare_set_free(hf3);
-	CHECK(compare_run(hf, cb, &o, &rep, err, sizeof err) == -1);
-	compare_report_free(&rep);
+	gate_set_free(hf3);
+	CHECK(gate_compare(hf, cb, &o, &rep, err, sizeof err) == -1);
+	gate_report_free(&rep);
 	/* Two hyperfine files: wall time, and a twofold slowdown. */
-	CHECK(compare_run(hf, hf2, &o, &rep, err, sizeof err) == 0);
+	CHECK(gate_compare(hf, hf2, &o, &rep, err, sizeof err) == 0);
 	CHECK(rep.count[CMP_REGRESSION] == 1);
-	compare_report_free(&rep);
-	compare_set_free(hf);
-	compare_set_free(hf2);
-	compare_set_free(cb);
+	gate_report_free(&rep);
+	gate_set_free(hf);
+	gate_set_free(hf2);
+	gate_set_free(cb);
 }
 
 /* --require-all: one message naming the one-sided benchmarks of both
@@ -322,19 +322,19 @@ static void test_require_all_names_both_sides(void)
 	const char *a[] = {"x", "old"}, *b[] = {"x", "new"};
 	struct cmp_set *base = hyperfine_set(a, 2, 1), *new = hyperfine_set(b, 2, 1);
 	char err[DIAG_MSG_MAX];
-	CHECK(compare_check_match(base, new, MATCH_COMMAND, false, err, sizeof err) == 0);
-	CHECK(compare_check_match(base, new, MATCH_COMMAND, true, err, sizeof err) == -1);
+	CHECK(gate_check_match(base, new, MATCH_COMMAND, false, err, sizeof err) == 0);
+	CHECK(gate_check_match(base, new, MATCH_COMMAND, true, err, sizeof err) == -1);
 	CHECK_STR(err, "--require-all: 1 benchmark of t.json is not in t.json: 'old'; "
 		  "1 benchmark of t.json is not in t.json: 'new'");
-	compare_set_free(base);
-	compare_set_free(new);
+	gate_set_free(base);
+	gate_set_free(new);
 }
 
 static void test_load_directory(void)
 {
 	struct cmp_set *s;
 	char err[DIAG_MSG_MAX];
-	CHECK(compare_load("/", &s, err, sizeof err) == -1);
+	CHECK(gate_load("/", &s, err, sizeof err) == -1);
 	CHECK(s == NULL);
 	CHECK_STR(err, "cannot read '/': it is a directory, not a results file");
 }
@@ -359,20 +359,20 @@ static void test_match_by_name_and_params(void)
 	CHECK(base && new);
 	struct cmp_options o = {MET_WALL, 0.05, 0.95, 1, MATCH_NAME};
 	struct cmp_report rep;
-	CHECK(compare_run(base, new, &o, &rep, err, sizeof err) == 0);
+	CHECK(gate_compare(base, new, &o, &rep, err, sizeof err) == 0);
 	CHECK(rep.count[CMP_ONLY_BASE] == 0 && rep.count[CMP_ONLY_NEW] == 0);
 	CHECK(rep.rows[0].base == &base->bench[0]);
 	CHECK(rep.rows[0].new == &new->bench[1]);
 	/* Constant and equal on both sides: no change, decided. */
 	CHECK(rep.rows[0].verdict == CMP_NOISE);
 	CHECK_NEAR(rep.rows[0].st.ratio, 1.0, 0);
-	compare_report_free(&rep);
+	gate_report_free(&rep);
 	/* By command line "build" does not match make -jN. */
 	o.match_by = MATCH_COMMAND;
-	CHECK(compare_run(base, new, &o, &rep, err, sizeof err) == -1);
-	compare_report_free(&rep);
-	compare_set_free(base);
-	compare_set_free(new);
+	CHECK(gate_compare(base, new, &o, &rep, err, sizeof err) == -1);
+	gate_report_free(&rep);
+	gate_set_free(base);
+	gate_set_free(new);
 }
 
 static void test_constant_samples_decided(void)
@@ -392,16 +392,16 @@ static void test_constant_samples_decided(void)
 	struct cmp_options o = {MET_CTR_FIRST + CTR_PAGE_FAULTS, 0.05, 0.95, 1,
 				MATCH_COMMAND};
 	struct cmp_report rep;
-	CHECK(compare_run(base, new, &o, &rep, err, sizeof err) == 0);
+	CHECK(gate_compare(base, new, &o, &rep, err, sizeof err) == 0);
 	CHECK(rep.rows[0].verdict == CMP_REGRESSION);
 	CHECK_NEAR(rep.rows[0].st.ratio, 4048.0 / 2048.0, 1e-12);
-	compare_report_free(&rep);
+	gate_report_free(&rep);
 	/* And reversed, an improvement. */
-	CHECK(compare_run(new, base, &o, &rep, err, sizeof err) == 0);
+	CHECK(gate_compare(new, base, &o, &rep, err, sizeof err) == 0);
 	CHECK(rep.rows[0].verdict == CMP_IMPROVEMENT);
-	compare_report_free(&rep);
-	compare_set_free(base);
-	compare_set_free(new);
+	gate_report_free(&rep);
+	gate_set_free(base);
+	gate_set_free(new);
 }
 
 static void test_metric_choice(void)
@@ -418,41 +418,86 @@ static void test_metric_choice(void)
 
 	struct cmp_options o = {-1, 0.05, 0.95, 1, MATCH_COMMAND};
 	struct cmp_report rep;
-	CHECK(compare_run(s, s, &o, &rep, err, sizeof err) == 0);
+	CHECK(gate_compare(s, s, &o, &rep, err, sizeof err) == 0);
 	CHECK(rep.metric == MET_CTR_FIRST + CTR_INSTRUCTIONS);
 	CHECK_STR(rep.why, "counted on both sides");
 	CHECK(rep.n_uncompared == 0);
-	compare_report_free(&rep);
+	gate_report_free(&rep);
 
-	CHECK(compare_run(s, hf, &o, &rep, err, sizeof err) == 0);
+	CHECK(gate_compare(s, hf, &o, &rep, err, sizeof err) == 0);
 	CHECK(rep.metric == MET_WALL);
 	CHECK_STR(rep.why, "instructions not counted in t.json");
 	/* user, system, instructions recorded in s only. */
 	CHECK(rep.n_uncompared == 3);
-	compare_report_free(&rep);
+	gate_report_free(&rep);
 
 	o.metric = MET_CTR_FIRST + CTR_INSTRUCTIONS;
-	CHECK(compare_run(s, hf, &o, &rep, err, sizeof err) == -1);
+	CHECK(gate_compare(s, hf, &o, &rep, err, sizeof err) == -1);
 	CHECK(strstr(err, "--gate-metric instructions: not counted in t.json for 'short'") != NULL);
-	compare_report_free(&rep);
+	gate_report_free(&rep);
 
 	o.metric = CMP_CPU_TIME;
-	CHECK(compare_run(s, s, &o, &rep, err, sizeof err) == 0);
+	CHECK(gate_compare(s, s, &o, &rep, err, sizeof err) == 0);
 	CHECK(rep.metric == CMP_CPU_TIME);
-	CHECK_STR(compare_metric_key(rep.metric), "cpu_time");
-	compare_report_free(&rep);
-	compare_set_free(s);
-	compare_set_free(hf);
+	CHECK_STR(gate_metric_key(rep.metric), "cpu_time");
+	gate_report_free(&rep);
+	gate_set_free(s);
+	gate_set_free(hf);
 }
 
 static void test_metric_keys(void)
 {
-	CHECK(compare_metric_lookup("cpu_time") == CMP_CPU_TIME);
-	CHECK(compare_metric_lookup("wall_time") == MET_WALL);
-	CHECK(compare_metric_lookup("instructions") == MET_CTR_FIRST + CTR_INSTRUCTIONS);
-	CHECK(compare_metric_lookup("task_clock") == MET_CTR_FIRST + CTR_TASK_CLOCK);
-	CHECK(compare_metric_lookup("peak_rss") == MET_MAX_RSS);
-	CHECK(compare_metric_lookup("bogus") == -1);
+	CHECK(gate_metric_lookup("cpu_time") == CMP_CPU_TIME);
+	CHECK(gate_metric_lookup("wall_time") == MET_WALL);
+	CHECK(gate_metric_lookup("instructions") == MET_CTR_FIRST + CTR_INSTRUCTIONS);
+	CHECK(gate_metric_lookup("task_clock") == MET_CTR_FIRST + CTR_TASK_CLOCK);
+	CHECK(gate_metric_lookup("peak_rss") == MET_MAX_RSS);
+	CHECK(gate_metric_lookup("bogus") == -1);
+}
+
+/* gate_run: the decision's exit code, and the warnings it leaves to the
+ * caller to print, early (about the baseline) and late (about rows). */
+static void test_gate_run_exit_codes_and_warnings(void)
+{
+	const char *base_doc =
+		"{\"schema\": \"cbench-results\", \"schema_version\": 1, \"results\": ["
+		"{\"command\": \"t\", \"interrupted\": true, \"runs\": {\"wall_time\": "
+		"[1, 1.01, 0.99, 1, 1.02, 0.98]}},"
+		"{\"command\": \"gone\", \"runs\": {\"wall_time\": [1, 1, 1]}}]}";
+	const char *slow_doc =
+		"{\"schema\": \"cbench-results\", \"schema_version\": 1, \"results\": ["
+		"{\"command\": \"t\", \"runs\": {\"wall_time\": "
+		"[2, 2.02, 1.98, 2, 2.04, 1.96]}}]}";
+	char err[DIAG_MSG_MAX];
+	struct cmp_set *base = parse(base_doc, err), *slow = parse(slow_doc, err);
+	CHECK(base && slow);
+	struct gate_options o = {.metric = -1, .threshold = 0.05, .confidence = 0.95,
+				 .seed = 1, .match_by = MATCH_COMMAND};
+	struct gate_result g;
+	int rc = gate_run(&o, base, slow, &g);
+	int regression = rc == CBENCH_EXIT_REGRESSION && g.exit_code == rc &&
+			 g.rep.count[CMP_REGRESSION] == 1 && g.rep.count[CMP_ONLY_BASE] == 1;
+	int early = g.n_early == 1 && strstr(g.warnings[0], "is partial") != NULL;
+	int late = g.n_warnings == 2 && strstr(g.warnings[1], "1 benchmark missing in") &&
+		   strstr(g.warnings[1], "'gone'") != NULL;
+	gate_result_free(&g);
+	/* The same against itself: within noise, exit 0. */
+	rc = gate_run(&o, slow, slow, &g);
+	int ok = rc == CBENCH_EXIT_OK && g.rep.count[CMP_NOISE] == 1 && g.n_warnings == 0;
+	gate_result_free(&g);
+	/* --require-all with a one-sided benchmark: an input error, no rows. */
+	o.require_all = true;
+	rc = gate_run(&o, base, slow, &g);
+	int usage = rc == CBENCH_EXIT_USAGE && g.rep.n_rows == 0 &&
+		    strstr(g.error, "--require-all: 1 benchmark of t.json is not in t.json") != NULL;
+	gate_result_free(&g);
+	gate_set_free(base);
+	gate_set_free(slow);
+	CHECK(regression);
+	CHECK(early);
+	CHECK(late);
+	CHECK(ok);
+	CHECK(usage);
 }
 
 int main(void)
@@ -478,5 +523,6 @@ int main(void)
 	RUN(test_constant_samples_decided);
 	RUN(test_metric_choice);
 	RUN(test_metric_keys);
+	RUN(test_gate_run_exit_codes_and_warnings);
 	UNIT_EXIT();
 }

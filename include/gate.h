@@ -1,5 +1,5 @@
 /*
- * compare.h: baselines and CI gates.  Reads saved results (cbench's JSON,
+ * gate.h: baselines and CI gates.  Reads saved results (cbench's JSON,
  * or hyperfine's), or takes the results of the run that just finished,
  * matches the benchmarks of two sets measured by the same tool, compares
  * each pair on one metric and decides: regression, improvement, within
@@ -20,14 +20,17 @@
  * interval beyond the threshold", with a significance test in front as
  * Google Benchmark's compare.py does with Mann-Whitney U).
  *
- * Library-style: nothing here prints or exits; errors come back as -1 with
- * one line in err.  Ownership: compare_load()/compare_parse()/
- * compare_from_results() return sets freed with compare_set_free();
- * compare_run() fills a report freed with compare_report_free().  A report
- * points into the two sets it was made from: free it first.
+ * Two parts: the loader (gate_load.c: gate_load, gate_parse,
+ * gate_from_results, gate_from_plan) builds sets; the decision (gate.c:
+ * gate_compare, gate_run) reads only sets.  Library-style: nothing here
+ * prints or exits; errors come back as -1 with one line in err.
+ * Ownership: the loader's sets are freed with gate_set_free();
+ * gate_compare() fills a report freed with gate_report_free(), and
+ * gate_run() a result freed with gate_result_free().  A report points into
+ * the two sets it was made from: free it first.
  */
-#ifndef CBENCH_COMPARE_H
-#define CBENCH_COMPARE_H
+#ifndef CBENCH_GATE_H
+#define CBENCH_GATE_H
 
 #include "cli.h"
 #include "results.h"
@@ -68,44 +71,44 @@ struct cmp_set {
 
 /* Read and validate a results file.  Returns 0, or -1 with a message that
  * names the file and, for malformed JSON, the line and column. */
-int compare_load(const char *path, struct cmp_set **out, char *err, size_t errlen);
+int gate_load(const char *path, struct cmp_set **out, char *err, size_t errlen);
 /* The same from text in memory; origin names it in messages. */
-int compare_parse(const char *text, size_t len, const char *origin,
+int gate_parse(const char *text, size_t len, const char *origin,
 		  struct cmp_set **out, char *err, size_t errlen);
 /* A set from in-memory results (copied). */
-struct cmp_set *compare_from_results(struct bench_result *const *rs, size_t n,
+struct cmp_set *gate_from_results(struct bench_result *const *rs, size_t n,
 				     const char *origin);
 /* The benchmarks a plan will run, without runs: to check a baseline
  * against them before anything runs. */
 struct plan;
-struct cmp_set *compare_from_plan(const struct plan *plan, const char *origin);
-void compare_set_free(struct cmp_set *s);
+struct cmp_set *gate_from_plan(const struct plan *plan, const char *origin);
+void gate_set_free(struct cmp_set *s);
 
 /* Were both sets measured by the same tool?  hyperfine's wall time
  * includes starting the process (fork, exec), cbench's starts at the exec,
  * so a hyperfine file against cbench results (a file or this run) would
  * gate on that offset: -1 with a message saying so.  Two hyperfine files,
  * or two cbench ones, are fine. */
-int compare_check_tools(const struct cmp_set *base, const struct cmp_set *new,
+int gate_check_tools(const struct cmp_set *base, const struct cmp_set *new,
 			char *err, size_t errlen);
 
 /* Can new be compared with base: does anything match, were both measured
- * by the same tool (compare_check_tools), and, with require_all, is every
+ * by the same tool (gate_check_tools), and, with require_all, is every
  * benchmark on both sides?  Returns 0, or -1 with a one-line message
  * naming the problem (with require_all, the one-sided benchmarks of both
  * sides by name). */
-int compare_check_match(const struct cmp_set *base, const struct cmp_set *new,
+int gate_check_match(const struct cmp_set *base, const struct cmp_set *new,
 			enum match_by by, bool require_all, char *err, size_t errlen);
 
 /* "wall_time", ..., "cpu_time"; and the reverse (-1 if unknown). */
-const char *compare_metric_key(int metric);
-int compare_metric_lookup(const char *key);
+const char *gate_metric_key(int metric);
+int gate_metric_lookup(const char *key);
 /* Is the metric recorded, with at least one counted value, in every
  * benchmark of the set (any = in at least one)? */
-bool compare_bench_has(const struct cmp_bench *b, int metric);
-bool compare_set_has(const struct cmp_set *s, int metric, bool any);
+bool gate_bench_has(const struct cmp_bench *b, int metric);
+bool gate_set_has(const struct cmp_set *s, int metric, bool any);
 /* "cbench file", "hyperfine file", "this run". */
-const char *compare_format_name(enum cmp_format f);
+const char *gate_format_name(enum cmp_format f);
 
 enum cmp_verdict {
 	CMP_REGRESSION,
@@ -117,14 +120,14 @@ enum cmp_verdict {
 	CMP__COUNT
 };
 
-const char *compare_verdict_name(enum cmp_verdict v);
+const char *gate_verdict_name(enum cmp_verdict v);
 
 /*
  * The decision on one compared pair (see the top of this file).  threshold
  * is relative (0.05 = 5 %).  *p_used gets the p-value it relied on:
  * Mann-Whitney's, or Welch's when that one is not available.
  */
-enum cmp_verdict compare_decide(const struct stats_comparison *c,
+enum cmp_verdict gate_decide(const struct stats_comparison *c,
 				double threshold, double *p_used);
 
 struct cmp_row {
@@ -166,14 +169,49 @@ struct cmp_report {
  * nothing matches, the sets come from different tools, the gate metric is
  * missing from a matched benchmark.
  */
-int compare_run(const struct cmp_set *base, const struct cmp_set *new,
+int gate_compare(const struct cmp_set *base, const struct cmp_set *new,
 		const struct cmp_options *opt, struct cmp_report *out,
 		char *err, size_t errlen);
-void compare_report_free(struct cmp_report *r);
+void gate_report_free(struct cmp_report *r);
 
 /* The names of the rows with verdict v, "'a', 'b'", cut with "..." when
  * they do not fit in len bytes. */
-void compare_names(const struct cmp_row *rows, size_t n, enum cmp_verdict v,
+void gate_names(const struct cmp_row *rows, size_t n, enum cmp_verdict v,
 		   char *buf, size_t len);
+
+/* Seed of the comparison's resampling when --seed is not given: a gate
+ * must give the same verdict on the same two files every time. */
+#define GATE_DEFAULT_SEED 1UL
+
+struct gate_options {
+	int metric;             /* CMP metric, or -1: automatic */
+	double threshold;       /* relative, e.g. 0.05 */
+	double confidence;
+	unsigned long seed;
+	enum match_by match_by;
+	bool require_all;       /* a one-sided benchmark is an input error */
+};
+
+/* What the gate decided, with what the user should hear about it. */
+struct gate_result {
+	int exit_code;          /* CBENCH_EXIT_OK, _REGRESSION or _USAGE */
+	char error[512];        /* with _USAGE: the one-line reason */
+	struct cmp_report rep;  /* the comparison (rows empty on _USAGE) */
+	/* Warnings, one line each: those about the baseline come before the
+	 * report (n_early of them), the others after it. */
+	char **warnings;
+	size_t n_warnings, n_early;
+};
+
+/*
+ * The whole decision: check that base and new can be compared
+ * (gate_check_match), compare them (gate_compare) and set the exit code:
+ * _REGRESSION when any matched benchmark regressed, _USAGE for an input
+ * error (nothing in common, two tools, the metric missing, --require-all
+ * with a one-sided benchmark), _OK otherwise.  Returns the exit code.
+ */
+int gate_run(const struct gate_options *opt, const struct cmp_set *base,
+	     const struct cmp_set *new, struct gate_result *out);
+void gate_result_free(struct gate_result *r);
 
 #endif

@@ -1,0 +1,479 @@
+/*
+ * gate.c: the CI gate (see gate.h for the rule): matches the benchmarks of
+ * two sets, compares each pair on one metric, decides regression,
+ * improvement or noise, and turns the outcome into cbench's exit code.
+ * Sets come from the loader (gate_load.c); nothing here reads a file,
+ * prints or exits.
+ */
+#include "gate.h"
+#include "xalloc.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- matching and deciding ---- */
+
+const char *gate_verdict_name(enum cmp_verdict v)
+{
+	static const char *const names[CMP__COUNT] = {
+		[CMP_REGRESSION] = "regression",
+		[CMP_IMPROVEMENT] = "improvement",
+		[CMP_NOISE] = "within noise",
+		[CMP_UNDECIDED] = "undecided",
+		[CMP_ONLY_BASE] = "missing in new",
+		[CMP_ONLY_NEW] = "not in baseline",
+	};
+	return (unsigned)v < CMP__COUNT ? names[v] : "?";
+}
+
+enum cmp_verdict gate_decide(const struct stats_comparison *c,
+				double threshold, double *p_used)
+{
+	/* Mann-Whitney U first: rank-based, so one slow run on a busy CI
+	 * machine does not make or break significance (Google Benchmark's
+	 * tools/compare.py uses it for the same reason). */
+	double p = isfinite(c->p_mann_whitney) && !c->mw_underpowered
+		   ? c->p_mann_whitney : c->p_welch;
+	*p_used = p;
+	if (!isfinite(p) || !isfinite(c->ratio_lo) || !isfinite(c->ratio_hi))
+		return CMP_UNDECIDED;
+	/* 1 - 0.95 is 0.050000000000000044 in binary: round alpha so that
+	 * p = 0.05 is not significant at 95 %. */
+	double alpha = round((1.0 - c->confidence) * 1e12) / 1e12;
+	if (!(p < alpha))
+		return CMP_NOISE;
+	if (c->ratio_lo - 1.0 > threshold)
+		return CMP_REGRESSION;
+	if (1.0 - c->ratio_hi > threshold)
+		return CMP_IMPROVEMENT;
+	return CMP_NOISE;
+}
+
+/* Do a and b have the same parameters (in any order)? */
+static bool same_params(const struct cmp_bench *a, const struct cmp_bench *b)
+{
+	if (a->n_params != b->n_params)
+		return false;
+	for (size_t i = 0; i < a->n_params; i++) {
+		bool found = false;
+		for (size_t k = 0; k < b->n_params && !found; k++)
+			found = strcmp(a->params[i].name, b->params[k].name) == 0 &&
+				strcmp(a->params[i].value, b->params[k].value) == 0;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static bool same_bench(const struct cmp_bench *a, const struct cmp_bench *b,
+		       enum match_by by)
+{
+	const char *x = by == MATCH_NAME ? a->name : a->command;
+	const char *y = by == MATCH_NAME ? b->name : b->command;
+	return strcmp(x, y) == 0 && same_params(a, b);
+}
+
+/* Regressions first, then improvements, noise, undecided, one-sided;
+ * file order within each group (a stable counting sort). */
+static void order_rows(struct cmp_row *rows, size_t n)
+{
+	struct cmp_row *sorted = xcalloc(n + 1, sizeof *sorted);
+	size_t k = 0;
+	for (int v = 0; v < CMP__COUNT; v++)
+		for (size_t i = 0; i < n; i++)
+			if ((int)rows[i].verdict == v)
+				sorted[k++] = rows[i];
+	memcpy(rows, sorted, n * sizeof *rows);
+	free(sorted);
+}
+
+/* Choose the gate metric and say why. */
+static int choose_metric(const struct cmp_set *base, const struct cmp_set *new,
+			 const struct cmp_row *rows, size_t n_rows,
+			 const struct cmp_options *opt, struct cmp_report *rep,
+			 char *err, size_t errlen)
+{
+	if (opt->metric >= 0) {
+		int m = opt->metric;
+		rep->metric = m;
+		snprintf(rep->why, sizeof rep->why, "chosen with --gate-metric");
+		for (size_t i = 0; i < n_rows; i++) {
+			const struct cmp_row *r = &rows[i];
+			if (r->base == NULL || r->new == NULL)
+				continue;
+			const struct cmp_set *lacking = !gate_bench_has(r->base, m)
+				? base : !gate_bench_has(r->new, m) ? new : NULL;
+			if (lacking == NULL)
+				continue;
+			const struct cmp_bench *b = lacking == base ? r->base : r->new;
+			if (lacking->format == CMP_FMT_HYPERFINE)
+				snprintf(err, errlen, "--gate-metric %s: %s is a hyperfine "
+					 "file, which records only wall time per run "
+					 "(use --gate-metric wall_time)",
+					 gate_metric_key(m), lacking->origin);
+			else
+				snprintf(err, errlen, "--gate-metric %s: not counted in "
+					 "%s for '%s'", gate_metric_key(m),
+					 lacking->origin, b->name);
+			return -1;
+		}
+		return 0;
+	}
+	rep->metric_auto = true;
+	const struct cmp_set *lacking = NULL;
+	for (size_t i = 0; i < n_rows && lacking == NULL; i++) {
+		const struct cmp_row *r = &rows[i];
+		if (r->base == NULL || r->new == NULL)
+			continue;
+		if (!gate_bench_has(r->base, MET_CTR_FIRST + CTR_INSTRUCTIONS))
+			lacking = base;
+		else if (!gate_bench_has(r->new, MET_CTR_FIRST + CTR_INSTRUCTIONS))
+			lacking = new;
+	}
+	if (lacking == NULL) {
+		rep->metric = MET_CTR_FIRST + CTR_INSTRUCTIONS;
+		snprintf(rep->why, sizeof rep->why, "counted on both sides");
+	} else {
+		rep->metric = MET_WALL;
+		if (lacking->format == CMP_FMT_HYPERFINE)
+			snprintf(rep->why, sizeof rep->why, "%s is a hyperfine file, "
+				 "without counters", lacking->origin);
+		else
+			snprintf(rep->why, sizeof rep->why, "instructions not counted "
+				 "in %s", lacking->format == CMP_FMT_RUN
+				 ? "this run" : lacking->origin);
+	}
+	return 0;
+}
+
+static void compare_pair(struct cmp_row *r, int m, const struct cmp_options *opt)
+{
+	const double *a = r->base->col[m], *b = r->new->col[m];
+	struct stats_summary sa, sb;
+	bool ok_a = stats_summarize(a, r->base->n_runs, opt->confidence, &sa) == 0;
+	bool ok_b = stats_summarize(b, r->new->n_runs, opt->confidence, &sb) == 0;
+	r->base_mean = ok_a ? sa.mean : NAN;
+	r->base_sd = ok_a ? sa.stddev : NAN;
+	r->base_n = ok_a ? sa.n : 0;
+	r->new_mean = ok_b ? sb.mean : NAN;
+	r->new_sd = ok_b ? sb.stddev : NAN;
+	r->new_n = ok_b ? sb.n : 0;
+	r->p = NAN;
+	if (!ok_a || !ok_b ||
+	    stats_compare(a, r->base->n_runs, b, r->new->n_runs, opt->confidence,
+			  opt->seed, &r->st) != 0) {
+		memset(&r->st, 0, sizeof r->st);
+		r->st.ratio = r->st.ratio_lo = r->st.ratio_hi = NAN;
+		r->st.p_welch = r->st.p_mann_whitney = NAN;
+		r->st.confidence = opt->confidence;
+		r->verdict = CMP_UNDECIDED;
+		return;
+	}
+	/*
+	 * Constant samples (deterministic counters such as page faults of a
+	 * program that touches a fixed number of pages): the t statistic is
+	 * 0/0 or x/0 and the rank test has no variance when all values tie,
+	 * so both p-values may be undefined.  The difference, if any, is then
+	 * exact: decide on it as on a certain one.
+	 */
+	struct stats_comparison c = r->st;
+	if (!isfinite(c.p_mann_whitney) && !isfinite(c.p_welch) &&
+	    sa.n >= 2 && sb.n >= 2 && sa.stddev == 0 && sb.stddev == 0) {
+		c.p_welch = sa.mean == sb.mean ? 1.0 : 0.0;
+		if (!isfinite(c.ratio_lo) || !isfinite(c.ratio_hi))
+			c.ratio_lo = c.ratio_hi = c.ratio;
+		r->st = c;
+	}
+	r->verdict = gate_decide(&c, opt->threshold, &r->p);
+}
+
+/* Pair each benchmark of base with the first unpaired one of new that has
+ * the same key: rows in base's order, then new's unpaired ones. */
+static struct cmp_row *match(const struct cmp_set *base, const struct cmp_set *new,
+			     enum match_by by, size_t *n_rows, size_t *matched)
+{
+	struct cmp_row *rows = xcalloc(base->n + new->n + 1, sizeof *rows);
+	bool *taken = xcalloc(new->n + 1, sizeof *taken);
+	size_t n = 0;
+	*matched = 0;
+	for (size_t i = 0; i < base->n; i++) {
+		struct cmp_row *r = &rows[n++];
+		r->base = &base->bench[i];
+		for (size_t k = 0; k < new->n; k++) {
+			if (!taken[k] && same_bench(r->base, &new->bench[k], by)) {
+				taken[k] = true;
+				r->new = &new->bench[k];
+				(*matched)++;
+				break;
+			}
+		}
+		if (r->new == NULL)
+			r->verdict = CMP_ONLY_BASE;
+	}
+	for (size_t k = 0; k < new->n; k++) {
+		if (taken[k])
+			continue;
+		rows[n].new = &new->bench[k];
+		rows[n].verdict = CMP_ONLY_NEW;
+		n++;
+	}
+	free(taken);
+	*n_rows = n;
+	return rows;
+}
+
+static int no_match(const struct cmp_set *base, const struct cmp_set *new,
+		    enum match_by by, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "no benchmark in %s matches one in %s (matching by "
+		 "%s)", new->origin, base->origin, by == MATCH_NAME
+		 ? "display name; try --match-by command"
+		 : "command line; try --match-by name");
+	return -1;
+}
+
+int gate_check_tools(const struct cmp_set *base, const struct cmp_set *new,
+			char *err, size_t errlen)
+{
+	bool hf_base = base->format == CMP_FMT_HYPERFINE;
+	bool hf_new = new->format == CMP_FMT_HYPERFINE;
+	if (hf_base == hf_new)
+		return 0;
+	const struct cmp_set *hf = hf_base ? base : new;
+	const struct cmp_set *cb = hf_base ? new : base;
+	snprintf(err, errlen, "%s is a hyperfine file and %s is cbench's: their "
+		 "wall times are not comparable (hyperfine's include starting the "
+		 "process, cbench's start at its exec), so the offset would read "
+		 "as a regression or an improvement; measure %s with cbench too "
+		 "(--save-baseline), or compare two hyperfine files", hf->origin,
+		 cb->format == CMP_FMT_RUN ? "this run" : cb->origin,
+		 hf_base ? "the baseline" : hf->origin);
+	return -1;
+}
+
+void gate_names(const struct cmp_row *rows, size_t n, enum cmp_verdict v,
+		   char *buf, size_t len)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].verdict != v)
+			continue;
+		const struct cmp_bench *b = rows[i].base ? rows[i].base : rows[i].new;
+		int w = snprintf(buf + off, len - off, "%s'%s'", off ? ", " : "", b->name);
+		if (w < 0 || (size_t)w >= len - off) {
+			if (len > 4)
+				snprintf(buf + len - 4, 4, "...");
+			return;
+		}
+		off += (size_t)w;
+	}
+}
+
+int gate_check_match(const struct cmp_set *base, const struct cmp_set *new,
+			enum match_by by, bool require_all, char *err, size_t errlen)
+{
+	size_t n, matched;
+	struct cmp_row *rows = match(base, new, by, &n, &matched);
+	int rc = 0;
+	/* A hyperfine file against a cbench one is refused whatever matches,
+	 * so say that first: "no match, try --match-by" would only lead to
+	 * this error next. */
+	if (gate_check_tools(base, new, err, errlen) != 0) {
+		rc = -1;
+	} else if (matched == 0) {
+		rc = no_match(base, new, by, err, errlen);
+	} else if (require_all && matched < n) {
+		/* One line naming the one-sided benchmarks of both sides. */
+		size_t off = 0;
+		err[0] = '\0';
+		for (int v = CMP_ONLY_BASE; v <= CMP_ONLY_NEW; v++) {
+			size_t k = 0;
+			for (size_t i = 0; i < n; i++)
+				k += rows[i].verdict == (enum cmp_verdict)v;
+			if (k == 0 || off >= errlen)
+				continue;
+			const struct cmp_set *from = v == CMP_ONLY_BASE ? base : new;
+			const struct cmp_set *in = v == CMP_ONLY_BASE ? new : base;
+			char names[DIAG_MSG_MAX / 2];
+			gate_names(rows, n, (enum cmp_verdict)v, names, sizeof names);
+			int w = snprintf(err + off, errlen - off, "%s%zu benchmark%s "
+					 "of %s %s not in %s: %s",
+					 off ? "; " : "--require-all: ", k,
+					 k == 1 ? "" : "s", from->origin,
+					 k == 1 ? "is" : "are", in->origin, names);
+			off = w < 0 ? errlen : off + (size_t)w;
+		}
+		rc = -1;
+	}
+	free(rows);
+	return rc;
+}
+
+int gate_compare(const struct cmp_set *base, const struct cmp_set *new,
+		const struct cmp_options *opt, struct cmp_report *out,
+		char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	out->base = base;
+	out->new = new;
+	out->threshold = opt->threshold;
+	out->confidence = opt->confidence;
+	out->match_by = opt->match_by;
+
+	size_t n, matched;
+	struct cmp_row *rows = match(base, new, opt->match_by, &n, &matched);
+	out->rows = rows;
+	out->n_rows = n;
+	if (matched == 0)
+		return no_match(base, new, opt->match_by, err, errlen);
+	if (gate_check_tools(base, new, err, errlen) != 0)
+		return -1;
+	if (choose_metric(base, new, rows, n, opt, out, err, errlen) != 0)
+		return -1;
+
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].base && rows[i].new)
+			compare_pair(&rows[i], out->metric, opt);
+	order_rows(rows, n);
+	for (size_t i = 0; i < n; i++)
+		out->count[rows[i].verdict]++;
+
+	/* Metrics one side recorded per run and the other did not. */
+	for (int m = 0; m < MET_COUNT; m++) {
+		bool in_base = gate_set_has(base, m, true);
+		bool in_new = gate_set_has(new, m, true);
+		if (in_base != in_new)
+			out->uncompared[out->n_uncompared++] = m;
+	}
+	return 0;
+}
+
+void gate_report_free(struct cmp_report *r)
+{
+	if (r == NULL)
+		return;
+	free(r->rows);
+	r->rows = NULL;
+	r->n_rows = 0;
+}
+
+static void add_warning(struct gate_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_warning(struct gate_result *r, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	r->warnings = xreallocarray(r->warnings, r->n_warnings + 1,
+				    sizeof *r->warnings);
+	r->warnings[r->n_warnings++] = xstrdup(buf);
+}
+
+/* A baseline with interrupted benchmarks is partial: fewer runs than it
+ * was meant to have, so its intervals are wider than planned. */
+static void warn_partial(struct gate_result *r, const struct cmp_set *base)
+{
+	char names[412];
+	size_t n_intr = 0, off = 0;
+	names[0] = '\0';
+	for (size_t i = 0; i < base->n; i++) {
+		if (!base->bench[i].interrupted)
+			continue;
+		n_intr++;
+		if (off < sizeof names) {
+			int w = snprintf(names + off, sizeof names - off, "%s'%s'",
+					 off ? ", " : "", base->bench[i].name);
+			off = w < 0 ? sizeof names : off + (size_t)w;
+			if (off >= sizeof names)
+				snprintf(names + sizeof names - 4, 4, "...");
+		}
+	}
+	if (n_intr)
+		add_warning(r, "the baseline %s is partial: %zu benchmark%s %s "
+			    "interrupted (fewer runs than planned): %s", base->origin,
+			    n_intr, n_intr == 1 ? "" : "s",
+			    n_intr == 1 ? "was" : "were", names);
+}
+
+/* Rows that need a word: undecided, interrupted or failing benchmarks,
+ * and the one-sided ones. */
+static void warn_rows(struct gate_result *r, const struct cmp_set *base,
+		      const struct cmp_set *new)
+{
+	const struct cmp_report *rep = &r->rep;
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		const struct cmp_bench *b = rep->rows[i].new;
+		if (rep->rows[i].verdict == CMP_UNDECIDED)
+			add_warning(r, "'%s': %s could not be compared (too few runs, "
+				    "or too noisy to bound the change): take more runs",
+				    b->name, gate_metric_key(rep->metric));
+		if (b && b->interrupted)
+			add_warning(r, "'%s' was interrupted in %s: fewer runs than "
+				    "planned", b->name, new->origin);
+		if (b && b->failed_runs)
+			add_warning(r, "'%s' has %zu failed run%s in %s (exit code not 0)",
+				    b->name, b->failed_runs,
+				    b->failed_runs == 1 ? "" : "s", new->origin);
+	}
+	char names[412];
+	for (int v = CMP_ONLY_BASE; v <= CMP_ONLY_NEW; v++) {
+		if (rep->count[v] == 0)
+			continue;
+		gate_names(rep->rows, rep->n_rows, (enum cmp_verdict)v, names,
+			   sizeof names);
+		const char *what = v == CMP_ONLY_BASE ? "missing in" : "not in the baseline";
+		const char *where = v == CMP_ONLY_BASE ? new->origin : base->origin;
+		add_warning(r, "%zu benchmark%s %s %s (not compared; --require-all "
+			    "makes this an error): %s", rep->count[v],
+			    rep->count[v] == 1 ? "" : "s", what, where, names);
+	}
+}
+
+int gate_run(const struct gate_options *opt, const struct cmp_set *base,
+	     const struct cmp_set *new, struct gate_result *out)
+{
+	memset(out, 0, sizeof *out);
+	out->exit_code = CBENCH_EXIT_USAGE;
+	/* Nothing in common, two tools, or (--require-all) one-sided
+	 * benchmarks: one error before any report. */
+	if (gate_check_match(base, new, opt->match_by, opt->require_all,
+			     out->error, sizeof out->error) != 0)
+		return out->exit_code;
+	warn_partial(out, base);
+	out->n_early = out->n_warnings;
+	struct cmp_options co = {
+		.metric = opt->metric,
+		.threshold = opt->threshold,
+		.confidence = opt->confidence,
+		.seed = opt->seed,
+		.match_by = opt->match_by,
+	};
+	if (gate_compare(base, new, &co, &out->rep, out->error,
+			 sizeof out->error) != 0) {
+		gate_report_free(&out->rep);
+		return out->exit_code;
+	}
+	warn_rows(out, base, new);
+	out->exit_code = out->rep.count[CMP_REGRESSION] ? CBENCH_EXIT_REGRESSION
+							 : CBENCH_EXIT_OK;
+	return out->exit_code;
+}
+
+void gate_result_free(struct gate_result *r)
+{
+	if (r == NULL)
+		return;
+	gate_report_free(&r->rep);
+	for (size_t i = 0; i < r->n_warnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
+	r->warnings = NULL;
+	r->n_warnings = r->n_early = 0;
+}
