@@ -31,6 +31,10 @@ void diag_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A usage error: the message, then a hint line pointing at --help. */
 void diag_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* "cbench: error: out of memory", then exit 1: the end of every failed
+ * allocation (xalloc.c). */
+void diag_out_of_memory(void) __attribute__((noreturn));
+
 /* Warnings printed so far (tests and the summary use it). */
 unsigned diag_warning_count(void);
 void diag_set_quiet(bool quiet);

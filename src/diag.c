@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static unsigned warnings;
 static bool quiet;
@@ -65,4 +66,10 @@ unsigned diag_warning_count(void)
 void diag_set_quiet(bool q)
 {
 	quiet = q;
+}
+
+void diag_out_of_memory(void)
+{
+	fputs("cbench: error: out of memory\n", stderr);
+	exit(CBENCH_EXIT_FAILURE);
 }

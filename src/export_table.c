@@ -75,6 +75,28 @@ static char *count_cell(double v)
 	return xstrdup(buf);
 }
 
+/* The Relative column: the ratio of means to the base, with hyperfine's
+ * propagated spread. */
+static char *relative_cell(const struct export_doc *d, size_t i)
+{
+	const struct stats_summary *w = &d->an->bench[i].sum[MET_WALL];
+	if (w->n == 0 || d->an->base < 0)
+		return xstrdup("n/a");
+	if ((long)i == d->an->base)
+		return xstrdup("1.00");
+	double ratio, spread;
+	const struct stats_summary *b = &d->an->bench[d->an->base].sum[MET_WALL];
+	stats_ratio(b, w, &ratio, &spread);
+	/* Both means 0 (possible once the shell's start-up is subtracted),
+	 * or the base's alone: no ratio. */
+	if (!isfinite(ratio))
+		return xstrdup("n/a");
+	/* One run on each side: no spread to show ("± 0.00"). */
+	if ((w->n >= 2 || b->n >= 2) && isfinite(spread))
+		return xasprintf("%.2f ± %.2f", ratio, spread);
+	return xasprintf("%.2f", ratio);
+}
+
 static void build(const struct export_doc *d, struct table *t)
 {
 	const struct bench_outcome *o = d->outcome;
@@ -143,24 +165,7 @@ static void build(const struct export_doc *d, struct table *t)
 		}
 		cell[k++] = time_cell(w->n ? w->min : NAN, unit);
 		cell[k++] = time_cell(w->n ? w->max : NAN, unit);
-		if (w->n == 0 || d->an->base < 0)
-			cell[k++] = xstrdup("n/a");
-		else if ((long)i == d->an->base)
-			cell[k++] = xstrdup("1.00");
-		else {
-			double ratio, spread;
-			const struct stats_summary *b = &d->an->bench[d->an->base].sum[MET_WALL];
-			stats_ratio(b, w, &ratio, &spread);
-			/* Both means 0 (possible once the shell's start-up is
-			 * subtracted), or the base's alone: no ratio. */
-			if (!isfinite(ratio))
-				cell[k++] = xstrdup("n/a");
-			/* One run on each side: no spread to show ("± 0.00"). */
-			else if ((w->n >= 2 || b->n >= 2) && isfinite(spread))
-				cell[k++] = xasprintf("%.2f ± %.2f", ratio, spread);
-			else
-				cell[k++] = xasprintf("%.2f", ratio);
-		}
+		cell[k++] = relative_cell(d, i);
 		for (size_t c = 0; c < sizeof show / sizeof show[0]; c++) {
 			if (!show[c])
 				continue;

@@ -1,8 +1,10 @@
 /*
- * xalloc.c: allocation wrappers that exit on out-of-memory, in the manner of
- * tmux's xmalloc.c.  Callers never check for NULL.
+ * xalloc.c: allocation wrappers that end cbench on out-of-memory (through
+ * the diagnostics module), in the manner of tmux's xmalloc.c.  Callers
+ * never check for NULL.
  */
 #include "xalloc.h"
+#include "diag.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -12,8 +14,7 @@
 
 static void oom(void)
 {
-	fputs("cbench: error: out of memory\n", stderr);
-	exit(1);
+	diag_out_of_memory();
 }
 
 void *xmalloc(size_t size)
