@@ -2,9 +2,11 @@
  * cli.h: the option table and the parsed configuration.
  *
  * One table (cli_options) drives parsing, --help, the man page (through
- * --help) and the checks that keep the completion files and the README in
- * sync.  Parsing validates every value (ranges, fixed sets) so that a bad
- * invocation fails before anything runs.
+ * --help) and, through the hidden --list-options, the checks that keep the
+ * completion files, the README and the e2e tests in sync.  Each entry has
+ * a kind (enum opt_kind), a range or value set, a default and a target in
+ * struct config; parsing validates every value against them so that a bad
+ * invocation fails before anything runs, and --help shows the defaults.
  *
  * Ownership: cli_parse() fills a config whose strings point into argv or are
  * owned by the config; free it with cli_free().

@@ -729,7 +729,6 @@ static int do_counters(struct cli_state *st, const struct cli_option *o,
 	*(const char **)target(st, o) = spec;
 	if (strcmp(spec, "none") == 0 || strcmp(spec, "default") == 0)
 		return 0;
-	/* (stored first: on an error the config is thrown away) */
 	char known[DIAG_MSG_MAX];
 	char *copy = xstrdup(spec), *rest = copy;
 	int rc = 0;
@@ -749,7 +748,7 @@ static int do_counters(struct cli_state *st, const struct cli_option *o,
 		}
 	}
 	free(copy);
-	return rc;
+	return rc;   /* on an error cli_parse fails and the config is dropped */
 }
 
 /* Apply one option with its argument words a[0..]: the scope, then the
