@@ -2,9 +2,11 @@
  * cli.h: the option table and the parsed configuration.
  *
  * One table (cli_options) drives parsing, --help, the man page (through
- * --help) and the checks that keep the completion files and the README in
- * sync.  Parsing validates every value (ranges, fixed sets) so that a bad
- * invocation fails before anything runs.
+ * --help) and, through the hidden --list-options, the checks that keep the
+ * completion files, the README and the e2e tests in sync.  Each entry has
+ * a kind (enum opt_kind), a range or value set, a default and a target in
+ * struct config; parsing validates every value against them so that a bad
+ * invocation fails before anything runs, and --help shows the defaults.
  *
  * Ownership: cli_parse() fills a config whose strings point into argv or are
  * owned by the config; free it with cli_free().
@@ -18,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* How many words an option takes. */
 enum arg_kind {
 	ARG_NONE,
 	ARG_ONE,        /* --opt VALUE or --opt=VALUE */
@@ -26,7 +29,36 @@ enum arg_kind {
 	ARG_THREE,      /* --opt NAME MIN MAX */
 };
 
+/*
+ * What an option's value is.  cli.c has one handler per kind, which checks
+ * the value against the entry's range or value set and stores it at the
+ * entry's target (an offsetof() into struct config).
+ */
+enum opt_kind {
+	KIND_FLAG,      /* no value: sets a bool */
+	KIND_COUNT,     /* whole number in [min, max]: long */
+	KIND_UINT,      /* whole number >= 0: uint64_t */
+	KIND_SECONDS,   /* decimal seconds in [min, max] ((min, max] if open): double */
+	KIND_PERCENT,   /* "5" or "5%", stored as the fraction 0.05: double */
+	KIND_ENUM,      /* a word of the value set, stored as its enum value */
+	KIND_CHOICE,    /* a word of the value set, stored as the string */
+	KIND_FILE,      /* a non-empty file name: const char * */
+	KIND_COMMAND,   /* a non-empty command line: const char * */
+	KIND_LIST,      /* repeatable, each value appended: struct strlist */
+	KIND_EXPORT,    /* an export file, - for stdout (format in aux) */
+	KIND_SPECIAL,   /* its own handler: -P, -L, -D, -S, -N, -i, --output, ... */
+	KIND__COUNT
+};
+
 enum opt_scope { SCOPE_RUN = 1, SCOPE_COMPARE = 2, SCOPE_BOTH = 3 };
+
+/* How --help shows an option's default. */
+enum def_show {
+	DEF_NONE,       /* no default shown */
+	DEF_VALUE,      /* "(default: 10)", from def (or the enum word of def) */
+	DEF_TEXT,       /* "(default: TEXT)", def_text alone */
+	DEF_VALUE_TEXT, /* the value, then def_text: "(default: auto: ...)" */
+};
 
 enum opt_id {
 	OPT_WARMUP, OPT_RUNS, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_MIN_TIME,
@@ -43,16 +75,38 @@ enum opt_id {
 	OPT__COUNT
 };
 
+/* One word of a fixed value set; an alias is accepted but not offered. */
+struct cli_value {
+	const char *name;
+	int value;
+	bool alias;
+};
+
+struct cli_state;   /* the parser's state, private to cli.c */
+struct cli_option;
+typedef int cli_handler(struct cli_state *st, const struct cli_option *o,
+			const char *const *words, int *exit_code);
+
 struct cli_option {
 	enum opt_id id;
 	const char *long_name;
 	char short_name;          /* 0 if none */
-	enum arg_kind kind;
+	enum arg_kind arity;
+	enum opt_kind kind;
 	const char *arg_name;     /* e.g. "NUM", "NAME MIN MAX" */
-	const char *values;       /* fixed set "a|b|c" for completion, or NULL */
-	const char *completion;   /* "file", "command", "counter", "metric", NULL */
+	const struct cli_value *values;  /* fixed set, {NULL}-ended, or NULL */
+	const char *completion;   /* "file", "command", "counter", NULL */
 	enum opt_scope scope;
-	const char *help;         /* ends with the default where there is one */
+	const char *help;         /* without the default, which is generated */
+	double min, max;          /* range of COUNT, SECONDS, PERCENT (a fraction) */
+	bool open;                /* SECONDS: min excluded; PERCENT: both ends */
+	double def;               /* default of COUNT, SECONDS, PERCENT, ENUM */
+	enum def_show show_def;
+	const char *def_text;
+	size_t off;               /* target: offsetof(struct config, field) */
+	size_t given_off;         /* a bool set when given, or 0 */
+	int aux;                  /* KIND_EXPORT: the export_format */
+	cli_handler *handler;     /* KIND_SPECIAL only */
 };
 
 extern const struct cli_option cli_options[];
@@ -98,6 +152,7 @@ struct config {
 	long min_runs;                 /* default 10 */
 	long max_runs;                 /* 0: unlimited */
 	bool min_runs_given, max_runs_given;
+	bool runs_given;
 	double min_time_s;             /* default 3 */
 	double max_time_s;             /* 0: none */
 
@@ -156,6 +211,14 @@ void cli_free(struct config *cfg);
 
 void cli_print_help(bool compare);
 void cli_print_version(void);
+/* The hidden --list-options: one tab-separated line per table entry (long
+ * name, short letter, kind, value set a|b, completion, scope run|compare|
+ * both, default, range) for the sync and completion tests. */
+void cli_list_options(void);
+
+/* The option of the table with this id. */
+const struct cli_option *cli_option(enum opt_id id);
+
 
 /* Parse helpers shared with other modules; return 0 or -1. */
 int cli_parse_long(const char *s, long min, long max, long *out);

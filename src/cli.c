@@ -1,16 +1,21 @@
 /*
  * cli.c: cbench's option table, its parser and --help.
  *
- * The table below is the single source of truth for options: the parser
- * walks it, --help prints it (and the man page is generated from --help),
- * and tests/e2e/sync.sh checks that the README and every completion file
+ * The table below is the single source of truth for options.  Each entry
+ * says what its value is (its kind), the range or value set it must lie
+ * in, its default and where it goes in struct config; the parser checks and
+ * stores every value with the one handler of its kind, and the few options
+ * with several words or side effects (-P, -L, -D, -S, -N, -i, --output,
+ * --counters, the exports) have a short handler of their own.  --help
+ * prints the table, defaults included (the man page is generated from
+ * --help), and the hidden --list-options prints it for tests/e2e/sync.sh,
+ * which checks that the README, every completion file and some e2e test
  * mention each entry.  The parser is hand-written rather than getopt_long
  * because -P and -L take several words and options may follow commands.
  */
 #include "cli.h"
 #include "cmdline.h"
 #include "counters.h"
-#include "planner.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -19,125 +24,264 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(sizeof(enum style) == sizeof(int) &&
+	       sizeof(enum time_unit) == sizeof(int) &&
+	       sizeof(enum run_order) == sizeof(int) &&
+	       sizeof(enum sort_mode) == sizeof(int) &&
+	       sizeof(enum match_by) == sizeof(int),
+	       "KIND_ENUM stores an int");
+
+static cli_handler do_help, do_version, do_param, do_step, do_shell,
+	do_no_shell, do_ignore, do_output, do_counters;
+
+static const struct cli_value order_values[] = {
+	{"sequential", ORDER_SEQUENTIAL, false},
+	{"interleaved", ORDER_INTERLEAVED, false},
+	{"shuffled", ORDER_SHUFFLED, false}, {NULL, 0, false}};
+static const struct cli_value sort_values[] = {
+	{"auto", SORT_AUTO, false}, {"command", SORT_COMMAND, false},
+	{"mean-time", SORT_MEAN_TIME, false}, {NULL, 0, false}};
+static const struct cli_value output_values[] = {
+	{"null", 0, false}, {"pipe", 0, false}, {"inherit", 0, false},
+	{NULL, 0, false}};
+static const struct cli_value style_values[] = {
+	{"auto", STYLE_AUTO, false}, {"basic", STYLE_BASIC, false},
+	{"full", STYLE_FULL, false}, {"nocolor", STYLE_NOCOLOR, false},
+	{"color", STYLE_COLOR, false}, {"none", STYLE_NONE, false},
+	{NULL, 0, false}};
+static const struct cli_value unit_values[] = {
+	{"microsecond", UNIT_US, false}, {"millisecond", UNIT_MS, false},
+	{"second", UNIT_S, false}, {"us", UNIT_US, true}, {"ms", UNIT_MS, true},
+	{"s", UNIT_S, true}, {NULL, 0, false}};
+static const struct cli_value metric_values[] = {
+	{"wall_time", 0, false}, {"cpu_time", 0, false}, {"user_time", 0, false},
+	{"system_time", 0, false}, {"peak_rss", 0, false},
+	{"task_clock", 0, false}, {"page_faults", 0, false},
+	{"instructions", 0, false}, {"cycles", 0, false},
+	{"cache_misses", 0, false}, {"branch_misses", 0, false},
+	{NULL, 0, false}};
+static const struct cli_value match_values[] = {
+	{"command", MATCH_COMMAND, false}, {"name", MATCH_NAME, false},
+	{NULL, 0, false}};
+
+#define OFF(field) offsetof(struct config, field)
+#define MAX_COUNT 1e9           /* largest -w, -r, -m, -M */
+#define MAX_SECONDS 1e7         /* largest --min-time, --max-time, --timeout */
+
+#define EXPORT(id_, name, fmt, scope_, text) \
+	{.id = id_, .long_name = name, .arity = ARG_ONE, .kind = KIND_EXPORT, \
+	 .arg_name = "FILE", .completion = "file", .scope = scope_, \
+	 .help = text, .aux = fmt}
+#define CMD_LIST(id_, name, letter, field, text) \
+	{.id = id_, .long_name = name, .short_name = letter, .arity = ARG_ONE, \
+	 .kind = KIND_LIST, .arg_name = "CMD", .completion = "command", \
+	 .scope = SCOPE_RUN, .help = text, .off = OFF(field)}
+
 const struct cli_option cli_options[] = {
-	{OPT_WARMUP, "warmup", 'w', ARG_ONE, "NUM", NULL, NULL, SCOPE_RUN,
-	 "Run each benchmark NUM times before measuring (default: 0)."},
-	{OPT_RUNS, "runs", 'r', ARG_ONE, "NUM", NULL, NULL, SCOPE_RUN,
-	 "Measure exactly NUM runs (conflicts with -m, -M, --max-time and "
-	 "--precision)."},
-	{OPT_MIN_RUNS, "min-runs", 'm', ARG_ONE, "NUM", NULL, NULL, SCOPE_RUN,
-	 "Measure at least NUM runs (default: 10)."},
-	{OPT_MAX_RUNS, "max-runs", 'M', ARG_ONE, "NUM", NULL, NULL, SCOPE_RUN,
-	 "Measure at most NUM runs (default: no limit)."},
-	{OPT_MIN_TIME, "min-time", 0, ARG_ONE, "SECONDS", NULL, NULL, SCOPE_RUN,
-	 "Without -r, keep running until SECONDS of measured time (default: 3)."},
-	{OPT_MAX_TIME, "max-time", 0, ARG_ONE, "SECONDS", NULL, NULL, SCOPE_RUN,
-	 "Stop a benchmark after SECONDS of measured time (default: none)."},
-	{OPT_PARAM_SCAN, "parameter-scan", 'P', ARG_THREE, "NAME MIN MAX", NULL, NULL,
-	 SCOPE_RUN, "Benchmark for each value NAME from MIN to MAX; {NAME} in "
-	 "commands is replaced. Repeatable."},
-	{OPT_PARAM_STEP, "parameter-step-size", 'D', ARG_ONE, "STEP", NULL, NULL,
-	 SCOPE_RUN, "Step of the preceding -P (default: 1; decimals allowed)."},
-	{OPT_PARAM_LIST, "parameter-list", 'L', ARG_TWO, "NAME VALUES", NULL, NULL,
-	 SCOPE_RUN, "Benchmark for each of the comma-separated VALUES (\\, escapes "
-	 "a comma). Repeatable; combines with -P as a Cartesian product."},
-	{OPT_SETUP, "setup", 's', ARG_ONE, "CMD", NULL, "command", SCOPE_RUN,
-	 "Run CMD once before each benchmark (once, or once per command)."},
-	{OPT_PREPARE, "prepare", 'p', ARG_ONE, "CMD", NULL, "command", SCOPE_RUN,
-	 "Run CMD before every run, warmups included (unmeasured)."},
-	{OPT_CONCLUDE, "conclude", 'C', ARG_ONE, "CMD", NULL, "command", SCOPE_RUN,
-	 "Run CMD after every run (unmeasured)."},
-	{OPT_CLEANUP, "cleanup", 'c', ARG_ONE, "CMD", NULL, "command", SCOPE_RUN,
-	 "Run CMD once after each benchmark."},
-	{OPT_SHELL, "shell", 'S', ARG_ONE, "SHELL", NULL, "command", SCOPE_RUN,
-	 "Run every command with SHELL -c; SHELL may have arguments ('bash "
-	 "--norc'), 'default' is sh, 'none' runs commands directly (default: "
-	 "a shell only for lines with shell syntax)."},
-	{OPT_NO_SHELL, "no-shell", 'N', ARG_NONE, NULL, NULL, NULL, SCOPE_RUN,
-	 "Same as --shell=none: split commands into words and exec them."},
-	{OPT_IGNORE_FAILURE, "ignore-failure", 'i', ARG_OPTIONAL, "CODES", NULL, NULL,
-	 SCOPE_RUN, "Keep going when a command fails; with =CODES (comma list) "
-	 "only for those exit codes."},
-	{OPT_TIMEOUT, "timeout", 0, ARG_ONE, "SECONDS", NULL, NULL, SCOPE_RUN,
-	 "Kill a run (its whole process group) after SECONDS (default: none)."},
-	{OPT_COMMAND_NAME, "command-name", 'n', ARG_ONE, "NAME", NULL, NULL,
-	 SCOPE_RUN, "Display name of a command: names go to the commands in "
-	 "order, the --reference first, wherever -n stands (the first -n "
-	 "names the first command); at most one per command."},
-	{OPT_REFERENCE, "reference", 0, ARG_ONE, "CMD", NULL, "command", SCOPE_RUN,
-	 "Benchmark CMD first and compare every other command with it."},
-	{OPT_ORDER, "order", 0, ARG_ONE, "ORDER", "sequential|interleaved|shuffled",
-	 NULL, SCOPE_RUN, "Run order across benchmarks: sequential (all runs "
-	 "of one, then the next), interleaved (one run of each in turn) or "
-	 "shuffled (rounds in a random order) (default: sequential)."},
-	{OPT_SEED, "seed", 0, ARG_ONE, "NUM", NULL, NULL, SCOPE_BOTH,
-	 "Seed for --order=shuffled and bootstrap resampling (default: from "
-	 "the clock, printed)."},
-	{OPT_SORT, "sort", 0, ARG_ONE, "HOW", "auto|command|mean-time", NULL,
-	 SCOPE_RUN, "Order of the summary and tables (default: auto)."},
-	{OPT_INPUT, "input", 0, ARG_ONE, "FILE", NULL, "file", SCOPE_RUN,
-	 "Feed FILE to the command's stdin (default: /dev/null)."},
-	{OPT_OUTPUT, "output", 0, ARG_ONE, "WHERE", "null|pipe|inherit", "file",
-	 SCOPE_RUN, "Command output: null, pipe (read and discarded), inherit "
-	 "(or -: cbench's stdout and stderr), or a FILE; once or once per "
-	 "command (default: null)."},
-	{OPT_SHOW_OUTPUT, "show-output", 0, ARG_NONE, NULL, NULL, NULL, SCOPE_RUN,
-	 "Same as --output=inherit."},
-	{OPT_STYLE, "style", 0, ARG_ONE, "STYLE",
-	 "auto|basic|full|nocolor|color|none", NULL, SCOPE_BOTH,
-	 "Terminal output style (default: auto: on a terminal, colour unless "
-	 "NO_COLOR is set, and a progress bar unless the command's output is "
-	 "shown)."},
-	{OPT_TIME_UNIT, "time-unit", 'u', ARG_ONE, "UNIT",
-	 "microsecond|millisecond|second", NULL, SCOPE_BOTH,
-	 "Unit for times (default: chosen from the values)."},
-	{OPT_COUNTERS, "counters", 0, ARG_ONE, "LIST", NULL, "counter", SCOPE_RUN,
-	 "Counters to measure: a comma list of task-clock, page-faults, "
-	 "instructions, cycles, cache-references, cache-misses, branches, "
-	 "branch-misses; or none (default: what the machine can count of "
-	 "task-clock, page-faults, instructions, cycles, cache-misses, "
-	 "branch-misses)."},
-	{OPT_CONFIDENCE, "confidence", 0, ARG_ONE, "PCT", NULL, NULL, SCOPE_BOTH,
-	 "Confidence level of intervals and tests (default: 95)."},
-	{OPT_PRECISION, "precision", 0, ARG_ONE, "PCT", NULL, NULL, SCOPE_RUN,
-	 "Run until the mean's confidence interval is within PCT % of the mean "
-	 "(or --max-runs / --max-time; without either, a default cap of 60 s "
-	 "of measured time per benchmark)."},
-	{OPT_EXPORT_JSON, "export-json", 0, ARG_ONE, "FILE", NULL, "file",
-	 SCOPE_RUN, "Write all results as JSON (- for stdout)."},
-	{OPT_EXPORT_MARKDOWN, "export-markdown", 0, ARG_ONE, "FILE", NULL, "file",
-	 SCOPE_BOTH, "Write a Markdown table (- for stdout); in 'cbench compare', "
-	 "the pull-request report."},
-	{OPT_EXPORT_ASCIIDOC, "export-asciidoc", 0, ARG_ONE, "FILE", NULL, "file",
-	 SCOPE_RUN, "Write an AsciiDoc table (- for stdout)."},
-	{OPT_EXPORT_ORGMODE, "export-orgmode", 0, ARG_ONE, "FILE", NULL, "file",
-	 SCOPE_RUN, "Write an Org-mode table (- for stdout)."},
-	{OPT_EXPORT_CSV, "export-csv", 0, ARG_ONE, "FILE", NULL, "file",
-	 SCOPE_RUN, "Write summary statistics as CSV, one row per benchmark."},
-	{OPT_EXPORT_CSV_RUNS, "export-csv-runs", 0, ARG_ONE, "FILE", NULL, "file",
-	 SCOPE_RUN, "Write every run as CSV, one row per run and every metric."},
-	{OPT_BASELINE, "baseline", 0, ARG_ONE, "FILE", NULL, "file", SCOPE_RUN,
-	 "After benchmarking, compare with the saved results in FILE and gate."},
-	{OPT_SAVE_BASELINE, "save-baseline", 0, ARG_ONE, "FILE", NULL, "file",
-	 SCOPE_RUN, "Save results as a baseline (same as --export-json FILE)."},
-	{OPT_FAIL_IF_SLOWER, "fail-if-slower", 0, ARG_ONE, "PCT", NULL, NULL,
-	 SCOPE_BOTH, "Regression threshold for gates (default: 5)."},
-	{OPT_GATE_METRIC, "gate-metric", 0, ARG_ONE, "METRIC",
-	 "wall_time|cpu_time|user_time|system_time|peak_rss|task_clock|"
-	 "page_faults|instructions|cycles|cache_misses|branch_misses", NULL,
-	 SCOPE_BOTH, "Metric the gate decides on (default: instructions when "
-	 "both sides have them, else wall_time)."},
-	{OPT_REQUIRE_ALL, "require-all", 0, ARG_NONE, NULL, NULL, NULL, SCOPE_BOTH,
-	 "Fail (exit 2) when a benchmark is missing from either side."},
-	{OPT_MATCH_BY, "match-by", 0, ARG_ONE, "KEY", "command|name", NULL,
-	 SCOPE_BOTH, "Match benchmarks by command line and parameters, or by "
-	 "display name (default: command)."},
-	{OPT_HELP, "help", 'h', ARG_NONE, NULL, NULL, NULL, SCOPE_BOTH,
-	 "Print this help and exit."},
-	{OPT_VERSION, "version", 'V', ARG_NONE, NULL, NULL, NULL, SCOPE_BOTH,
-	 "Print the version and exit."},
+	{.id = OPT_WARMUP, .long_name = "warmup", .short_name = 'w',
+	 .arity = ARG_ONE, .kind = KIND_COUNT, .arg_name = "NUM",
+	 .scope = SCOPE_RUN, .min = 0, .max = MAX_COUNT, .def = 0,
+	 .show_def = DEF_VALUE, .off = OFF(warmup),
+	 .help = "Run each benchmark NUM times before measuring"},
+	{.id = OPT_RUNS, .long_name = "runs", .short_name = 'r',
+	 .arity = ARG_ONE, .kind = KIND_COUNT, .arg_name = "NUM",
+	 .scope = SCOPE_RUN, .min = 1, .max = MAX_COUNT, .off = OFF(runs),
+	 .given_off = OFF(runs_given),
+	 .help = "Measure exactly NUM runs (conflicts with -m, -M, --max-time "
+		 "and --precision)."},
+	{.id = OPT_MIN_RUNS, .long_name = "min-runs", .short_name = 'm',
+	 .arity = ARG_ONE, .kind = KIND_COUNT, .arg_name = "NUM",
+	 .scope = SCOPE_RUN, .min = 1, .max = MAX_COUNT, .def = 10,
+	 .show_def = DEF_VALUE, .off = OFF(min_runs),
+	 .given_off = OFF(min_runs_given),
+	 .help = "Measure at least NUM runs"},
+	{.id = OPT_MAX_RUNS, .long_name = "max-runs", .short_name = 'M',
+	 .arity = ARG_ONE, .kind = KIND_COUNT, .arg_name = "NUM",
+	 .scope = SCOPE_RUN, .min = 1, .max = MAX_COUNT,
+	 .show_def = DEF_TEXT, .def_text = "no limit", .off = OFF(max_runs),
+	 .given_off = OFF(max_runs_given),
+	 .help = "Measure at most NUM runs"},
+	{.id = OPT_MIN_TIME, .long_name = "min-time", .arity = ARG_ONE,
+	 .kind = KIND_SECONDS, .arg_name = "SECONDS", .scope = SCOPE_RUN,
+	 .min = 0, .max = MAX_SECONDS, .def = 3, .show_def = DEF_VALUE,
+	 .off = OFF(min_time_s),
+	 .help = "Without -r, keep running until SECONDS of measured time"},
+	{.id = OPT_MAX_TIME, .long_name = "max-time", .arity = ARG_ONE,
+	 .kind = KIND_SECONDS, .arg_name = "SECONDS", .scope = SCOPE_RUN,
+	 .min = 0, .max = MAX_SECONDS, .open = true, .show_def = DEF_TEXT,
+	 .def_text = "none", .off = OFF(max_time_s),
+	 .help = "Stop a benchmark after SECONDS of measured time"},
+	{.id = OPT_PARAM_SCAN, .long_name = "parameter-scan", .short_name = 'P',
+	 .arity = ARG_THREE, .kind = KIND_SPECIAL, .arg_name = "NAME MIN MAX",
+	 .scope = SCOPE_RUN, .handler = do_param,
+	 .help = "Benchmark for each value NAME from MIN to MAX; {NAME} in "
+		 "commands is replaced. Repeatable."},
+	{.id = OPT_PARAM_STEP, .long_name = "parameter-step-size",
+	 .short_name = 'D', .arity = ARG_ONE, .kind = KIND_SPECIAL,
+	 .arg_name = "STEP", .scope = SCOPE_RUN, .show_def = DEF_TEXT,
+	 .def_text = "1; decimals allowed", .handler = do_step,
+	 .help = "Step of the preceding -P"},
+	{.id = OPT_PARAM_LIST, .long_name = "parameter-list", .short_name = 'L',
+	 .arity = ARG_TWO, .kind = KIND_SPECIAL, .arg_name = "NAME VALUES",
+	 .scope = SCOPE_RUN, .handler = do_param,
+	 .help = "Benchmark for each of the comma-separated VALUES (\\, escapes "
+		 "a comma). Repeatable; combines with -P as a Cartesian product."},
+	CMD_LIST(OPT_SETUP, "setup", 's', setup,
+		 "Run CMD once before each benchmark (once, or once per command)."),
+	CMD_LIST(OPT_PREPARE, "prepare", 'p', prepare,
+		 "Run CMD before every run, warmups included (unmeasured)."),
+	CMD_LIST(OPT_CONCLUDE, "conclude", 'C', conclude,
+		 "Run CMD after every run (unmeasured)."),
+	CMD_LIST(OPT_CLEANUP, "cleanup", 'c', cleanup,
+		 "Run CMD once after each benchmark."),
+	{.id = OPT_SHELL, .long_name = "shell", .short_name = 'S',
+	 .arity = ARG_ONE, .kind = KIND_SPECIAL, .arg_name = "SHELL",
+	 .completion = "command", .scope = SCOPE_RUN, .show_def = DEF_TEXT,
+	 .def_text = "a shell only for lines with shell syntax",
+	 .handler = do_shell,
+	 .help = "Run every command with SHELL -c; SHELL may have arguments "
+		 "('bash --norc'), 'default' is sh, 'none' runs commands "
+		 "directly"},
+	{.id = OPT_NO_SHELL, .long_name = "no-shell", .short_name = 'N',
+	 .arity = ARG_NONE, .kind = KIND_SPECIAL, .scope = SCOPE_RUN,
+	 .handler = do_no_shell,
+	 .help = "Same as --shell=none: split commands into words and exec them."},
+	{.id = OPT_IGNORE_FAILURE, .long_name = "ignore-failure",
+	 .short_name = 'i', .arity = ARG_OPTIONAL, .kind = KIND_SPECIAL,
+	 .arg_name = "CODES", .scope = SCOPE_RUN, .min = 1, .max = 255,
+	 .handler = do_ignore,
+	 .help = "Keep going when a command fails; with =CODES (comma list) "
+		 "only for those exit codes."},
+	{.id = OPT_TIMEOUT, .long_name = "timeout", .arity = ARG_ONE,
+	 .kind = KIND_SECONDS, .arg_name = "SECONDS", .scope = SCOPE_RUN,
+	 .min = 0, .max = MAX_SECONDS, .open = true, .show_def = DEF_TEXT,
+	 .def_text = "none", .off = OFF(timeout_s),
+	 .help = "Kill a run (its whole process group) after SECONDS"},
+	{.id = OPT_COMMAND_NAME, .long_name = "command-name", .short_name = 'n',
+	 .arity = ARG_ONE, .kind = KIND_LIST, .arg_name = "NAME",
+	 .scope = SCOPE_RUN, .off = OFF(names),
+	 .help = "Display name of a command: names go to the commands in "
+		 "order, the --reference first, wherever -n stands (the first -n "
+		 "names the first command); at most one per command."},
+	{.id = OPT_REFERENCE, .long_name = "reference", .arity = ARG_ONE,
+	 .kind = KIND_COMMAND, .arg_name = "CMD", .completion = "command",
+	 .scope = SCOPE_RUN, .off = OFF(reference),
+	 .help = "Benchmark CMD first and compare every other command with it."},
+	{.id = OPT_ORDER, .long_name = "order", .arity = ARG_ONE,
+	 .kind = KIND_ENUM, .arg_name = "ORDER", .values = order_values,
+	 .scope = SCOPE_RUN, .def = ORDER_SEQUENTIAL, .show_def = DEF_VALUE,
+	 .off = OFF(order),
+	 .help = "Run order across benchmarks: sequential (all runs of one, "
+		 "then the next), interleaved (one run of each in turn) or "
+		 "shuffled (rounds in a random order)"},
+	{.id = OPT_SEED, .long_name = "seed", .arity = ARG_ONE,
+	 .kind = KIND_UINT, .arg_name = "NUM", .scope = SCOPE_BOTH,
+	 .show_def = DEF_TEXT, .def_text = "from the clock, printed",
+	 .off = OFF(seed), .given_off = OFF(seed_given),
+	 .help = "Seed for --order=shuffled and bootstrap resampling"},
+	{.id = OPT_SORT, .long_name = "sort", .arity = ARG_ONE,
+	 .kind = KIND_ENUM, .arg_name = "HOW", .values = sort_values,
+	 .scope = SCOPE_RUN, .def = SORT_AUTO, .show_def = DEF_VALUE,
+	 .off = OFF(sort), .help = "Order of the summary and tables"},
+	{.id = OPT_INPUT, .long_name = "input", .arity = ARG_ONE,
+	 .kind = KIND_FILE, .arg_name = "FILE", .completion = "file",
+	 .scope = SCOPE_RUN, .show_def = DEF_TEXT, .def_text = "/dev/null",
+	 .off = OFF(input), .help = "Feed FILE to the command's stdin"},
+	{.id = OPT_OUTPUT, .long_name = "output", .arity = ARG_ONE,
+	 .kind = KIND_SPECIAL, .arg_name = "WHERE", .values = output_values,
+	 .completion = "file", .scope = SCOPE_RUN, .show_def = DEF_TEXT,
+	 .def_text = "null", .handler = do_output,
+	 .help = "Command output: null, pipe (read and discarded), inherit "
+		 "(or -: cbench's stdout and stderr), or a FILE; once or once "
+		 "per command"},
+	{.id = OPT_SHOW_OUTPUT, .long_name = "show-output", .arity = ARG_NONE,
+	 .kind = KIND_FLAG, .scope = SCOPE_RUN, .off = OFF(show_output),
+	 .help = "Same as --output=inherit."},
+	{.id = OPT_STYLE, .long_name = "style", .arity = ARG_ONE,
+	 .kind = KIND_ENUM, .arg_name = "STYLE", .values = style_values,
+	 .scope = SCOPE_BOTH, .def = STYLE_AUTO, .show_def = DEF_VALUE_TEXT,
+	 .def_text = ": on a terminal, colour unless NO_COLOR is set, and a "
+		     "progress bar unless the command's output is shown",
+	 .off = OFF(style), .help = "Terminal output style"},
+	{.id = OPT_TIME_UNIT, .long_name = "time-unit", .short_name = 'u',
+	 .arity = ARG_ONE, .kind = KIND_ENUM, .arg_name = "UNIT",
+	 .values = unit_values, .scope = SCOPE_BOTH, .def = UNIT_AUTO,
+	 .show_def = DEF_TEXT, .def_text = "chosen from the values",
+	 .off = OFF(time_unit), .help = "Unit for times"},
+	/* help and def_text are completed with counters.c's event names. */
+	{.id = OPT_COUNTERS, .long_name = "counters", .arity = ARG_ONE,
+	 .kind = KIND_SPECIAL, .arg_name = "LIST", .completion = "counter",
+	 .scope = SCOPE_RUN, .show_def = DEF_TEXT,
+	 .def_text = "what the machine can count of ",
+	 .off = OFF(counters), .handler = do_counters,
+	 .help = "Counters to measure: a comma list of "},
+	{.id = OPT_CONFIDENCE, .long_name = "confidence", .arity = ARG_ONE,
+	 .kind = KIND_PERCENT, .arg_name = "PCT", .scope = SCOPE_BOTH,
+	 .min = 0.5, .max = 1, .open = true, .def = 0.95,
+	 .show_def = DEF_VALUE, .off = OFF(confidence),
+	 .help = "Confidence level of intervals and tests"},
+	{.id = OPT_PRECISION, .long_name = "precision", .arity = ARG_ONE,
+	 .kind = KIND_PERCENT, .arg_name = "PCT", .scope = SCOPE_RUN,
+	 .min = 0, .max = 1, .open = true, .off = OFF(precision),
+	 .help = "Run until the mean's confidence interval is within PCT % of "
+		 "the mean (or --max-runs / --max-time; without either, a "
+		 "default cap of 60 s of measured time per benchmark)."},
+	EXPORT(OPT_EXPORT_JSON, "export-json", EXPORT_JSON, SCOPE_RUN,
+	       "Write all results as JSON (- for stdout)."),
+	EXPORT(OPT_EXPORT_MARKDOWN, "export-markdown", EXPORT_MARKDOWN,
+	       SCOPE_BOTH, "Write a Markdown table (- for stdout); in 'cbench "
+	       "compare', the pull-request report."),
+	EXPORT(OPT_EXPORT_ASCIIDOC, "export-asciidoc", EXPORT_ASCIIDOC,
+	       SCOPE_RUN, "Write an AsciiDoc table (- for stdout)."),
+	EXPORT(OPT_EXPORT_ORGMODE, "export-orgmode", EXPORT_ORGMODE, SCOPE_RUN,
+	       "Write an Org-mode table (- for stdout)."),
+	EXPORT(OPT_EXPORT_CSV, "export-csv", EXPORT_CSV, SCOPE_RUN,
+	       "Write summary statistics as CSV, one row per benchmark."),
+	EXPORT(OPT_EXPORT_CSV_RUNS, "export-csv-runs", EXPORT_CSV_RUNS,
+	       SCOPE_RUN, "Write every run as CSV, one row per run and every "
+	       "metric."),
+	{.id = OPT_BASELINE, .long_name = "baseline", .arity = ARG_ONE,
+	 .kind = KIND_FILE, .arg_name = "FILE", .completion = "file",
+	 .scope = SCOPE_RUN, .off = OFF(baseline),
+	 .help = "After benchmarking, compare with the saved results in FILE "
+		 "and gate."},
+	EXPORT(OPT_SAVE_BASELINE, "save-baseline", EXPORT_JSON, SCOPE_RUN,
+	       "Save results as a baseline (same as --export-json FILE)."),
+	{.id = OPT_FAIL_IF_SLOWER, .long_name = "fail-if-slower",
+	 .arity = ARG_ONE, .kind = KIND_PERCENT, .arg_name = "PCT",
+	 .scope = SCOPE_BOTH, .min = 0, .max = 10, .def = 0.05,
+	 .show_def = DEF_VALUE, .off = OFF(fail_if_slower),
+	 .help = "Regression threshold for gates"},
+	{.id = OPT_GATE_METRIC, .long_name = "gate-metric", .arity = ARG_ONE,
+	 .kind = KIND_CHOICE, .arg_name = "METRIC", .values = metric_values,
+	 .scope = SCOPE_BOTH, .show_def = DEF_TEXT,
+	 .def_text = "instructions when both sides have them, else wall_time",
+	 .off = OFF(gate_metric), .help = "Metric the gate decides on"},
+	{.id = OPT_REQUIRE_ALL, .long_name = "require-all", .arity = ARG_NONE,
+	 .kind = KIND_FLAG, .scope = SCOPE_BOTH, .off = OFF(require_all),
+	 .help = "Fail (exit 2) when a benchmark is missing from either side."},
+	{.id = OPT_MATCH_BY, .long_name = "match-by", .arity = ARG_ONE,
+	 .kind = KIND_ENUM, .arg_name = "KEY", .values = match_values,
+	 .scope = SCOPE_BOTH, .def = MATCH_COMMAND, .show_def = DEF_VALUE,
+	 .off = OFF(match_by),
+	 .help = "Match benchmarks by command line and parameters, or by "
+		 "display name"},
+	{.id = OPT_HELP, .long_name = "help", .short_name = 'h',
+	 .arity = ARG_NONE, .kind = KIND_SPECIAL, .scope = SCOPE_BOTH,
+	 .handler = do_help, .help = "Print this help and exit."},
+	{.id = OPT_VERSION, .long_name = "version", .short_name = 'V',
+	 .arity = ARG_NONE, .kind = KIND_SPECIAL, .scope = SCOPE_BOTH,
+	 .handler = do_version, .help = "Print the version and exit."},
 };
 const size_t cli_n_options = sizeof cli_options / sizeof cli_options[0];
+
+const struct cli_option *cli_option(enum opt_id id)
+{
+	for (size_t i = 0; i < cli_n_options; i++)
+		if (cli_options[i].id == id)
+			return &cli_options[i];
+	return NULL;
+}
 
 /* ---- value parsing ---- */
 
@@ -186,27 +330,73 @@ static void strlist_push(struct strlist *l, const char *s)
 	l->v[l->n++] = s;
 }
 
-/* Is value one of the '|'-separated words in set? */
-static int in_set(const char *value, const char *set)
+/* ---- value sets ---- */
+
+/* The word of the set, aliases included, or NULL. */
+static const struct cli_value *set_lookup(const struct cli_value *set,
+					  const char *word)
 {
-	size_t n = strlen(value);
-	int idx = 0;
-	for (const char *p = set;; idx++) {
-		const char *bar = strchr(p, '|');
-		size_t len = bar ? (size_t)(bar - p) : strlen(p);
-		if (len == n && strncmp(p, value, n) == 0)
-			return idx;
-		if (!bar)
-			return -1;
-		p = bar + 1;
+	for (; set->name; set++)
+		if (strcmp(set->name, word) == 0)
+			return set;
+	return NULL;
+}
+
+/* Up to this many choices read "a, b or c"; more, "one of a, b, c". */
+#define SET_OR_MAX 6
+
+/* The set's words for a message: "a, b or c", with extra ("a file") as
+ * the last choice if not NULL; "one of a, b, c" when there are many. */
+static void set_text(const struct cli_value *set, const char *extra,
+		     char *buf, size_t n)
+{
+	const char *w[32];
+	size_t count = 0, len = 0;
+	for (; set->name && count < 31; set++)
+		if (!set->alias)
+			w[count++] = set->name;
+	if (extra)
+		w[count++] = extra;
+	buf[0] = '\0';
+	if (count > SET_OR_MAX)
+		len = (size_t)snprintf(buf, n, "one of ");
+	for (size_t k = 0; k < count && len < n; k++) {
+		const char *sep = k == 0 ? "" : k + 1 < count || count > SET_OR_MAX
+				  ? ", " : " or ";
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", sep, w[k]);
+	}
+}
+
+/* The set's words as "a|b|c" (no aliases). */
+static void set_bars(const struct cli_value *set, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (; set->name; set++)
+		if (!set->alias && len < n)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s",
+						len ? "|" : "", set->name);
+}
+
+/* counters.c's event names, joined by sep; only the default set if
+ * only_default. */
+static void counter_names(bool only_default, const char *sep, char *buf,
+			  size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int id = 0; id < CTR_MAX; id++) {
+		const struct counter_info *ci = counters_info((enum counter_id)id);
+		if ((!only_default || ci->is_default) && len < n)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s",
+						len ? sep : "", ci->name);
 	}
 }
 
 /* ---- parser ---- */
 
-struct parse_state {
+struct cli_state {
 	struct config *cfg;
-	bool runs_given;
 	bool step_pending;       /* a -D seen before any -P */
 	const char *pending_step;
 	bool shell_given, no_shell_given;
@@ -235,26 +425,311 @@ static const struct cli_option *find_short(char c)
 	return NULL;
 }
 
-static void add_export(struct config *cfg, enum export_format f, const char *path,
-		       const char *option)
-{
-	cfg->exports = xreallocarray(cfg->exports, cfg->n_exports + 1,
-				     sizeof *cfg->exports);
-	cfg->exports[cfg->n_exports++] = (struct export_req){f, path, option};
-}
-
 static int bad_value(const struct cli_option *o, const char *v, const char *what)
 {
 	diag_usage("invalid value '%s' for --%s: %s", v, o->long_name, what);
 	return -1;
 }
 
+/* Where the option's value goes in the config. */
+static void *target(struct cli_state *st, const struct cli_option *o)
+{
+	return (char *)st->cfg + o->off;
+}
+
+/* ---- one handler per kind ---- */
+
+static int kind_flag(struct cli_state *st, const struct cli_option *o,
+		     const char *const *a, int *exit_code)
+{
+	(void)a, (void)exit_code;
+	*(bool *)target(st, o) = true;
+	return 0;
+}
+
+static int kind_count(struct cli_state *st, const struct cli_option *o,
+		      const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	char what[64];
+	if (cli_parse_long(a[0], (long)o->min, (long)o->max, target(st, o)) == 0)
+		return 0;
+	snprintf(what, sizeof what, "expected a whole number >= %ld", (long)o->min);
+	return bad_value(o, a[0], what);
+}
+
+static int kind_uint(struct cli_state *st, const struct cli_option *o,
+		     const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(a[0], &end, 10);
+	if (a[0][0] == '\0' || a[0][0] == '-' || *end || errno)
+		return bad_value(o, a[0], "expected a whole number >= 0");
+	*(uint64_t *)target(st, o) = v;
+	return 0;
+}
+
+static int kind_seconds(struct cli_state *st, const struct cli_option *o,
+			const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	double d;
+	char what[64];
+	if (cli_parse_double(a[0], o->min, o->max, &d) == 0 &&
+	    !(o->open && d <= o->min)) {
+		*(double *)target(st, o) = d;
+		return 0;
+	}
+	snprintf(what, sizeof what, "expected seconds %s %g", o->open ? ">" : ">=",
+		 o->min);
+	return bad_value(o, a[0], what);
+}
+
+static int kind_percent(struct cli_state *st, const struct cli_option *o,
+			const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	double d;
+	char what[80];
+	if (cli_parse_percent(a[0], &d) == 0 &&
+	    (o->open ? d > o->min && d < o->max : d >= o->min && d <= o->max)) {
+		*(double *)target(st, o) = d;
+		return 0;
+	}
+	snprintf(what, sizeof what, o->open ? "expected a percentage above %g and "
+		 "below %g" : "expected a percentage from %g to %g",
+		 o->min * 100, o->max * 100);
+	return bad_value(o, a[0], what);
+}
+
+/* ENUM stores the word's value, CHOICE the word itself. */
+static int kind_set(struct cli_state *st, const struct cli_option *o,
+		    const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	const struct cli_value *v = set_lookup(o->values, a[0]);
+	char what[DIAG_MSG_MAX];
+	if (v == NULL) {
+		memcpy(what, "expected ", sizeof "expected ");
+		set_text(o->values, NULL, what + strlen(what),
+			 sizeof what - strlen(what));
+		return bad_value(o, a[0], what);
+	}
+	if (o->kind == KIND_ENUM)
+		*(int *)target(st, o) = v->value;
+	else
+		*(const char **)target(st, o) = a[0];
+	return 0;
+}
+
+/* FILE and COMMAND: any non-empty word. */
+static int kind_word(struct cli_state *st, const struct cli_option *o,
+		     const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	if (a[0][0] == '\0')
+		return bad_value(o, a[0], o->kind == KIND_FILE ? "expected a file"
+				 : "expected a command");
+	*(const char **)target(st, o) = a[0];
+	return 0;
+}
+
+static int kind_list(struct cli_state *st, const struct cli_option *o,
+		     const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	strlist_push(target(st, o), a[0]);
+	return 0;
+}
+
+static int kind_export(struct cli_state *st, const struct cli_option *o,
+		       const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	struct config *cfg = st->cfg;
+	if (a[0][0] == '\0')
+		return bad_value(o, a[0], "expected a file name, or - for stdout");
+	cfg->exports = xreallocarray(cfg->exports, cfg->n_exports + 1,
+				     sizeof *cfg->exports);
+	cfg->exports[cfg->n_exports++] = (struct export_req){
+		(enum export_format)o->aux, a[0],
+		o->id == OPT_SAVE_BASELINE ? "--save-baseline" : NULL};
+	return 0;
+}
+
+static cli_handler *const kind_handlers[KIND__COUNT] = {
+	[KIND_FLAG] = kind_flag, [KIND_COUNT] = kind_count,
+	[KIND_UINT] = kind_uint, [KIND_SECONDS] = kind_seconds,
+	[KIND_PERCENT] = kind_percent, [KIND_ENUM] = kind_set,
+	[KIND_CHOICE] = kind_set, [KIND_FILE] = kind_word,
+	[KIND_COMMAND] = kind_word, [KIND_LIST] = kind_list,
+	[KIND_EXPORT] = kind_export,
+};
+
+/* ---- the options with a handler of their own ---- */
+
+static int do_help(struct cli_state *st, const struct cli_option *o,
+		   const char *const *a, int *exit_code)
+{
+	(void)o, (void)a;
+	cli_print_help(st->cfg->compare_mode);
+	*exit_code = CBENCH_EXIT_OK;
+	return 1;
+}
+
+static int do_version(struct cli_state *st, const struct cli_option *o,
+		      const char *const *a, int *exit_code)
+{
+	(void)st, (void)o, (void)a;
+	cli_print_version();
+	*exit_code = CBENCH_EXIT_OK;
+	return 1;
+}
+
+/* -P NAME MIN MAX and -L NAME VALUES; a -D given before the -P is its step. */
+static int do_param(struct cli_state *st, const struct cli_option *o,
+		    const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	struct config *cfg = st->cfg;
+	cfg->params = xreallocarray(cfg->params, cfg->n_params + 1,
+				    sizeof *cfg->params);
+	struct param_spec *p = &cfg->params[cfg->n_params++];
+	memset(p, 0, sizeof *p);
+	p->name = a[0];
+	if (o->id == OPT_PARAM_LIST) {
+		p->list = a[1];
+		return 0;
+	}
+	p->is_scan = true;
+	p->min = a[1];
+	p->max = a[2];
+	if (st->step_pending) {
+		p->step = st->pending_step;
+		st->step_pending = false;
+	}
+	return 0;
+}
+
+/* -D STEP: the step of the last -P, or of the next one. */
+static int do_step(struct cli_state *st, const struct cli_option *o,
+		   const char *const *a, int *exit_code)
+{
+	(void)o, (void)exit_code;
+	struct config *cfg = st->cfg;
+	struct param_spec *last = NULL;
+	for (size_t i = cfg->n_params; i-- > 0;)
+		if (cfg->params[i].is_scan) {
+			last = &cfg->params[i];
+			break;
+		}
+	if (last == NULL) {
+		if (st->step_pending)
+			USAGE("-D/--parameter-step-size given twice before -P");
+		st->step_pending = true;
+		st->pending_step = a[0];
+	} else {
+		if (last->step)
+			USAGE("-D/--parameter-step-size given twice for "
+			      "parameter '%s'", last->name);
+		last->step = a[0];
+	}
+	return 0;
+}
+
+static int do_no_shell(struct cli_state *st, const struct cli_option *o,
+		       const char *const *a, int *exit_code)
+{
+	(void)o, (void)a, (void)exit_code;
+	st->no_shell_given = true;
+	st->cfg->shell_mode = SHELL_NONE;
+	return 0;
+}
+
+/* -S SHELL: none, default (sh), or a program with arguments. */
+static int do_shell(struct cli_state *st, const struct cli_option *o,
+		    const char *const *a, int *exit_code)
+{
+	struct config *cfg = st->cfg;
+	if (a[0][0] == '\0')
+		return bad_value(o, a[0], "expected a shell, or none");
+	if (strcmp(a[0], "none") == 0)
+		return do_no_shell(st, o, a, exit_code);
+	if (st->shell_given)
+		USAGE("--shell given twice");
+	st->shell_given = true;
+	cfg->shell_mode = SHELL_FORCE;
+	/* hyperfine's forms: "default" (sh), or a command line with
+	 * arguments ("bash --norc"), split like a command. */
+	char err[DIAG_MSG_MAX];
+	char **w = cmdline_split(strcmp(a[0], "default") == 0 ? "sh" : a[0],
+				 err, sizeof err);
+	if (w == NULL)
+		return bad_value(o, a[0], err);
+	cfg->shell_words = w;
+	cfg->shell = w[0];
+	cfg->shell_args = (const char *const *)w + 1;
+	return 0;
+}
+
+/* -i, or -i=CODES: exit codes in the entry's range, comma-separated. */
+static int do_ignore(struct cli_state *st, const struct cli_option *o,
+		     const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	struct config *cfg = st->cfg;
+	char what[64];
+	long l;
+	cfg->ignore_failure = true;
+	if (a[0] == NULL)
+		return 0;
+	snprintf(what, sizeof what, "expected exit codes %g-%g, comma-separated",
+		 o->min, o->max);
+	/* strtok_r would skip the empty code in "1,,2". */
+	char *copy = xstrdup(a[0]), *rest = copy;
+	for (char *t = strsep(&rest, ","); t; t = strsep(&rest, ",")) {
+		if (cli_parse_long(t, (long)o->min, (long)o->max, &l)) {
+			free(copy);
+			return bad_value(o, a[0], what);
+		}
+		cfg->ignore_codes = xreallocarray(cfg->ignore_codes,
+						  cfg->n_ignore_codes + 1,
+						  sizeof(int));
+		cfg->ignore_codes[cfg->n_ignore_codes++] = (int)l;
+	}
+	free(copy);
+	return 0;
+}
+
+/* --output WHERE: a word of the set or a file; "-" is cbench's own
+ * stdout, as for the exports. */
+static int do_output(struct cli_state *st, const struct cli_option *o,
+		     const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	char what[DIAG_MSG_MAX] = "expected ";
+	if (a[0][0] == '\0') {
+		set_text(o->values, "a file", what + strlen(what),
+			 sizeof what - strlen(what));
+		return bad_value(o, a[0], what);
+	}
+	strlist_push(&st->cfg->outputs, strcmp(a[0], "-") == 0 ? "inherit" : a[0]);
+	return 0;
+}
+
 /* --counters LIST: known names only (counters_lookup), checked here so a
  * typo is a usage error before anything starts; none/default alone. */
-static int check_counters(const char *spec)
+static int do_counters(struct cli_state *st, const struct cli_option *o,
+		       const char *const *a, int *exit_code)
 {
+	(void)exit_code;
+	const char *spec = a[0];
+	*(const char **)target(st, o) = spec;
 	if (strcmp(spec, "none") == 0 || strcmp(spec, "default") == 0)
 		return 0;
+	char known[DIAG_MSG_MAX];
 	char *copy = xstrdup(spec), *rest = copy;
 	int rc = 0;
 	for (char *t = strsep(&rest, ","); t && rc == 0; t = strsep(&rest, ",")) {
@@ -266,307 +741,47 @@ static int check_counters(const char *spec)
 				   "counter names", spec, t);
 			rc = -1;
 		} else if (counters_lookup(t) < 0) {
-			diag_usage("unknown counter '%s' in --counters (known: "
-				   "task-clock, page-faults, instructions, cycles, "
-				   "cache-references, cache-misses, branches, "
-				   "branch-misses; or none alone)", t);
+			counter_names(false, ", ", known, sizeof known);
+			diag_usage("unknown counter '%s' in --counters (known: %s; "
+				   "or none alone)", t, known);
 			rc = -1;
 		}
 	}
 	free(copy);
-	return rc;
+	return rc;   /* on an error cli_parse fails and the config is dropped */
 }
 
-/* Apply one option with its argument words a[0..]. */
-static int apply(struct parse_state *st, const struct cli_option *o,
+/* Apply one option with its argument words a[0..]: the scope, then the
+ * handler of its kind; returns 0, 1 (exit with *exit_code) or -1. */
+static int apply(struct cli_state *st, const struct cli_option *o,
 		 const char *const *a, int *exit_code)
 {
 	struct config *cfg = st->cfg;
-	double d;
-	long l;
-
 	if (cfg->compare_mode && !(o->scope & SCOPE_COMPARE))
 		USAGE("--%s cannot be used with 'cbench compare'", o->long_name);
 	if (!cfg->compare_mode && o->scope == SCOPE_COMPARE)
 		USAGE("--%s only applies to 'cbench compare'", o->long_name);
+	cli_handler *h = o->kind == KIND_SPECIAL ? o->handler
+			 : kind_handlers[o->kind];
+	int r = h(st, o, a, exit_code);
+	if (r == 0 && o->given_off)
+		*(bool *)((char *)cfg + o->given_off) = true;
+	return r;
+}
 
-	switch (o->id) {
-	case OPT_HELP:
-		cli_print_help(cfg->compare_mode);
-		*exit_code = CBENCH_EXIT_OK;
-		return 1;
-	case OPT_VERSION:
-		cli_print_version();
-		*exit_code = CBENCH_EXIT_OK;
-		return 1;
-	case OPT_WARMUP:
-		if (cli_parse_long(a[0], 0, 1000000000L, &cfg->warmup))
-			return bad_value(o, a[0], "expected a whole number >= 0");
-		break;
-	case OPT_RUNS:
-		if (cli_parse_long(a[0], 1, 1000000000L, &cfg->runs))
-			return bad_value(o, a[0], "expected a whole number >= 1");
-		st->runs_given = true;
-		break;
-	case OPT_MIN_RUNS:
-		if (cli_parse_long(a[0], 1, 1000000000L, &cfg->min_runs))
-			return bad_value(o, a[0], "expected a whole number >= 1");
-		cfg->min_runs_given = true;
-		break;
-	case OPT_MAX_RUNS:
-		if (cli_parse_long(a[0], 1, 1000000000L, &cfg->max_runs))
-			return bad_value(o, a[0], "expected a whole number >= 1");
-		cfg->max_runs_given = true;
-		break;
-	case OPT_MIN_TIME:
-		if (cli_parse_double(a[0], 0, 1e7, &cfg->min_time_s))
-			return bad_value(o, a[0], "expected seconds >= 0");
-		break;
-	case OPT_MAX_TIME:
-		if (cli_parse_double(a[0], 0, 1e7, &d) || d <= 0)
-			return bad_value(o, a[0], "expected seconds > 0");
-		cfg->max_time_s = d;
-		break;
-	case OPT_PARAM_SCAN:
-	case OPT_PARAM_LIST: {
-		cfg->params = xreallocarray(cfg->params, cfg->n_params + 1,
-					    sizeof *cfg->params);
-		struct param_spec *p = &cfg->params[cfg->n_params++];
-		memset(p, 0, sizeof *p);
-		p->name = a[0];
-		if (o->id == OPT_PARAM_SCAN) {
-			p->is_scan = true;
-			p->min = a[1];
-			p->max = a[2];
-			if (st->step_pending) {
-				p->step = st->pending_step;
-				st->step_pending = false;
-			}
-		} else {
-			p->list = a[1];
-		}
-		break;
+/* The table's defaults, before any option. */
+static void apply_defaults(struct config *cfg)
+{
+	for (size_t i = 0; i < cli_n_options; i++) {
+		const struct cli_option *o = &cli_options[i];
+		void *t = (char *)cfg + o->off;
+		if (o->kind == KIND_COUNT)
+			*(long *)t = (long)o->def;
+		else if (o->kind == KIND_SECONDS || o->kind == KIND_PERCENT)
+			*(double *)t = o->def;
+		else if (o->kind == KIND_ENUM)
+			*(int *)t = (int)o->def;
 	}
-	case OPT_PARAM_STEP: {
-		struct param_spec *last = NULL;
-		for (size_t i = cfg->n_params; i-- > 0;)
-			if (cfg->params[i].is_scan) {
-				last = &cfg->params[i];
-				break;
-			}
-		if (last == NULL) {
-			if (st->step_pending)
-				USAGE("-D/--parameter-step-size given twice before -P");
-			st->step_pending = true;
-			st->pending_step = a[0];
-		} else {
-			if (last->step)
-				USAGE("-D/--parameter-step-size given twice for "
-				      "parameter '%s'", last->name);
-			last->step = a[0];
-		}
-		break;
-	}
-	case OPT_SETUP:
-		strlist_push(&cfg->setup, a[0]);
-		break;
-	case OPT_PREPARE:
-		strlist_push(&cfg->prepare, a[0]);
-		break;
-	case OPT_CONCLUDE:
-		strlist_push(&cfg->conclude, a[0]);
-		break;
-	case OPT_CLEANUP:
-		strlist_push(&cfg->cleanup, a[0]);
-		break;
-	case OPT_SHELL:
-		if (a[0][0] == '\0')
-			return bad_value(o, a[0], "expected a shell, or none");
-		if (strcmp(a[0], "none") == 0) {
-			st->no_shell_given = true;
-			cfg->shell_mode = SHELL_NONE;
-		} else {
-			if (st->shell_given)
-				USAGE("--shell given twice");
-			st->shell_given = true;
-			cfg->shell_mode = SHELL_FORCE;
-			/* hyperfine's forms: "default" (sh), or a command line
-			 * with arguments ("bash --norc"), split like a command. */
-			char err[DIAG_MSG_MAX];
-			char **w = cmdline_split(strcmp(a[0], "default") == 0 ? "sh"
-						 : a[0], err, sizeof err);
-			if (w == NULL)
-				return bad_value(o, a[0], err);
-			cfg->shell_words = w;
-			cfg->shell = w[0];
-			cfg->shell_args = (const char *const *)w + 1;
-		}
-		break;
-	case OPT_NO_SHELL:
-		st->no_shell_given = true;
-		cfg->shell_mode = SHELL_NONE;
-		break;
-	case OPT_IGNORE_FAILURE:
-		cfg->ignore_failure = true;
-		if (a[0]) {
-			/* strtok_r would skip the empty code in "1,,2". */
-			char *copy = xstrdup(a[0]), *rest = copy;
-			for (char *t = strsep(&rest, ","); t; t = strsep(&rest, ",")) {
-				if (cli_parse_long(t, 1, 255, &l)) {
-					free(copy);
-					return bad_value(o, a[0], "expected exit codes "
-							 "1-255, comma-separated");
-				}
-				cfg->ignore_codes = xreallocarray(cfg->ignore_codes,
-					cfg->n_ignore_codes + 1, sizeof(int));
-				cfg->ignore_codes[cfg->n_ignore_codes++] = (int)l;
-			}
-			free(copy);
-			if (cfg->n_ignore_codes == 0)
-				return bad_value(o, a[0], "expected exit codes 1-255");
-		}
-		break;
-	case OPT_TIMEOUT:
-		if (cli_parse_double(a[0], 0, 1e7, &d) || d <= 0)
-			return bad_value(o, a[0], "expected seconds > 0");
-		cfg->timeout_s = d;
-		break;
-	case OPT_COMMAND_NAME:
-		strlist_push(&cfg->names, a[0]);
-		break;
-	case OPT_REFERENCE:
-		if (a[0][0] == '\0')
-			return bad_value(o, a[0], "expected a command");
-		cfg->reference = a[0];
-		break;
-	case OPT_ORDER: {
-		int i = in_set(a[0], o->values);
-		if (i < 0)
-			return bad_value(o, a[0], "expected sequential, interleaved "
-					 "or shuffled");
-		cfg->order = (enum run_order)i;
-		break;
-	}
-	case OPT_SEED: {
-		char *end;
-		errno = 0;
-		unsigned long long v = strtoull(a[0], &end, 10);
-		if (a[0][0] == '\0' || a[0][0] == '-' || *end || errno)
-			return bad_value(o, a[0], "expected a whole number >= 0");
-		cfg->seed = v;
-		cfg->seed_given = true;
-		break;
-	}
-	case OPT_SORT: {
-		int i = in_set(a[0], o->values);
-		if (i < 0)
-			return bad_value(o, a[0], "expected auto, command or mean-time");
-		cfg->sort = (enum sort_mode)i;
-		break;
-	}
-	case OPT_INPUT:
-		if (a[0][0] == '\0')
-			return bad_value(o, a[0], "expected a file");
-		cfg->input = a[0];
-		break;
-	case OPT_OUTPUT:
-		if (a[0][0] == '\0')
-			return bad_value(o, a[0], "expected null, pipe, inherit or a file");
-		/* "-" is cbench's own stdout, as for the exports. */
-		strlist_push(&cfg->outputs, strcmp(a[0], "-") == 0 ? "inherit" : a[0]);
-		break;
-	case OPT_SHOW_OUTPUT:
-		cfg->show_output = true;
-		break;
-	case OPT_STYLE: {
-		int i = in_set(a[0], o->values);
-		if (i < 0)
-			return bad_value(o, a[0], "expected auto, basic, full, nocolor, "
-					 "color or none");
-		cfg->style = (enum style)i;
-		break;
-	}
-	case OPT_TIME_UNIT: {
-		int i = in_set(a[0], o->values);
-		if (i < 0) {
-			/* Accept the short forms too. */
-			if (strcmp(a[0], "us") == 0)
-				i = 0;
-			else if (strcmp(a[0], "ms") == 0)
-				i = 1;
-			else if (strcmp(a[0], "s") == 0)
-				i = 2;
-			else
-				return bad_value(o, a[0], "expected microsecond, "
-						 "millisecond or second");
-		}
-		cfg->time_unit = (enum time_unit)(i + 1);
-		break;
-	}
-	case OPT_COUNTERS:
-		if (check_counters(a[0]) != 0)
-			return -1;
-		cfg->counters = a[0];
-		break;
-	case OPT_CONFIDENCE:
-		if (cli_parse_percent(a[0], &d) || d <= 0.5 || d >= 1)
-			return bad_value(o, a[0], "expected a percentage above 50 "
-					 "and below 100");
-		cfg->confidence = d;
-		break;
-	case OPT_PRECISION:
-		if (cli_parse_percent(a[0], &d) || d <= 0 || d >= 1)
-			return bad_value(o, a[0], "expected a percentage above 0 "
-					 "and below 100");
-		cfg->precision = d;
-		break;
-	case OPT_EXPORT_JSON:
-	case OPT_EXPORT_MARKDOWN:
-	case OPT_EXPORT_ASCIIDOC:
-	case OPT_EXPORT_ORGMODE:
-	case OPT_EXPORT_CSV:
-	case OPT_EXPORT_CSV_RUNS:
-	case OPT_SAVE_BASELINE:
-		if (a[0][0] == '\0')
-			return bad_value(o, a[0], "expected a file name, or - for stdout");
-		add_export(cfg, o->id == OPT_SAVE_BASELINE ? EXPORT_JSON
-			   : (enum export_format)(o->id - OPT_EXPORT_JSON), a[0],
-			   o->id == OPT_SAVE_BASELINE ? "--save-baseline" : NULL);
-		break;
-	case OPT_BASELINE:
-		if (a[0][0] == '\0')
-			return bad_value(o, a[0], "expected a file");
-		cfg->baseline = a[0];
-		break;
-	case OPT_FAIL_IF_SLOWER:
-		/* A fraction: 10 is 1000 %, ten times slower. */
-		if (cli_parse_percent(a[0], &d) || d < 0 || d > 10)
-			return bad_value(o, a[0], "expected a percentage from 0 "
-					 "to 1000");
-		cfg->fail_if_slower = d;
-		break;
-	case OPT_GATE_METRIC:
-		if (in_set(a[0], o->values) < 0)
-			return bad_value(o, a[0], "expected one of wall_time, cpu_time, "
-					 "user_time, system_time, peak_rss, task_clock, "
-					 "page_faults, instructions, cycles, cache_misses, "
-					 "branch_misses");
-		cfg->gate_metric = a[0];
-		break;
-	case OPT_REQUIRE_ALL:
-		cfg->require_all = true;
-		break;
-	case OPT_MATCH_BY: {
-		int i = in_set(a[0], o->values);
-		if (i < 0)
-			return bad_value(o, a[0], "expected command or name");
-		cfg->match_by = (enum match_by)i;
-		break;
-	}
-	case OPT__COUNT:
-		break;
-	}
-	return 0;
 }
 
 static int nargs(enum arg_kind k)
@@ -585,11 +800,50 @@ static int nargs(enum arg_kind k)
 
 /* Remember the option just applied, and its last value word, when it
  * takes several words (-P, -L): one of them may have been the command. */
-static void note_last(struct parse_state *st, const struct cli_option *o,
+static void note_last(struct cli_state *st, const struct cli_option *o,
 		      int need, const char *const *words)
 {
 	st->last_opt = need > 1 ? o : NULL;
 	st->last_word = need > 1 ? words[need - 1] : NULL;
+}
+
+/* Is s a decimal number as -P takes them: [+-]digits[.digits]? */
+static bool is_decimal(const char *s)
+{
+	bool dot = false;
+	int digits = 0;
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; *s; s++) {
+		if (*s == '.' && !dot)
+			dot = true;
+		else if (*s >= '0' && *s <= '9')
+			digits++;
+		else
+			return false;
+	}
+	return digits > 0;
+}
+
+/* A -P bound or step that is not a number: often the command, taken as MAX. */
+static int check_scan_words(const struct config *cfg)
+{
+	for (size_t i = 0; i < cfg->n_params; i++) {
+		const struct param_spec *p = &cfg->params[i];
+		const char *what = NULL, *bad = NULL;
+		if (!p->is_scan)
+			continue;
+		if (!is_decimal(p->min))
+			what = "MIN", bad = p->min;
+		else if (!is_decimal(p->max))
+			what = "MAX", bad = p->max;
+		else if (p->step && !is_decimal(p->step))
+			what = "STEP (-D)", bad = p->step;
+		if (what)
+			USAGE("-P/--parameter-scan %s: %s '%s' is not a number "
+			      "(expected e.g. 10, -3 or 0.25)", p->name, what, bad);
+	}
+	return 0;
 }
 
 /*
@@ -598,22 +852,10 @@ static void note_last(struct parse_state *st, const struct cli_option *o,
  * and check the scan bounds first so that `-P n 1 echo` reports MAX 'echo'
  * as not a number.
  */
-static int no_command(const struct parse_state *st)
+static int no_command(const struct cli_state *st)
 {
-	const struct config *cfg = st->cfg;
-	char err[DIAG_MSG_MAX];
-	for (size_t i = 0; i < cfg->n_params; i++) {
-		const struct param_spec *p = &cfg->params[i];
-		char **v = NULL;
-		long n = p->is_scan ? planner_scan_values(p->name, p->min, p->max,
-							  p->step, &v, err,
-							  sizeof err) : 0;
-		for (long k = 0; k < n; k++)
-			free(v[k]);
-		free(v);
-		if (n < 0)
-			USAGE("%s", err);
-	}
+	if (check_scan_words(st->cfg) != 0)
+		return -1;
 	const struct cli_option *o = st->last_opt;
 	if (o == NULL)
 		USAGE("no command to benchmark");
@@ -627,9 +869,8 @@ static int no_command(const struct parse_state *st)
 	USAGE("no command to benchmark: '%s' was taken as the %s of %s %s",
 	      st->last_word, arg, opt, o->arg_name);
 }
-
 /* Checks that need the whole command line. */
-static int validate(struct parse_state *st)
+static int validate(struct cli_state *st)
 {
 	struct config *cfg = st->cfg;
 
@@ -649,11 +890,11 @@ static int validate(struct parse_state *st)
 		if (*c == '\0')
 			USAGE("command %zu is empty", i + 1);
 	}
-	if (st->runs_given && (cfg->min_runs_given || cfg->max_runs_given))
+	if (cfg->runs_given && (cfg->min_runs_given || cfg->max_runs_given))
 		USAGE("--runs cannot be combined with --min-runs or --max-runs");
-	if (st->runs_given && cfg->precision > 0)
+	if (cfg->runs_given && cfg->precision > 0)
 		USAGE("--runs cannot be combined with --precision");
-	if (st->runs_given && cfg->max_time_s > 0)
+	if (cfg->runs_given && cfg->max_time_s > 0)
 		USAGE("--runs cannot be combined with --max-time");
 	if (cfg->min_runs_given && cfg->max_runs_given &&
 	    cfg->min_runs > cfg->max_runs)
@@ -693,14 +934,85 @@ static int validate(struct parse_state *st)
 	return 0;
 }
 
+
+/* Apply and remember one option whose words are complete. */
+static int take(struct cli_state *st, const struct cli_option *o, int need,
+		const char *const *words, int *exit_code)
+{
+	if (apply(st, o, words, exit_code) != 0)
+		return -1;
+	note_last(st, o, need, words);
+	return 0;
+}
+
+/* --name, --name=VALUE or --name VALUE...: argv[*i], moving *i past the
+ * words it takes. */
+static int parse_long_opt(struct cli_state *st, int argc, char **argv, int *i,
+			  int *exit_code)
+{
+	const char *words[3] = {NULL, NULL, NULL};
+	const char *name = argv[*i] + 2;
+	const char *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct cli_option *o = find_long(name, len);
+	if (o == NULL)
+		USAGE("unknown option '--%.*s'", (int)len, name);
+	int need = nargs(o->arity);
+	if (o->arity == ARG_NONE && eq)
+		USAGE("--%s takes no value", o->long_name);
+	int have = 0;
+	if (eq && o->arity != ARG_NONE)
+		words[have++] = eq + 1;
+	while (have < need) {
+		if (*i + 1 >= argc)
+			USAGE("--%s needs %s", o->long_name, o->arg_name);
+		words[have++] = argv[++*i];
+	}
+	return take(st, o, need, words, exit_code);
+}
+
+/* Short options, possibly bundled: -Ni, -r5, -r 5, -i=CODES. */
+static int parse_short_opts(struct cli_state *st, int argc, char **argv,
+			    int *i, int *exit_code)
+{
+	for (const char *p = argv[*i] + 1; *p; p++) {
+		const char *words[3] = {NULL, NULL, NULL};
+		const struct cli_option *o = find_short(*p);
+		if (o == NULL)
+			USAGE("unknown option '-%c'", *p);
+		if (o->scope == SCOPE_RUN && st->cfg->compare_mode &&
+		    o->arity == ARG_NONE)
+			USAGE("-%c cannot be used with 'cbench compare'", *p);
+		int need = nargs(o->arity), have = 0;
+		if (o->arity == ARG_OPTIONAL) {
+			if (p[1] == '=')
+				words[have++] = p + 2;
+			else if (p[1] != '\0')
+				USAGE("-%c takes its value as -%c=VALUE", *p, *p);
+			return take(st, o, 0, words, exit_code);
+		}
+		if (need == 0) {
+			if (take(st, o, 0, words, exit_code) != 0)
+				return -1;
+			continue;
+		}
+		if (p[1] != '\0')
+			words[have++] = p[1] == '=' ? p + 2 : p + 1;
+		while (have < need) {
+			if (*i + 1 >= argc)
+				USAGE("-%c needs %s", o->short_name, o->arg_name);
+			words[have++] = argv[++*i];
+		}
+		return take(st, o, need, words, exit_code);
+	}
+	return 0;
+}
+
 int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 {
-	struct parse_state st = {.cfg = cfg};
+	struct cli_state st = {.cfg = cfg};
 	memset(cfg, 0, sizeof *cfg);
-	cfg->min_runs = 10;
-	cfg->min_time_s = 3.0;
-	cfg->confidence = 0.95;
-	cfg->fail_if_slower = 0.05;
+	apply_defaults(cfg);
 	*exit_code = CBENCH_EXIT_USAGE;
 
 	int i = 1;
@@ -711,6 +1023,7 @@ int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 	bool only_positional = false;
 	for (; i < argc; i++) {
 		const char *arg = argv[i];
+		int r;
 		if (only_positional || arg[0] != '-' || arg[1] == '\0') {
 			strlist_push(&cfg->commands, arg);
 			st.last_opt = NULL;
@@ -720,78 +1033,23 @@ int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 			only_positional = true;
 			continue;
 		}
-		const char *words[3] = {NULL, NULL, NULL};
-		const struct cli_option *o;
-		if (arg[1] == '-') {
-			const char *name = arg + 2;
-			const char *eq = strchr(name, '=');
-			size_t len = eq ? (size_t)(eq - name) : strlen(name);
-			o = find_long(name, len);
-			if (o == NULL)
-				USAGE("unknown option '--%.*s'", (int)len, name);
-			int need = nargs(o->kind);
-			if (o->kind == ARG_NONE && eq)
-				USAGE("--%s takes no value", o->long_name);
-			int have = 0;
-			if (eq && o->kind != ARG_NONE)
-				words[have++] = eq + 1;
-			while (have < need) {
-				if (i + 1 >= argc)
-					USAGE("--%s needs %s", o->long_name, o->arg_name);
-				words[have++] = argv[++i];
-			}
-			int r = apply(&st, o, words, exit_code);
-			if (r != 0)
-				return -1;
-			note_last(&st, o, need, words);
-			continue;
+		if (strcmp(arg, "--list-options") == 0) {
+			cli_list_options();
+			*exit_code = CBENCH_EXIT_OK;
+			return -1;
 		}
-		/* Short options, possibly bundled: -Ni, -r5, -r 5. */
-		for (const char *p = arg + 1; *p; p++) {
-			o = find_short(*p);
-			if (o == NULL)
-				USAGE("unknown option '-%c'", *p);
-			if (o->scope == SCOPE_RUN && cfg->compare_mode && o->kind == ARG_NONE)
-				USAGE("-%c cannot be used with 'cbench compare'", *p);
-			int need = nargs(o->kind);
-			int have = 0;
-			if (o->kind == ARG_OPTIONAL) {
-				if (p[1] == '=')
-					words[have++] = p + 2;
-				else if (p[1] != '\0')
-					USAGE("-%c takes its value as -%c=VALUE", *p, *p);
-				int r = apply(&st, o, words, exit_code);
-				if (r != 0)
-					return -1;
-				note_last(&st, o, 0, words);
-				break;
-			}
-			if (need > 0) {
-				if (p[1] != '\0')
-					words[have++] = p[1] == '=' ? p + 2 : p + 1;
-				while (have < need) {
-					if (i + 1 >= argc)
-						USAGE("-%c needs %s", o->short_name, o->arg_name);
-					words[have++] = argv[++i];
-				}
-				int r = apply(&st, o, words, exit_code);
-				if (r != 0)
-					return -1;
-				note_last(&st, o, need, words);
-				break;
-			}
-			int r = apply(&st, o, words, exit_code);
-			if (r != 0)
-				return -1;
-			note_last(&st, o, 0, words);
-		}
+		if (arg[1] == '-')
+			r = parse_long_opt(&st, argc, argv, &i, exit_code);
+		else
+			r = parse_short_opts(&st, argc, argv, &i, exit_code);
+		if (r != 0)
+			return -1;
 	}
 	if (validate(&st) != 0)
 		return -1;
 	*exit_code = CBENCH_EXIT_OK;
 	return 0;
 }
-
 void cli_free(struct config *cfg)
 {
 	free(cfg->commands.v);
@@ -833,6 +1091,42 @@ static void print_wrapped(const char *text, int indent, int width)
 	putchar('\n');
 }
 
+
+/* The default as a value: "10", "95" (a percentage), "sequential". */
+static void default_value(const struct cli_option *o, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (o->show_def != DEF_VALUE && o->show_def != DEF_VALUE_TEXT)
+		return;
+	if (o->kind == KIND_ENUM) {
+		for (const struct cli_value *v = o->values; v->name; v++)
+			if (!v->alias && v->value == (int)o->def) {
+				snprintf(buf, n, "%s", v->name);
+				return;
+			}
+	}
+	snprintf(buf, n, "%g", o->kind == KIND_PERCENT ? o->def * 100 : o->def);
+}
+
+/* The option's help text with its generated parts: "(default: ...)." and,
+ * for --counters, counters.c's event names. */
+static void help_text(const struct cli_option *o, char *buf, size_t n)
+{
+	char names[256] = "", defs[256] = "", value[64];
+	if (o->id == OPT_COUNTERS) {
+		counter_names(false, ", ", names, sizeof names);
+		counter_names(true, ", ", defs, sizeof defs);
+		strncat(names, "; or none", sizeof names - strlen(names) - 1);
+	}
+	if (o->show_def == DEF_NONE) {
+		snprintf(buf, n, "%s%s", o->help, names);
+		return;
+	}
+	default_value(o, value, sizeof value);
+	snprintf(buf, n, "%s%s (default: %s%s%s).", o->help, names, value,
+		 o->show_def == DEF_VALUE ? "" : o->def_text, defs);
+}
+
 void cli_print_help(bool compare)
 {
 	if (compare) {
@@ -854,7 +1148,7 @@ void cli_print_help(bool compare)
 		const struct cli_option *o = &cli_options[i];
 		if (compare && !(o->scope & SCOPE_COMPARE))
 			continue;
-		char head[96];
+		char head[96], text[1024];
 		int n;
 		if (o->short_name)
 			n = snprintf(head, sizeof head, "  -%c, --%s", o->short_name,
@@ -863,10 +1157,11 @@ void cli_print_help(bool compare)
 			n = snprintf(head, sizeof head, "      --%s", o->long_name);
 		if (o->arg_name && n > 0 && (size_t)n < sizeof head)
 			snprintf(head + n, sizeof head - (size_t)n,
-				 o->kind == ARG_OPTIONAL ? "[=%s]" : " %s", o->arg_name);
+				 o->arity == ARG_OPTIONAL ? "[=%s]" : " %s", o->arg_name);
 		printf("%s\n", head);
 		printf("          ");
-		print_wrapped(o->help, 10, 78);
+		help_text(o, text, sizeof text);
+		print_wrapped(text, 10, 78);
 	}
 	puts("\nExit status:\n"
 	     "  0    success (and no regression)\n"
@@ -885,4 +1180,44 @@ void cli_print_help(bool compare)
 void cli_print_version(void)
 {
 	printf("cbench %s\n", CBENCH_VERSION);
+}
+
+static const char *const kind_names[KIND__COUNT] = {
+	[KIND_FLAG] = "flag", [KIND_COUNT] = "count", [KIND_UINT] = "uint",
+	[KIND_SECONDS] = "seconds", [KIND_PERCENT] = "percent",
+	[KIND_ENUM] = "enum", [KIND_CHOICE] = "choice", [KIND_FILE] = "file",
+	[KIND_COMMAND] = "command", [KIND_LIST] = "list",
+	[KIND_EXPORT] = "export", [KIND_SPECIAL] = "special",
+};
+
+/* The range column: "[1,1000000000]", "(0,10000000]", "(50,100)" (percent). */
+static void range_text(const struct cli_option *o, char *buf, size_t n)
+{
+	double k = o->kind == KIND_PERCENT ? 100 : 1;
+	buf[0] = '\0';
+	if (o->kind == KIND_COUNT || o->kind == KIND_SECONDS ||
+	    o->kind == KIND_PERCENT || o->id == OPT_IGNORE_FAILURE)
+		snprintf(buf, n, "%c%.15g,%.15g%c", o->open ? '(' : '[', o->min * k,
+			 o->max * k, o->open && o->kind == KIND_PERCENT ? ')' : ']');
+}
+
+void cli_list_options(void)
+{
+	static const char *const scopes[] = {"", "run", "compare", "both"};
+	for (size_t i = 0; i < cli_n_options; i++) {
+		const struct cli_option *o = &cli_options[i];
+		char values[512] = "", def[64], range[64];
+		char letter[2] = {o->short_name, '\0'};
+		if (o->values)
+			set_bars(o->values, values, sizeof values);
+		else if (o->id == OPT_COUNTERS) {
+			counter_names(false, "|", values, sizeof values);
+			strncat(values, "|none", sizeof values - strlen(values) - 1);
+		}
+		default_value(o, def, sizeof def);
+		range_text(o, range, sizeof range);
+		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o->long_name, letter,
+		       kind_names[o->kind], values, o->completion ? o->completion : "",
+		       scopes[o->scope], def, range);
+	}
 }

@@ -1,8 +1,8 @@
 # Completion tests in the real shells: ask bash (with bash-completion), zsh
 # (through zpty, as a user pressing Tab) and fish for the completions of
 # partial command lines and compare the answers with the option table
-# (`cbench --help`, src/cli.c).  A shell that is not installed is skipped
-# with the reason.
+# (`cbench --help` and `cbench --list-options`).  A shell that is not
+# installed is skipped with the reason.
 
 source "$(dirname "${BASH_SOURCE[0]}")/../option_table.sh"
 COMPL=$SRCDIR/completions
@@ -141,10 +141,10 @@ check_fixed_values() {
 	while IFS=$'\t' read -r o vals scope; do
 		expect_candidates "$1" "cbench --$o " ${vals//|/ }
 		expect_candidates "$1" "cbench --$o=" ${vals//|/ }
-		if [ "$scope" != SCOPE_RUN ]; then
+		if [ "$scope" != run ]; then
 			expect_candidates "$1" "cbench compare --$o " ${vals//|/ }
 		fi
-	done < <(opt_table | awk -F'\t' '$3 != "" {print $1 "\t" $3 "\t" $5}')
+	done < <(opt_table | awk -F'\t' '$4 != "" {print $1 "\t" $4 "\t" $6}')
 	expect_candidates "$1" "cbench --style=f" full
 	expect_candidates "$1" "cbench -u m" microsecond millisecond
 }

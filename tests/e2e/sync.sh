@@ -1,19 +1,40 @@
-# Sync tests: every option of the table in src/cli.c must appear in --help,
-# in the README's Options section and in every completion file, with its
-# short letter and its fixed values (curl's tests/test1139.pl does this for
-# curl's options and man pages).  Options added later are caught here.
+# Sync tests: every option of the table in src/cli.c (read through the
+# hidden `cbench --list-options`) must appear in --help, in the README's
+# Options section, in every completion file, with its short letter and its
+# fixed values, and in at least one end-to-end test (curl's
+# tests/test1139.pl does this for curl's options and man pages).  Options
+# added later are caught here.
 
 source "$(dirname "${BASH_SOURCE[0]}")/../option_table.sh"
 
 # sorted_lines: stdin sorted and de-duplicated.
 sorted_lines() { LC_ALL=C sort -u; }
 
-test_table_parser_sees_every_entry() {
-	local entries parsed
-	entries=$(grep -c '{OPT_' "$SRCDIR/src/cli.c")
-	parsed=$(opt_table | wc -l)
-	expect_eq "entries parsed from cli_options[]" "$parsed" "$entries"
-	[ "$parsed" -gt 0 ] || fail "no option parsed from src/cli.c"
+test_list_options_prints_the_table() {
+	cb --list-options >list 2>err
+	expect_eq "--list-options exit status" "$?" 0
+	[ -s list ] || fail "--list-options printed nothing"
+	[ ! -s err ] || fail "--list-options wrote to stderr: $(head -c 300 err)"
+	# Eight tab-separated fields; kinds and scopes from their fixed sets.
+	awk -F'\t' 'NF != 8 { print "fields " NF ": " $0 }
+		$3 !~ /^(flag|count|uint|seconds|percent|enum|choice|file|command|list|export|special)$/ {
+			print "kind: " $0 }
+		$6 !~ /^(run|compare|both)$/ { print "scope: " $0 }
+		$2 !~ /^[[:alnum:]]?$/ { print "letter: " $0 }' list >bad
+	[ ! -s bad ] || fail "malformed --list-options lines: $(head -c 400 bad)"
+	# A few entries as the table has them (default and range included).
+	grep -qxF "$(printf 'min-runs\tm\tcount\t\t\trun\t10\t[1,1000000000]')" list ||
+		fail "no min-runs line: $(grep min-runs list)"
+	grep -qxF "$(printf 'confidence\t\tpercent\t\t\tboth\t95\t(50,100)')" list ||
+		fail "no confidence line: $(grep confidence list)"
+	grep -qxF "$(printf 'match-by\t\tenum\tcommand|name\t\tboth\tcommand\t')" list ||
+		fail "no match-by line: $(grep match-by list)"
+}
+
+test_list_options_is_hidden() {
+	cb --help >help
+	expect_grep "--help lists options" '^  -r, --runs NUM$' help
+	expect_no_grep "--help hides --list-options" 'list-options' help
 }
 
 test_help_lists_exactly_the_table() {
@@ -24,7 +45,7 @@ test_help_lists_exactly_the_table() {
 }
 
 test_compare_help_lists_the_compare_options() {
-	opt_table | awk -F'\t' '$5 != "SCOPE_RUN" {print $1}' | sorted_lines >table
+	opt_table | awk -F'\t' '$6 != "run" {print $1}' | sorted_lines >table
 	help_longs compare | sorted_lines >help
 	diff table help >d ||
 		fail "compare-scope options (<) and 'compare --help' (>) differ: $(tr '\n' ' ' <d)"
@@ -86,4 +107,19 @@ test_zsh_completion_has_every_option() {
 
 test_fish_completion_has_every_option() {
 	check_completion_file cbench.fish '-l %s' '-s %s'
+}
+
+# Every option is exercised by name (--long) in some end-to-end test of its
+# behaviour: sync.sh and completions.sh only read the table, so they do not
+# count.
+test_every_option_has_an_e2e_test() {
+	local o f missing="" files=()
+	for f in "$SRCDIR"/tests/e2e/*.sh; do
+		case ${f##*/} in sync.sh | completions.sh) ;; *) files+=("$f") ;; esac
+	done
+	[ "${#files[@]}" -gt 3 ] || fail "no e2e test files found in $SRCDIR/tests/e2e"
+	for o in $(opt_table | cut -f1); do
+		grep -qE -- "$(word_re "--$o")" "${files[@]}" || missing="$missing --$o"
+	done
+	[ -z "$missing" ] || fail "options no e2e test uses by name:$missing"
 }

@@ -1,10 +1,12 @@
 /* Unit tests for option parsing (cli.c).  Error cases print their message
- * on stderr, which the harness ignores; the return value and exit code are
- * what is checked here (tests/e2e checks the messages). */
+ * on stderr: parse() throws it away, parse_err() keeps its first line so
+ * that the kind handlers' messages are checked byte for byte. */
 #include "cli.h"
 #include "unit.h"
 
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #define ARGV(...) ((char *[]){"cbench", __VA_ARGS__, NULL})
@@ -29,6 +31,40 @@ static int parse(int argc, char **argv, struct config *cfg, int *code)
 	close(saved);
 	return r;
 }
+
+/* cli_parse with stderr captured: the first line of what it printed in msg
+ * (empty if nothing).  Returns cli_parse's result. */
+static int parse_err(char **argv, struct config *cfg, int *code, char *msg,
+		     size_t n)
+{
+	int argc = ARGC(argv);
+	fflush(stderr);
+	int saved = dup(2);
+	FILE *tmp = tmpfile();
+	dup2(fileno(tmp), 2);
+	int r = cli_parse(argc, argv, cfg, code);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	msg[0] = '\0';
+	if (fgets(msg, (int)n, tmp))
+		msg[strcspn(msg, "\n")] = '\0';
+	fclose(tmp);
+	return r;
+}
+
+/* argv must be rejected with exit code 2 and exactly this message. */
+#define CHECK_REJECTS(expected, ...)                                         \
+	do {                                                                 \
+		struct config c_;                                            \
+		int code_;                                                   \
+		char m_[1024];                                               \
+		int r_ = parse_err(ARGV(__VA_ARGS__), &c_, &code_, m_, sizeof m_); \
+		cli_free(&c_);                                               \
+		CHECK(r_ == -1 && code_ == 2);                               \
+		CHECK_STR(m_, "cbench: error: " expected);                   \
+	} while (0)
 
 static void defaults(void)
 {
@@ -210,12 +246,249 @@ static void compare_mode(void)
 	cli_free(&cfg);
 }
 
+
+/* Every COUNT, SECONDS, PERCENT and ENUM default of the table is in the
+ * config before any option, and the ones that matter have the documented
+ * values. */
+static void table_defaults_applied(void)
+{
+	struct config cfg;
+	int code;
+	char **a = ARGV("true");
+	CHECK(parse(ARGC(a), a, &cfg, &code) == 0);
+	for (size_t i = 0; i < cli_n_options; i++) {
+		const struct cli_option *o = &cli_options[i];
+		const char *t = (const char *)&cfg + o->off;
+		if (o->kind == KIND_COUNT)
+			CHECK(*(const long *)t == (long)o->def);
+		else if (o->kind == KIND_SECONDS || o->kind == KIND_PERCENT)
+			CHECK(*(const double *)t == o->def);
+		else if (o->kind == KIND_ENUM)
+			CHECK(*(const int *)t == (int)o->def);
+	}
+	CHECK(cfg.order == ORDER_SEQUENTIAL && cfg.sort == SORT_AUTO);
+	CHECK(cfg.style == STYLE_AUTO && cfg.time_unit == UNIT_AUTO);
+	CHECK(cfg.match_by == MATCH_COMMAND);
+	CHECK(cfg.max_time_s == 0 && cfg.timeout_s == 0 && cfg.precision == 0);
+	CHECK(!cfg.runs_given && !cfg.min_runs_given && !cfg.seed_given);
+	cli_free(&cfg);
+}
+
+static void count_kind(void)
+{
+	struct config cfg;
+	int code;
+	char **a = ARGV("-w", "1000000000", "-m", "1", "--max-runs=7", "x");
+	CHECK(parse(ARGC(a), a, &cfg, &code) == 0);
+	CHECK(cfg.warmup == 1000000000L && cfg.min_runs == 1 && cfg.max_runs == 7);
+	CHECK(cfg.min_runs_given && cfg.max_runs_given && !cfg.runs_given);
+	cli_free(&cfg);
+	char **b = ARGV("-r", "3", "x");
+	CHECK(parse(ARGC(b), b, &cfg, &code) == 0 && cfg.runs == 3 && cfg.runs_given);
+	cli_free(&cfg);
+	CHECK_REJECTS("invalid value '1000000001' for --warmup: expected a whole "
+		      "number >= 0", "-w", "1000000001", "x");
+	CHECK_REJECTS("invalid value '-1' for --warmup: expected a whole number "
+		      ">= 0", "-w", "-1", "x");
+	CHECK_REJECTS("invalid value '0' for --runs: expected a whole number >= 1",
+		      "-r", "0", "x");
+	CHECK_REJECTS("invalid value '2.5' for --min-runs: expected a whole "
+		      "number >= 1", "-m", "2.5", "x");
+	CHECK_REJECTS("invalid value '' for --max-runs: expected a whole number "
+		      ">= 1", "--max-runs=", "x");
+}
+
+static void seconds_and_uint_kinds(void)
+{
+	struct config cfg;
+	int code;
+	char **a = ARGV("--min-time", "0", "--max-time", "0.25", "--timeout",
+			"10000000", "--seed", "18446744073709551615", "x");
+	CHECK(parse(ARGC(a), a, &cfg, &code) == 0);
+	CHECK(cfg.min_time_s == 0 && cfg.max_time_s == 0.25);
+	CHECK(cfg.timeout_s == 1e7);
+	CHECK(cfg.seed_given && cfg.seed == UINT64_MAX);
+	cli_free(&cfg);
+	CHECK_REJECTS("invalid value '0' for --max-time: expected seconds > 0",
+		      "--max-time", "0", "x");
+	CHECK_REJECTS("invalid value '10000001' for --timeout: expected seconds > 0",
+		      "--timeout", "10000001", "x");
+	CHECK_REJECTS("invalid value '-1' for --min-time: expected seconds >= 0",
+		      "--min-time", "-1", "x");
+	CHECK_REJECTS("invalid value 'inf' for --min-time: expected seconds >= 0",
+		      "--min-time", "inf", "x");
+	CHECK_REJECTS("invalid value '-1' for --seed: expected a whole number >= 0",
+		      "--seed", "-1", "x");
+	CHECK_REJECTS("invalid value '18446744073709551616' for --seed: expected a "
+		      "whole number >= 0", "--seed", "18446744073709551616", "x");
+}
+
+static void percent_kind(void)
+{
+	struct config cfg;
+	int code;
+	char **a = ARGV("--confidence", "99.9%", "--precision", "2",
+			"--fail-if-slower", "1000", "x");
+	CHECK(parse(ARGC(a), a, &cfg, &code) == 0);
+	CHECK_NEAR(cfg.confidence, 0.999, 1e-15);
+	CHECK_NEAR(cfg.precision, 0.02, 1e-15);
+	CHECK_NEAR(cfg.fail_if_slower, 10, 0);
+	cli_free(&cfg);
+	char **b = ARGV("--fail-if-slower", "0", "x");
+	CHECK(parse(ARGC(b), b, &cfg, &code) == 0 && cfg.fail_if_slower == 0);
+	cli_free(&cfg);
+	/* Open ranges exclude their ends, closed ones include them. */
+	CHECK_REJECTS("invalid value '50' for --confidence: expected a percentage "
+		      "above 50 and below 100", "--confidence", "50", "x");
+	CHECK_REJECTS("invalid value '100%' for --confidence: expected a "
+		      "percentage above 50 and below 100", "--confidence", "100%", "x");
+	CHECK_REJECTS("invalid value '0' for --precision: expected a percentage "
+		      "above 0 and below 100", "--precision", "0", "x");
+	CHECK_REJECTS("invalid value '1000.5' for --fail-if-slower: expected a "
+		      "percentage from 0 to 1000", "--fail-if-slower", "1000.5", "x");
+	CHECK_REJECTS("invalid value 'x' for --fail-if-slower: expected a "
+		      "percentage from 0 to 1000", "compare", "--fail-if-slower",
+		      "x", "a.json", "b.json");
+}
+
+/* Every word of every ENUM set parses to its value; the messages list the
+ * set (without aliases). */
+static void enum_and_choice_kinds(void)
+{
+	struct config cfg;
+	int code;
+	for (size_t i = 0; i < cli_n_options; i++) {
+		const struct cli_option *o = &cli_options[i];
+		if (o->kind != KIND_ENUM && o->kind != KIND_CHOICE)
+			continue;
+		CHECK(o->values != NULL && o->values[0].name != NULL);
+		for (const struct cli_value *v = o->values; v->name; v++) {
+			char opt[64];
+			snprintf(opt, sizeof opt, "--%s=%s", o->long_name, v->name);
+			char **a = ARGV(opt, "x");
+			CHECK(parse(ARGC(a), a, &cfg, &code) == 0);
+			const char *t = (const char *)&cfg + o->off;
+			if (o->kind == KIND_ENUM)
+				CHECK(*(const int *)t == v->value);
+			else
+				CHECK_STR(*(const char *const *)t, v->name);
+			cli_free(&cfg);
+		}
+	}
+	char **a = ARGV("-u", "us", "x");
+	CHECK(parse(ARGC(a), a, &cfg, &code) == 0 && cfg.time_unit == UNIT_US);
+	cli_free(&cfg);
+	CHECK_REJECTS("invalid value 'fancy' for --style: expected auto, basic, "
+		      "full, nocolor, color or none", "--style", "fancy", "x");
+	CHECK_REJECTS("invalid value 'Auto' for --sort: expected auto, command or "
+		      "mean-time", "--sort", "Auto", "x");
+	CHECK_REJECTS("invalid value 'random' for --order: expected sequential, "
+		      "interleaved or shuffled", "--order", "random", "x");
+	CHECK_REJECTS("invalid value 'ns' for --time-unit: expected microsecond, "
+		      "millisecond or second", "-u", "ns", "x");
+	CHECK_REJECTS("invalid value 'id' for --match-by: expected command or name",
+		      "--match-by", "id", "x");
+	CHECK_REJECTS("invalid value 'rss' for --gate-metric: expected one of "
+		      "wall_time, cpu_time, user_time, system_time, peak_rss, "
+		      "task_clock, page_faults, instructions, cycles, cache_misses, "
+		      "branch_misses", "--gate-metric", "rss", "x");
+	CHECK_REJECTS("invalid value '' for --output: expected null, pipe, inherit "
+		      "or a file", "--output", "", "x");
+}
+
+static void word_list_and_export_kinds(void)
+{
+	struct config cfg;
+	int code;
+	char **a = ARGV("--input", "in", "--reference", "ref", "-s", "s1", "-s",
+			"s2", "--save-baseline", "b.json", "--export-csv", "-",
+			"--baseline", "old.json", "c1");
+	CHECK(parse(ARGC(a), a, &cfg, &code) == 0);
+	CHECK_STR(cfg.input, "in");
+	CHECK_STR(cfg.reference, "ref");
+	CHECK_STR(cfg.baseline, "old.json");
+	CHECK(cfg.setup.n == 2);
+	CHECK_STR(cfg.setup.v[1], "s2");
+	CHECK(cfg.n_exports == 2);
+	CHECK(cfg.exports[0].format == EXPORT_JSON);
+	CHECK_STR(cfg.exports[0].option, "--save-baseline");
+	CHECK(cfg.exports[1].format == EXPORT_CSV && cfg.exports[1].option == NULL);
+	CHECK_STR(cfg.exports[1].path, "-");
+	cli_free(&cfg);
+	CHECK_REJECTS("invalid value '' for --input: expected a file", "--input=",
+		      "x");
+	CHECK_REJECTS("invalid value '' for --reference: expected a command",
+		      "--reference", "");
+	CHECK_REJECTS("invalid value '' for --export-orgmode: expected a file "
+		      "name, or - for stdout", "--export-orgmode=", "x");
+}
+
+static void special_messages(void)
+{
+	CHECK_REJECTS("invalid value '1,256' for --ignore-failure: expected exit "
+		      "codes 1-255, comma-separated", "-i=1,256", "x");
+	CHECK_REJECTS("unknown counter 'cycle' in --counters (known: task-clock, "
+		      "page-faults, instructions, cycles, cache-references, "
+		      "cache-misses, branches, branch-misses; or none alone)",
+		      "--counters", "cycles,cycle", "x");
+	CHECK_REJECTS("--counters 'none,cycles': 'none' cannot be combined with "
+		      "counter names", "--counters", "none,cycles", "x");
+	/* With no command left, a -P bound that is no number is named first. */
+	CHECK_REJECTS("-P/--parameter-scan n: MAX 'echo' is not a number "
+		      "(expected e.g. 10, -3 or 0.25)", "-P", "n", "1", "echo");
+	CHECK_REJECTS("-P/--parameter-scan n: STEP (-D) 'x' is not a number "
+		      "(expected e.g. 10, -3 or 0.25)", "-D", "x", "-P", "n", "1",
+		      "2");
+	CHECK_REJECTS("no command to benchmark: '2' was taken as the MAX of "
+		      "-P/--parameter-scan NAME MIN MAX", "-P", "n", "-1.5", "2");
+	CHECK_REJECTS("--require-all takes no value", "--require-all=1", "x");
+	CHECK_REJECTS("-r needs NUM", "-r");
+}
+
+/* --list-options: one line per entry, the fields as the table has them. */
+static void list_options(void)
+{
+	fflush(stdout);
+	int saved = dup(1);
+	FILE *tmp = tmpfile();
+	dup2(fileno(tmp), 1);
+	cli_list_options();
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	rewind(tmp);
+	char line[1024];
+	size_t n = 0;
+	bool runs = false, style = false, counters = false;
+	while (fgets(line, sizeof line, tmp)) {
+		n++;
+		runs |= strcmp(line, "runs\tr\tcount\t\t\trun\t\t[1,1000000000]\n") == 0;
+		style |= strcmp(line, "style\t\tenum\tauto|basic|full|nocolor|color|"
+				"none\t\tboth\tauto\t\n") == 0;
+		counters |= strncmp(line, "counters\t\tspecial\ttask-clock|", 28) == 0 &&
+			    strstr(line, "|branch-misses|none\tcounter\trun\t") != NULL;
+	}
+	fclose(tmp);
+	CHECK(n == cli_n_options);
+	CHECK(runs);
+	CHECK(style);
+	CHECK(counters);
+}
+
 static void table_is_consistent(void)
 {
-	/* Every option has a help text and a unique long name and letter. */
+	/* Every option has a help text and a unique long name and letter, and
+	 * its fields agree with its kind; every id has an entry. */
+	CHECK(cli_n_options == OPT__COUNT);
 	for (size_t i = 0; i < cli_n_options; i++) {
 		CHECK(cli_options[i].help && cli_options[i].help[0]);
-		CHECK((cli_options[i].kind == ARG_NONE) == (cli_options[i].arg_name == NULL));
+		const struct cli_option *o = &cli_options[i];
+		CHECK((o->arity == ARG_NONE) == (o->arg_name == NULL));
+		CHECK((o->kind == KIND_SPECIAL) == (o->handler != NULL));
+		CHECK(o->kind != KIND_FLAG || o->arity == ARG_NONE);
+		CHECK((o->kind == KIND_ENUM || o->kind == KIND_CHOICE) <= (o->values != NULL));
+		CHECK(o->show_def != DEF_TEXT || o->def_text != NULL);
+		CHECK(cli_option(o->id) == o);
 		for (size_t j = i + 1; j < cli_n_options; j++) {
 			CHECK(strcmp(cli_options[i].long_name, cli_options[j].long_name) != 0);
 			CHECK(cli_options[i].short_name == 0 ||
@@ -261,6 +534,14 @@ int main(void)
 	RUN(percent_and_sets);
 	RUN(compare_mode);
 	RUN(shell_forms);
+	RUN(table_defaults_applied);
+	RUN(count_kind);
+	RUN(seconds_and_uint_kinds);
+	RUN(percent_kind);
+	RUN(enum_and_choice_kinds);
+	RUN(word_list_and_export_kinds);
+	RUN(special_messages);
+	RUN(list_options);
 	RUN(table_is_consistent);
 	UNIT_EXIT();
 }
