@@ -5,10 +5,11 @@
  * Silent: it reports through events (struct bench_events), which main
  * wires to the terminal (report.c) and the exports.
  *
+ * The runner executes the planner's sequences: the steps of each benchmark
+ * (planner_steps_next) and the order of their runs (planner_order_next).
  * With --order interleaved or shuffled the benchmarks' measured runs take
- * turns (planner_order_next); each benchmark still gets its setup and
- * warmups just before its own first run and its cleanup just after its own
- * last run.
+ * turns; each benchmark still gets its setup and warmups just before its
+ * own first run and its cleanup just after its own last run.
  *
  * Ownership: bench_open() returns a runner freed with bench_close();
  * bench_run() fills an outcome freed with bench_free_outcome().

@@ -638,8 +638,8 @@ struct bstate {
 	struct prepared p;
 	enum spawn_output out, hook_out;
 	int out_fd;              /* for SPAWN_OUT_FD; owned by the ctx */
-	bool started;            /* bench_start ran (p may need freeing) */
-	bool setup_ok;           /* setup done (or none): cleanup is due */
+	struct planner_steps steps;   /* where it is in setup, warmups, runs, ... */
+	bool started;            /* its START step ran (p may need freeing) */
 	bool ended;              /* bench_finish ran */
 	bool finished;           /* ended, or will never start */
 	bool report;             /* ended with results worth a report */
@@ -736,64 +736,36 @@ static void tell_progress(struct ctx *x, enum bench_progress_kind kind,
 		x->ev.progress(x->ev.arg, &p);
 }
 
-/* Warmup k: prepare, the command unmeasured, conclude.  0, -1, -2. */
-static int warmup(struct ctx *x, struct bstate *s, long k)
+/* START: resolve the command, calibrate the shell if it is the first to
+ * need one, and say the benchmark starts.  0, -1, -2. */
+static int begin(struct ctx *x, struct bstate *s)
 {
-	const struct plan_bench *b = s->b;
 	long i = (long)s->index;
 	int rc;
-	/* The run's own value for its prepare and conclude too. */
-	set_iteration(x, "CBENCH_ITERATION=warmup-%zu", (size_t)k);
-	if (b->prepare &&
-	    (rc = run_hook(x, i, "prepare", b->prepare, s->hook_out, -1)) != 0)
-		return rc;
-	struct spawn_result res;
-	if ((rc = run(x, i, &s->p, s->out, s->out_fd, false, &res)) != 0)
-		return rc;
-	char run_name[64];
-	snprintf(run_name, sizeof run_name, "warmup run %ld", k);
-	int c = check_run(x, i, b, &res, run_name);
-	if (c < 0)
-		return c;
-	if (b->conclude &&
-	    (rc = run_hook(x, i, "conclude", b->conclude, s->hook_out, -1)) != 0)
-		return rc;
-	return 0;
-}
-
-/*
- * Before a benchmark's first measured run: resolve its command, calibrate
- * the shell if it needs one, run its setup and warmups.  Returns 0, -1
- * (stop, exit 1), -2 (interrupted).
- */
-static int bench_start(struct ctx *x, struct bstate *s)
-{
-	const struct config *cfg = x->cfg;
-	const struct plan_bench *b = s->b;
-	long i = (long)s->index;
-	int rc;
-
-	if (prepare(x, b->command, false, &s->p, i, NULL) != 0)
-		return -1;
 	s->started = true;
+	if (prepare(x, s->b->command, false, &s->p, i, NULL) != 0)
+		return -1;
 	s->r->via_shell = s->p.via_shell;
 	warn_setuid(x, i, &s->p);
 	if (s->p.via_shell && !x->calibrated && (rc = calibrate_shell(x, i)) != 0)
 		return rc;
 	if (x->ev.bench_start)
 		x->ev.bench_start(x->ev.arg, s->index, s->r);
-	set_iteration(x, "CBENCH_ITERATION=setup", 0);
-	if (b->setup &&
-	    (rc = run_hook(x, i, "setup", b->setup, s->hook_out, -1)) != 0)
-		return rc;
-	s->setup_ok = true;
-	for (long k = 1; k <= cfg->warmup; k++) {
-		if ((rc = warmup(x, s, k)) != 0)
-			return rc;
-		tell_progress(x, BENCH_PROGRESS_WARMUP, s->index, (size_t)k,
-			      (size_t)cfg->warmup, NAN);
-	}
 	return 0;
+}
+
+/* Warmup k, unmeasured.  0 (also for an ignored failure), -1, -2. */
+static int warmup(struct ctx *x, struct bstate *s, size_t k)
+{
+	long i = (long)s->index;
+	struct spawn_result res;
+	int rc = run(x, i, &s->p, s->out, s->out_fd, false, &res);
+	if (rc != 0)
+		return rc;
+	char run_name[64];
+	snprintf(run_name, sizeof run_name, "warmup run %zu", k);
+	int c = check_run(x, i, s->b, &res, run_name);
+	return c < 0 ? c : 0;
 }
 
 /* A measured run's values, the shell's start-up taken off, and flags. */
@@ -829,36 +801,86 @@ static void record_run(struct ctx *x, struct bstate *s,
 }
 
 /*
- * One measured run, bracketed by prepare and conclude.  A run that timed
- * out is recorded (flagged) even when it stops the benchmark.  Returns 0,
- * -1 (stop, exit 1), -2 (interrupted).
+ * Measured run k (0-based).  A run that timed out is recorded (flagged)
+ * even when it stops the benchmark.  Returns 0, -1 (stop, exit 1), -2
+ * (interrupted).
  */
-static int bench_step(struct ctx *x, struct bstate *s)
+static int measure(struct ctx *x, struct bstate *s, size_t k)
 {
-	const struct plan_bench *b = s->b;
 	long i = (long)s->index;
-	int rc;
-
-	set_iteration(x, "CBENCH_ITERATION=%zu", s->r->n_runs);
-	if (b->prepare &&
-	    (rc = run_hook(x, i, "prepare", b->prepare, s->hook_out, -1)) != 0)
-		return rc;
 	struct spawn_result res;
-	if ((rc = run(x, i, &s->p, s->out, s->out_fd, true, &res)) != 0)
+	int rc = run(x, i, &s->p, s->out, s->out_fd, true, &res);
+	if (rc != 0)
 		return rc;
 	char run_name[64];
-	snprintf(run_name, sizeof run_name, "run %zu", s->r->n_runs + 1);
-	int c = check_run(x, i, b, &res, run_name);
+	snprintf(run_name, sizeof run_name, "run %zu", k + 1);
+	int c = check_run(x, i, s->b, &res, run_name);
 	bool timed_out = res.outcome == SPAWN_TIMED_OUT;
 	if (c == -2 || (c == -1 && !timed_out))
 		return c;
 	record_run(x, s, &res, c);
-	if (c == -1)
-		return -1;
-	if (b->conclude &&
-	    (rc = run_hook(x, i, "conclude", b->conclude, s->hook_out, -1)) != 0)
-		return rc;
+	return c == -1 ? -1 : 0;
+}
+
+/* CBENCH_ITERATION for a run and its prepare: warmup-K or the run's index. */
+static void run_iteration(struct ctx *x, struct planner_step st)
+{
+	set_iteration(x, st.warmup ? "CBENCH_ITERATION=warmup-%zu"
+				   : "CBENCH_ITERATION=%zu", st.k);
+}
+
+/* Execute one step of the planner's sequence for s.  0, -1, -2. */
+static int do_step(struct ctx *x, struct bstate *s, struct planner_step st)
+{
+	const struct plan_bench *b = s->b;
+	long i = (long)s->index;
+	switch (st.kind) {
+	case PLANNER_STEP_START:
+		return begin(x, s);
+	case PLANNER_STEP_SETUP:
+		set_iteration(x, "CBENCH_ITERATION=setup", 0);
+		return run_hook(x, i, "setup", b->setup, s->hook_out, -1);
+	case PLANNER_STEP_PREPARE:
+		run_iteration(x, st);
+		return run_hook(x, i, "prepare", b->prepare, s->hook_out, -1);
+	case PLANNER_STEP_WARMUP:
+		run_iteration(x, st);
+		return warmup(x, s, st.k);
+	case PLANNER_STEP_MEASURE:
+		run_iteration(x, st);
+		return measure(x, s, st.k);
+	case PLANNER_STEP_CONCLUDE:
+		/* The run's own CBENCH_ITERATION, set before it. */
+		return run_hook(x, i, "conclude", b->conclude, s->hook_out, -1);
+	case PLANNER_STEP_WARMUP_END:
+		tell_progress(x, BENCH_PROGRESS_WARMUP, s->index, st.k,
+			      (size_t)x->cfg->warmup, NAN);
+		return 0;
+	case PLANNER_STEP_CLEANUP:
+		set_iteration(x, "CBENCH_ITERATION=cleanup", 0);
+		return run_hook(x, i, "cleanup", b->cleanup, s->hook_out, -1);
+	case PLANNER_STEP_RUN_END:
+	case PLANNER_STEP_DONE:
+		break;
+	}
 	return 0;
+}
+
+/*
+ * s's next turn: its steps up to the end of its next measured run (with,
+ * the first time, its start, setup and warmups).  Returns 0, -1 (stop,
+ * exit 1), -2 (interrupted).
+ */
+static int take_turn(struct ctx *x, struct bstate *s)
+{
+	for (;;) {
+		struct planner_step st = planner_steps_next(&s->steps);
+		if (st.kind == PLANNER_STEP_RUN_END || st.kind == PLANNER_STEP_DONE)
+			return 0;
+		int rc = do_step(x, s, st);
+		if (rc != 0)
+			return rc;
+	}
 }
 
 /*
@@ -888,10 +910,10 @@ static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool report_now
 	if (rc == -2)
 		r->interrupted = true;
 	s->report = rc != -1;
-	if (rc != -2 && s->setup_ok && s->b->cleanup) {
-		set_iteration(x, "CBENCH_ITERATION=cleanup", 0);
-		int c = run_hook(x, (long)s->index, "cleanup", s->b->cleanup,
-				 s->hook_out, -1);
+	planner_steps_stop(&s->steps, rc != -2);
+	struct planner_step st;
+	while ((st = planner_steps_next(&s->steps)).kind != PLANNER_STEP_DONE) {
+		int c = do_step(x, s, st);   /* the cleanup, if due */
 		if (c != 0 && rc == 0)
 			rc = c;
 	}
@@ -1031,13 +1053,9 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 		if (i < 0)
 			break;
 		struct bstate *s = &l->st[i];
-		if (!s->started) {
-			if (l->seq)
-				new_result(x, l->out, s);
-			rc = bench_start(x, s);
-		}
-		if (rc == 0)
-			rc = bench_step(x, s);
+		if (l->seq && s->r == NULL)
+			new_result(x, l->out, s);
+		rc = take_turn(x, s);
 		if (rc == 0 && after_run(x, l, s))
 			continue;
 		active[i] = false;
@@ -1250,6 +1268,7 @@ int bench_open(const struct config *cfg, const struct plan *plan,
 	for (size_t i = 0; i < plan->n; i++) {
 		br->st[i].b = &plan->bench[i];
 		br->st[i].index = i;
+		planner_steps_init(&br->st[i].steps, br->x.cfg, &plan->bench[i]);
 	}
 	int rc = open_checks(br);
 	if (rc != CBENCH_EXIT_OK) {
