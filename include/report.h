@@ -25,7 +25,4 @@ void report_free(struct report *rep);
 struct bench_events report_events(struct report *rep, bench_done_fn results,
 				  void *arg);
 
-/* Print one runner message the way diag prints cbench's own. */
-void report_message(const struct bench_message *m);
-
 #endif

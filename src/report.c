@@ -34,7 +34,8 @@ void report_free(struct report *rep)
 	free(rep);
 }
 
-void report_message(const struct bench_message *m)
+/* One runner message, the way diag prints cbench's own. */
+static void print_message(const struct bench_message *m)
 {
 	switch (m->severity) {
 	case BENCH_NOTE:
@@ -59,7 +60,7 @@ static void on_message(void *arg, const struct bench_message *m)
 		rep->style.shell_overhead_s = m->shell_mean_s;
 		rep->style.shell_overhead_sd = m->shell_sd_s;
 	}
-	report_message(m);
+	print_message(m);
 }
 
 static void on_start(void *arg, size_t index, const struct bench_result *r)
