@@ -91,6 +91,13 @@ void analysis_free(struct analysis *a);
 void analysis_update(struct analysis *a, struct bench_result *const *rs,
 		     size_t n, long reference);
 
+/* Bring benchmark i's own entry (summaries, outliers, warnings; not its
+ * comparisons) up to date with its result r, growing the document to i + 1
+ * benchmarks if needed: for a benchmark's report as it finishes.  The
+ * next analysis_update() finds it current and only compares it. */
+void analysis_update_bench(struct analysis *a, size_t i,
+			   const struct bench_result *r);
+
 /* Summaries of one benchmark's metrics, as analysis_update computes them
  * (for a report that has no document, e.g. the shell calibration). */
 void analysis_summarize(const struct bench_result *r, double confidence,

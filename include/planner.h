@@ -1,6 +1,7 @@
 /*
  * planner.h: from options to the exact list of benchmarks to run, the order
- * their runs take, and the decision of when a benchmark has enough runs.
+ * their runs take, the steps of each (setup, warmups, prepare/run/conclude,
+ * cleanup), and the decision of when a benchmark has enough runs.
  * Pure logic: no I/O, no processes, so it is unit-tested by checking the
  * plan it produces.
  *
@@ -94,8 +95,8 @@ enum stop_reason planner_next(const struct config *cfg, size_t n,
  *                fresh random order (Fisher-Yates over a SplitMix64 stream
  *                seeded with seed), so every benchmark's runs stay spread
  *                evenly over time while their order within a round is random.
- * Warmups, setup and cleanup are the caller's: they go before a benchmark's
- * first run and after its last.
+ * Warmups, setup and cleanup go before a benchmark's first run and after its
+ * last: planner_steps_next() below.
  */
 struct planner_order;
 struct planner_order *planner_order_new(enum run_order order, size_t n,
@@ -103,5 +104,62 @@ struct planner_order *planner_order_new(enum run_order order, size_t n,
 void planner_order_free(struct planner_order *o);
 /* The benchmark that takes the next run, or -1 when none is active. */
 long planner_order_next(struct planner_order *o, const bool *active);
+
+/*
+ * The steps of one benchmark, in the order the runner executes them:
+ *
+ *   START                      make the command ready (the runner's work:
+ *                              resolve it, calibrate the shell if needed)
+ *   SETUP                      if --setup
+ *   for warmup k = 1..W:       PREPARE, WARMUP k, CONCLUDE, WARMUP_END k
+ *   for measured run k = 0..:  PREPARE, MEASURE k, CONCLUDE, RUN_END k
+ *   CLEANUP                    if --cleanup
+ *   DONE                       (returned again on every later call)
+ *
+ * PREPARE and CONCLUDE appear only with --prepare and --conclude, and
+ * carry the warmup or measured run they bracket.  RUN_END closes a turn:
+ * the runner asks planner_next() whether the benchmark needs another run,
+ * and planner_order_next() which benchmark takes it; the next call then
+ * goes on with the next run.  When the benchmark has enough runs, or a
+ * step failed or was interrupted, the runner calls planner_steps_stop():
+ * the next step is then CLEANUP, if asked for, there is a --cleanup and
+ * the setup was done (SETUP went well, or there is none and START did),
+ * else DONE.  The caller calls planner_steps_next() only after the step it
+ * got last went well (or after planner_steps_stop()).
+ */
+enum planner_step_kind {
+	PLANNER_STEP_START,
+	PLANNER_STEP_SETUP,
+	PLANNER_STEP_PREPARE,
+	PLANNER_STEP_WARMUP,
+	PLANNER_STEP_MEASURE,
+	PLANNER_STEP_CONCLUDE,
+	PLANNER_STEP_WARMUP_END,
+	PLANNER_STEP_RUN_END,
+	PLANNER_STEP_CLEANUP,
+	PLANNER_STEP_DONE,
+};
+
+struct planner_step {
+	enum planner_step_kind kind;
+	bool warmup;     /* PREPARE, CONCLUDE: around a warmup */
+	size_t k;        /* warmup number (1-based), or the measured run's
+			  * index (0-based: the runs before it) */
+};
+
+/* One benchmark's position in its steps; the fields are planner.c's. */
+struct planner_steps {
+	size_t warmups;
+	bool has_setup, has_prepare, has_conclude, has_cleanup;
+	bool begun, setup_done, stopped, cleanup;
+	struct planner_step last;
+};
+
+void planner_steps_init(struct planner_steps *it, const struct config *cfg,
+			const struct plan_bench *b);
+struct planner_step planner_steps_next(struct planner_steps *it);
+/* No more runs: cleanup says whether the cleanup is still wanted (not
+ * after an interrupt). */
+void planner_steps_stop(struct planner_steps *it, bool cleanup);
 
 #endif

@@ -179,8 +179,8 @@ static void rebuild_views(struct analysis *a)
 			cmp_by_mean, a);
 }
 
-void analysis_update(struct analysis *a, struct bench_result *const *rs,
-		     size_t n, long reference)
+/* Room for n benchmarks. */
+static void grow(struct analysis *a, size_t n)
 {
 	if (n > a->cap) {
 		a->bench = xreallocarray(a->bench, n, sizeof *a->bench);
@@ -196,14 +196,37 @@ void analysis_update(struct analysis *a, struct bench_result *const *rs,
 	}
 	if (n > a->n)
 		a->n = n;
+}
+
+/* Is benchmark i's entry computed from r as it is now? */
+static bool current(const struct analysis_bench *b, const struct bench_result *r)
+{
+	return b->of == r && b->n_runs == r->n_runs && b->interrupted == r->interrupted;
+}
+
+void analysis_update_bench(struct analysis *a, size_t i,
+			   const struct bench_result *r)
+{
+	grow(a, i + 1);
+	if (!current(&a->bench[i], r)) {
+		analysis_bench_compute(&a->bench[i], r, a->opt.confidence);
+		/* Its comparisons are due again. */
+		a->bench[i].cmp_base = -2;
+	}
+}
+
+void analysis_update(struct analysis *a, struct bench_result *const *rs,
+		     size_t n, long reference)
+{
+	grow(a, n);
 	bool *fresh = xcalloc(a->n ? a->n : 1, sizeof *fresh);
 	for (size_t i = 0; i < a->n; i++) {
 		struct analysis_bench *b = &a->bench[i];
-		const struct bench_result *r = rs[i];
-		if (b->of == r && b->n_runs == r->n_runs &&
-		    b->interrupted == r->interrupted)
+		if (b->cmp_base == -2)
+			fresh[i] = true;
+		if (current(b, rs[i]))
 			continue;
-		analysis_bench_compute(b, r, a->opt.confidence);
+		analysis_bench_compute(b, rs[i], a->opt.confidence);
 		fresh[i] = true;
 	}
 	a->base = pick_base(a, reference);

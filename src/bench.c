@@ -5,9 +5,11 @@
  * (GNU make's rule); the others run under a shell whose start-up cost is
  * calibrated once, by running `SHELL -c ''`, and subtracted from time and
  * from every counter of those runs, never below zero.
+ *
+ * Silent: every warning, note and error is a struct bench_message sent
+ * through the caller's events, as are progress, starts and ends.
  */
 #include "bench.h"
-#include "analysis.h"
 #include "cmdline.h"
 #include "diag.h"
 #include "export.h"
@@ -19,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +43,13 @@ struct prepared {
 
 struct ctx {
 	const struct config *cfg;
+	struct bench_events ev;
 	struct counters *ctr;
-	struct text_style style;
 	char *shell_path;
 	const char *shell_name;
 	bool calibrated;
 	double overhead[MET_COUNT];
+	double overhead_sd;      /* of the calibration's wall times, 0 if unknown */
 	char **envp;
 	char iter_slot[64];
 	int stdin_fd;
@@ -66,6 +70,38 @@ static void prepared_free(struct prepared *p)
 	memset(p, 0, sizeof *p);
 }
 
+/*
+ * Send a message: m's fields as given, text from fmt.  An error without an
+ * exit code implies CBENCH_EXIT_FAILURE.
+ */
+__attribute__((format(printf, 3, 4)))
+static void say(struct ctx *x, struct bench_message m, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	size_t size = len > 0 ? (size_t)len + 1 : 1;
+	char *text = xmalloc(size);
+	va_start(ap, fmt);
+	vsnprintf(text, size, fmt, ap);
+	va_end(ap);
+	m.text = text;
+	if (m.severity >= BENCH_ERROR && m.exit_code == 0)
+		m.exit_code = CBENCH_EXIT_FAILURE;
+	if (x->ev.message)
+		x->ev.message(x->ev.arg, &m);
+	free(text);
+}
+
+/* An error message's fields, for say(). */
+static struct bench_message error_of(enum bench_msg_kind kind, long bench,
+				     const char *hook)
+{
+	return (struct bench_message){.severity = BENCH_ERROR, .kind = kind,
+				      .bench = bench, .hook = hook};
+}
+
 /* Why a command was stopped by job control (SPAWN_STOPPED), for a message
  * that goes on "was stopped by SIGTTOU". */
 static const char *stop_reason_text(int sig)
@@ -77,23 +113,40 @@ static const char *stop_reason_text(int sig)
 		 "use --input FILE and --output FILE instead";
 }
 
-/* Describe an exec failure the way a user wants to read it. */
-static void exec_error(const char *what, const char *prog, int e)
+/* "--setup: " before a hook's messages, "" before the command's. */
+static const char *hook_prefix(const char *hook, char *buf, size_t len)
 {
+	if (hook == NULL)
+		return "";
+	snprintf(buf, len, "--%s: ", hook);
+	return buf;
+}
+
+/* Describe an exec failure the way a user wants to read it. */
+static void exec_error(struct ctx *x, long bench, const char *hook,
+		       const char *prog, int e)
+{
+	char buf[64];
+	const char *what = hook_prefix(hook, buf, sizeof buf);
+	struct bench_message m = error_of(BENCH_MSG_EXEC_FAILED, bench, hook);
+	m.sys_errno = e;
 	switch (e) {
 	case ENOENT:
-		diag_error("%scommand '%s' not found", what, prog);
+		m.kind = BENCH_MSG_EXEC_NOT_FOUND;
+		say(x, m, "%scommand '%s' not found", what, prog);
 		break;
 	case EACCES:
-		diag_error("%scommand '%s': permission denied", what, prog);
+		m.kind = BENCH_MSG_EXEC_DENIED;
+		say(x, m, "%scommand '%s': permission denied", what, prog);
 		break;
 	case ENOEXEC:
-		diag_error("%scommand '%s' is not an executable (exec format error)",
-			   what, prog);
+		m.kind = BENCH_MSG_EXEC_FORMAT;
+		say(x, m, "%scommand '%s' is not an executable (exec format error)",
+		    what, prog);
 		break;
 	default:
-		diag_error("%scommand '%s' cannot be executed: %s", what, prog,
-			   strerror(e));
+		say(x, m, "%scommand '%s' cannot be executed: %s", what, prog,
+		    strerror(e));
 		break;
 	}
 }
@@ -125,24 +178,33 @@ static char *missing_interpreter(const char *path)
 	return xstrdup(p);
 }
 
+/*
+ * Turn a command line into what spawn runs: its words and resolved path,
+ * or the shell's.  bench and hook (NULL: the command itself) say whose it
+ * is in a message.  0, or -1 with the error sent.
+ */
 static int prepare(struct ctx *x, const char *line, bool force_shell,
-		   struct prepared *p, const char *what)
+		   struct prepared *p, long bench, const char *hook)
 {
 	const struct config *cfg = x->cfg;
+	char buf[64];
+	const char *what = hook_prefix(hook, buf, sizeof buf);
+	struct bench_message m = error_of(BENCH_MSG_SPLIT_FAILED, bench, hook);
 	bool shell = cfg->shell_mode == SHELL_FORCE || force_shell ||
 		     (cfg->shell_mode == SHELL_AUTO && cmdline_needs_shell(line));
 	memset(p, 0, sizeof *p);
 	if (cfg->shell_mode == SHELL_NONE && !force_shell) {
 		p->argv = cmdline_split(line, x->err, sizeof x->err);
 		if (p->argv == NULL) {
-			diag_error("%scannot split '%s' into words (--shell=none): %s",
-				   what, line, x->err);
+			say(x, m, "%scannot split '%s' into words (--shell=none): %s",
+			    what, line, x->err);
 			return -1;
 		}
 	} else if (shell) {
 		if (x->shell_path == NULL) {
 			/* bench_run checks first; never a NULL path. */
-			diag_error("%sshell '%s' not found", what, x->shell_name);
+			m.kind = BENCH_MSG_SHELL_NOT_FOUND;
+			say(x, m, "%sshell '%s' not found", what, x->shell_name);
 			return -1;
 		}
 		/* -S 'bash --norc': the shell's own words go before -c. */
@@ -164,13 +226,14 @@ static int prepare(struct ctx *x, const char *line, bool force_shell,
 	} else {
 		p->argv = cmdline_split(line, x->err, sizeof x->err);
 		if (p->argv == NULL) {
-			diag_error("%scommand is empty", what);
+			m.kind = BENCH_MSG_EMPTY_COMMAND;
+			say(x, m, "%scommand is empty", what);
 			return -1;
 		}
 	}
 	p->path = cmdline_resolve(p->argv[0]);
 	if (p->path == NULL) {
-		exec_error(what, p->argv[0], errno);
+		exec_error(x, bench, hook, p->argv[0], errno);
 		prepared_free(p);
 		return -1;
 	}
@@ -251,8 +314,10 @@ static enum spawn_output output_mode(const char *o, int *fd, const char **path)
 	return SPAWN_OUT_FD;
 }
 
-static int run(struct ctx *x, const struct prepared *p, enum spawn_output out,
-	       int out_fd, bool measured, struct spawn_result *res)
+/* Run p once: 0 with *res filled, -1 on an engine error (sent). */
+static int run(struct ctx *x, long bench, const struct prepared *p,
+	       enum spawn_output out, int out_fd, bool measured,
+	       struct spawn_result *res)
 {
 	if (x->stdin_fd >= 0)
 		lseek(x->stdin_fd, 0, SEEK_SET);
@@ -267,56 +332,67 @@ static int run(struct ctx *x, const struct prepared *p, enum spawn_output out,
 		.counters = measured ? x->ctr : NULL,
 	};
 	if (spawn_run(&cmd, res, x->err, sizeof x->err) != 0) {
-		diag_error("%s", x->err);
+		say(x, error_of(BENCH_MSG_ENGINE, bench, NULL), "%s", x->err);
 		return -1;
 	}
 	if (!x->told_fallback && spawn_ptrace_errno()) {
 		x->told_fallback = true;
-		diag_warning("ptrace is refused here (%s): counters still start at "
-			     "exec (enable_on_exec), but wall time now includes the "
-			     "exec itself", strerror(spawn_ptrace_errno()));
+		struct bench_message m = {.severity = BENCH_WARNING,
+					  .kind = BENCH_MSG_PTRACE_FALLBACK,
+					  .bench = bench,
+					  .sys_errno = spawn_ptrace_errno()};
+		say(x, m, "ptrace is refused here (%s): counters still start at "
+		    "exec (enable_on_exec), but wall time now includes the "
+		    "exec itself", strerror(spawn_ptrace_errno()));
 	}
 	return 0;
 }
 
-/* Run an unmeasured helper command (setup, prepare, ...).  0 on success. */
-static int run_hook(struct ctx *x, const char *kind, const char *line,
-		    enum spawn_output out, int out_fd)
+/*
+ * Run an unmeasured helper command (setup, prepare, ...) of benchmark
+ * bench.  0 on success, -1 on failure (sent), -2 when interrupted.
+ */
+static int run_hook(struct ctx *x, long bench, const char *kind,
+		    const char *line, enum spawn_output out, int out_fd)
 {
 	struct prepared p;
-	char what[64];
-	snprintf(what, sizeof what, "--%s: ", kind);
-	if (prepare(x, line, false, &p, what) != 0)
+	if (prepare(x, line, false, &p, bench, kind) != 0)
 		return -1;
 	struct spawn_result res;
-	int rc = run(x, &p, out, out_fd, false, &res);
+	int rc = run(x, bench, &p, out, out_fd, false, &res);
 	prepared_free(&p);
 	if (rc != 0)
 		return -1;
+	struct bench_message m = error_of(BENCH_MSG_HOOK_FAILED, bench, kind);
+	m.status = res.code;
 	switch (res.outcome) {
 	case SPAWN_EXITED:
 		if (res.code == 0)
 			return 0;
-		diag_error("the --%s command '%s' failed with exit code %d; append "
-			   "' || true' to it to ignore its failure", kind, line, res.code);
+		say(x, m, "the --%s command '%s' failed with exit code %d; append "
+		    "' || true' to it to ignore its failure", kind, line, res.code);
 		return -1;
 	case SPAWN_SIGNALED:
-		diag_error("the --%s command '%s' was terminated by signal %s (%s); "
-			   "append ' || true' to it to ignore its failure", kind, line,
-			   spawn_signal_name(res.code), strsignal(res.code));
+		m.kind = BENCH_MSG_HOOK_SIGNALED;
+		say(x, m, "the --%s command '%s' was terminated by signal %s (%s); "
+		    "append ' || true' to it to ignore its failure", kind, line,
+		    spawn_signal_name(res.code), strsignal(res.code));
 		return -1;
 	case SPAWN_TIMED_OUT:
-		diag_error("the --%s command '%s' timed out", kind, line);
+		m.kind = BENCH_MSG_HOOK_TIMED_OUT;
+		m.status = 0;
+		say(x, m, "the --%s command '%s' timed out", kind, line);
 		return -1;
 	case SPAWN_INTERRUPTED:
 		return -2;
 	case SPAWN_EXEC_FAILED:
-		exec_error(what, line, res.exec_errno);
+		exec_error(x, bench, kind, line, res.exec_errno);
 		return -1;
 	case SPAWN_STOPPED:
-		diag_error("the --%s command '%s' was stopped by %s and killed: %s",
-			   kind, line, spawn_signal_name(res.code),
-			   stop_reason_text(res.code));
+		m.kind = BENCH_MSG_HOOK_STOPPED;
+		say(x, m, "the --%s command '%s' was stopped by %s and killed: %s",
+		    kind, line, spawn_signal_name(res.code),
+		    stop_reason_text(res.code));
 		return -1;
 	}
 	return -1;
@@ -338,46 +414,53 @@ static bool ignored(const struct config *cfg, const struct spawn_result *r)
 }
 
 /*
- * Check a measured (or warmup) run.  Returns 0 to record it, 1 to record it
- * as failed-but-ignored, -1 to stop with exit 1, -2 when interrupted.
+ * Check a measured (or warmup) run of benchmark bench.  Returns 0 to
+ * record it, 1 to record it as failed-but-ignored, -1 to stop with exit 1
+ * (error sent), -2 when interrupted.
  */
-static int check_run(struct ctx *x, const struct plan_bench *b,
+static int check_run(struct ctx *x, long bench, const struct plan_bench *b,
 		     const struct spawn_result *r, const char *run_name)
 {
+	struct bench_message m = error_of(BENCH_MSG_RUN_FAILED, bench, NULL);
+	m.status = r->code;
 	switch (r->outcome) {
 	case SPAWN_INTERRUPTED:
 		return -2;
 	case SPAWN_EXEC_FAILED:
-		exec_error("", b->command, r->exec_errno);
+		exec_error(x, bench, NULL, b->command, r->exec_errno);
 		return -1;
 	case SPAWN_EXITED:
 		if (r->code == 0)
 			return 0;
 		if (ignored(x->cfg, r))
 			return 1;
-		diag_error("command '%s' exited with code %d in %s; use "
-			   "-i/--ignore-failure to keep going", b->command, r->code,
-			   run_name);
+		say(x, m, "command '%s' exited with code %d in %s; use "
+		    "-i/--ignore-failure to keep going", b->command, r->code,
+		    run_name);
 		return -1;
 	case SPAWN_SIGNALED:
 		if (ignored(x->cfg, r))
 			return 1;
-		diag_error("command '%s' terminated by signal %s (%s) in %s",
-			   b->command, spawn_signal_name(r->code), strsignal(r->code),
-			   run_name);
+		m.kind = BENCH_MSG_RUN_SIGNALED;
+		say(x, m, "command '%s' terminated by signal %s (%s) in %s",
+		    b->command, spawn_signal_name(r->code), strsignal(r->code),
+		    run_name);
 		return -1;
 	case SPAWN_STOPPED:
-		diag_error("command '%s' was stopped by %s in %s and killed: %s",
-			   b->command, spawn_signal_name(r->code), run_name,
-			   stop_reason_text(r->code));
+		m.kind = BENCH_MSG_RUN_STOPPED;
+		say(x, m, "command '%s' was stopped by %s in %s and killed: %s",
+		    b->command, spawn_signal_name(r->code), run_name,
+		    stop_reason_text(r->code));
 		return -1;
 	case SPAWN_TIMED_OUT:
 		/* -i ignores timeouts too; -i=CODES only those exit codes. */
 		if (x->cfg->ignore_failure && x->cfg->ignore_codes == NULL)
 			return 1;
-		diag_error("command '%s' timed out after %g s in %s (its process "
-			   "group was killed); use -i/--ignore-failure to keep going",
-			   b->command, x->cfg->timeout_s, run_name);
+		m.kind = BENCH_MSG_TIMED_OUT;
+		m.status = 0;
+		say(x, m, "command '%s' timed out after %g s in %s (its process "
+		    "group was killed); use -i/--ignore-failure to keep going",
+		    b->command, x->cfg->timeout_s, run_name);
 		return -1;
 	}
 	return -1;
@@ -392,12 +475,35 @@ static void enable_metrics(struct ctx *x, struct bench_result *r)
 			results_enable(r, (enum metric_id)(MET_CTR_FIRST + k));
 }
 
-/* Calibrate the shell's start-up cost: mean of each metric over
- * `SHELL -c ''` runs.  Returns 0, -1 on error, -2 if interrupted. */
-static int calibrate_shell(struct ctx *x)
+/* The calibration's note: what is subtracted, as values and as text. */
+static void calibrated_note(struct ctx *x, long bench)
+{
+	struct bench_message m = {
+		.severity = BENCH_NOTE, .kind = BENCH_MSG_SHELL_CALIBRATED,
+		.bench = bench, .shell_mean_s = x->overhead[MET_WALL],
+		.shell_sd_s = x->overhead_sd,
+		.shell_page_faults = x->overhead[MET_CTR_FIRST + CTR_PAGE_FAULTS],
+		.runs = SHELL_CALIBRATION_RUNS,
+	};
+	char faults[32];
+	text_count(m.shell_page_faults, faults, sizeof faults);
+	say(x, m, "%s '%s'; its start-up (%.3f ± %.3f ms wall, %s page faults, "
+	    "calibrated over %d runs) is subtracted",
+	    x->cfg->shell_mode == SHELL_FORCE
+	    ? "--shell: running every command under"
+	    : "shell syntax: running such commands under",
+	    x->shell_path, m.shell_mean_s * 1e3, m.shell_sd_s * 1e3, faults,
+	    SHELL_CALIBRATION_RUNS);
+}
+
+/* Calibrate the shell's start-up cost (for benchmark bench, the first to
+ * need it): mean of each metric over `SHELL -c ''` runs.  Returns 0, -1 on
+ * error (sent), -2 if interrupted. */
+static int calibrate_shell(struct ctx *x, long bench)
 {
 	struct prepared p;
-	prepare(x, "", true, &p, ""); /* `SHELL -c ''` never fails to prepare */
+	/* `SHELL -c ''` never fails to prepare */
+	prepare(x, "", true, &p, bench, NULL);
 
 	double sum[MET_COUNT] = {0}, wall[SHELL_CALIBRATION_RUNS];
 	size_t cnt[MET_COUNT] = {0}, nwall = 0;
@@ -405,7 +511,7 @@ static int calibrate_shell(struct ctx *x)
 	for (int i = 0; i < 3 + SHELL_CALIBRATION_RUNS; i++) {
 		struct spawn_result res;
 		set_iteration(x, "CBENCH_ITERATION=calibration-%zu", (size_t)i + 1);
-		if (run(x, &p, SPAWN_OUT_NULL, -1, true, &res) != 0) {
+		if (run(x, bench, &p, SPAWN_OUT_NULL, -1, true, &res) != 0) {
 			rc = -1;
 			break;
 		}
@@ -414,8 +520,9 @@ static int calibrate_shell(struct ctx *x)
 			break;
 		}
 		if (res.outcome != SPAWN_EXITED || res.code != 0) {
-			diag_error("the shell '%s' failed to run an empty command "
-				   "(calibration)", x->shell_path);
+			say(x, error_of(BENCH_MSG_CALIBRATION_FAILED, bench, NULL),
+			    "the shell '%s' failed to run an empty command "
+			    "(calibration)", x->shell_path);
 			rc = -1;
 			break;
 		}
@@ -439,31 +546,24 @@ static int calibrate_shell(struct ctx *x)
 				 ? sum[m] / (double)cnt[m] : 0;
 	x->calibrated = true;
 	struct stats_summary ws;
-	x->style.shell_overhead_s = x->overhead[MET_WALL];
 	if (stats_summarize(wall, nwall, x->cfg->confidence, &ws) == 0 &&
 	    isfinite(ws.stddev))
-		x->style.shell_overhead_sd = ws.stddev;
-	char faults[32];
-	text_count(x->overhead[MET_CTR_FIRST + CTR_PAGE_FAULTS], faults, sizeof faults);
-	diag_note("%s '%s'; its start-up (%.3f ± %.3f ms wall, %s page faults, "
-		  "calibrated over %d runs) is subtracted",
-		  x->cfg->shell_mode == SHELL_FORCE
-		  ? "--shell: running every command under"
-		  : "shell syntax: running such commands under",
-		  x->shell_path, x->overhead[MET_WALL] * 1e3,
-		  x->style.shell_overhead_sd * 1e3, faults, SHELL_CALIBRATION_RUNS);
+		x->overhead_sd = ws.stddev;
+	calibrated_note(x, bench);
 	return 0;
 }
 
-static void warn_setuid(const struct prepared *p)
+static void warn_setuid(struct ctx *x, long bench, const struct prepared *p)
 {
 	struct stat st;
 	if (geteuid() == 0 || p->via_shell || stat(p->path, &st) != 0)
 		return;
+	struct bench_message m = {.severity = BENCH_WARNING,
+				  .kind = BENCH_MSG_SETUID, .bench = bench};
 	if (st.st_mode & (S_ISUID | S_ISGID))
-		diag_warning("'%s' is set%s; under the frozen-exec engine (ptrace) it "
-			     "runs without that privilege", p->path,
-			     (st.st_mode & S_ISUID) ? "uid" : "gid");
+		say(x, m, "'%s' is set%s; under the frozen-exec engine (ptrace) it "
+		    "runs without that privilege", p->path,
+		    (st.st_mode & S_ISUID) ? "uid" : "gid");
 }
 
 static size_t progress_total(const struct config *cfg, const struct bench_result *r)
@@ -538,10 +638,11 @@ struct bstate {
 	struct prepared p;
 	enum spawn_output out, hook_out;
 	int out_fd;              /* for SPAWN_OUT_FD; owned by the ctx */
-	bool started;            /* bench_start ran (p may need freeing) */
-	bool setup_ok;           /* setup done (or none): cleanup is due */
-	bool finished;
-	bool report;             /* finished with results worth a report */
+	struct planner_steps steps;   /* where it is in setup, warmups, runs, ... */
+	bool started;            /* its START step ran (p may need freeing) */
+	bool ended;              /* bench_finish ran */
+	bool finished;           /* ended, or will never start */
+	bool report;             /* ended with results worth a report */
 	enum stop_reason why;
 	size_t hint;             /* its share of the progress bar's total */
 	/* Running wall-time mean and sum of squared deviations (Welford
@@ -586,7 +687,7 @@ static double rel_halfwidth(const struct config *cfg, struct bstate *s)
 /*
  * Open every --output FILE once, before anything runs (a FILE given once
  * for all commands is shared, so their outputs follow one another), and set
- * each benchmark's output mode.  Returns 0 or -1 (message printed).
+ * each benchmark's output mode.  Returns 0 or -1 (error sent).
  */
 static int open_outputs(struct ctx *x, struct bstate *st, size_t n)
 {
@@ -608,8 +709,12 @@ static int open_outputs(struct ctx *x, struct bstate *st, size_t n)
 			continue;
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 		if (fd < 0) {
-			diag_error("cannot open --output file '%s': %s", path,
-				   strerror(errno));
+			struct bench_message m = error_of(BENCH_MSG_OUTPUT_UNOPENABLE,
+							  (long)i, NULL);
+			m.exit_code = CBENCH_EXIT_USAGE;
+			m.sys_errno = errno;
+			say(x, m, "cannot open --output file '%s': %s", path,
+			    strerror(errno));
 			return -1;
 		}
 		x->outs = xreallocarray(x->outs, x->n_outs + 1, sizeof *x->outs);
@@ -620,80 +725,57 @@ static int open_outputs(struct ctx *x, struct bstate *st, size_t n)
 	return 0;
 }
 
-/*
- * Before a benchmark's first measured run: resolve its command, calibrate
- * the shell if it needs one, run its setup and warmups.  Returns 0, -1
- * (stop, exit 1), -2 (interrupted).
- */
-static int bench_start(struct ctx *x, struct bstate *s, bool header)
+static void tell_progress(struct ctx *x, enum bench_progress_kind kind,
+			  size_t index, size_t done, size_t total_hint,
+			  double estimate_s)
 {
-	const struct config *cfg = x->cfg;
-	const struct plan_bench *b = s->b;
+	struct bench_progress p = {.kind = kind, .bench = index, .done = done,
+				   .total_hint = total_hint,
+				   .estimate_s = estimate_s};
+	if (x->ev.progress)
+		x->ev.progress(x->ev.arg, &p);
+}
+
+/* START: resolve the command, calibrate the shell if it is the first to
+ * need one, and say the benchmark starts.  0, -1, -2. */
+static int begin(struct ctx *x, struct bstate *s)
+{
+	long i = (long)s->index;
 	int rc;
-
-	if (prepare(x, b->command, false, &s->p, "") != 0)
-		return -1;
 	s->started = true;
+	if (prepare(x, s->b->command, false, &s->p, i, NULL) != 0)
+		return -1;
 	s->r->via_shell = s->p.via_shell;
-	warn_setuid(&s->p);
-	if (s->p.via_shell && !x->calibrated && (rc = calibrate_shell(x)) != 0)
+	warn_setuid(x, i, &s->p);
+	if (s->p.via_shell && !x->calibrated && (rc = calibrate_shell(x, i)) != 0)
 		return rc;
-	if (header)
-		text_bench_header(&x->style, s->index, s->r);
-	set_iteration(x, "CBENCH_ITERATION=setup", 0);
-	if (b->setup && (rc = run_hook(x, "setup", b->setup, s->hook_out, -1)) != 0)
-		return rc;
-	s->setup_ok = true;
-
-	char run_name[64];
-	for (long k = 1; k <= cfg->warmup; k++) {
-		/* The run's own value for its prepare and conclude too. */
-		set_iteration(x, "CBENCH_ITERATION=warmup-%zu", (size_t)k);
-		if (b->prepare &&
-		    (rc = run_hook(x, "prepare", b->prepare, s->hook_out, -1)) != 0)
-			return rc;
-		struct spawn_result res;
-		if ((rc = run(x, &s->p, s->out, s->out_fd, false, &res)) != 0)
-			return rc;
-		snprintf(run_name, sizeof run_name, "warmup run %ld", k);
-		int c = check_run(x, b, &res, run_name);
-		if (c < 0)
-			return c;
-		if (b->conclude &&
-		    (rc = run_hook(x, "conclude", b->conclude, s->hook_out, -1)) != 0)
-			return rc;
-		text_progress(&x->style, "Warmup", (size_t)k, (size_t)cfg->warmup, NAN);
-	}
+	if (x->ev.bench_start)
+		x->ev.bench_start(x->ev.arg, s->index, s->r);
 	return 0;
 }
 
-/*
- * One measured run, bracketed by prepare and conclude.  A run that timed
- * out is recorded (flagged) even when it stops the benchmark.  Returns 0,
- * -1 (stop, exit 1), -2 (interrupted).
- */
-static int bench_step(struct ctx *x, struct bstate *s)
+/* Warmup k, unmeasured.  0 (also for an ignored failure), -1, -2. */
+static int warmup(struct ctx *x, struct bstate *s, size_t k)
 {
-	const struct plan_bench *b = s->b;
-	struct bench_result *r = s->r;
-	int rc;
-
-	set_iteration(x, "CBENCH_ITERATION=%zu", r->n_runs);
-	if (b->prepare &&
-	    (rc = run_hook(x, "prepare", b->prepare, s->hook_out, -1)) != 0)
-		return rc;
+	long i = (long)s->index;
 	struct spawn_result res;
-	if ((rc = run(x, &s->p, s->out, s->out_fd, true, &res)) != 0)
+	int rc = run(x, i, &s->p, s->out, s->out_fd, false, &res);
+	if (rc != 0)
 		return rc;
 	char run_name[64];
-	snprintf(run_name, sizeof run_name, "run %zu", r->n_runs + 1);
-	int c = check_run(x, b, &res, run_name);
-	bool timed_out = res.outcome == SPAWN_TIMED_OUT;
-	if (c == -2 || (c == -1 && !timed_out))
-		return c;
+	snprintf(run_name, sizeof run_name, "warmup run %zu", k);
+	int c = check_run(x, i, s->b, &res, run_name);
+	return c < 0 ? c : 0;
+}
 
+/* A measured run's values, the shell's start-up taken off, and flags. */
+static void record_run(struct ctx *x, struct bstate *s,
+		       const struct spawn_result *res, int c)
+{
+	struct bench_result *r = s->r;
+	bool timed_out = res->outcome == SPAWN_TIMED_OUT;
 	double v[MET_COUNT];
-	results_values_from_spawn(&res, v);
+	results_values_from_spawn(res, v);
 	if (s->p.via_shell)
 		for (int m = 0; m < MET_COUNT; m++)
 			if (isfinite(v[m]) && x->overhead[m] > 0)
@@ -701,46 +783,118 @@ static int bench_step(struct ctx *x, struct bstate *s)
 	uint8_t flags = 0;
 	if (c != 0)
 		flags |= timed_out ? RUN_TIMED_OUT | RUN_FAILED : RUN_FAILED;
-	if (!res.exec_exact)
+	if (!res->exec_exact)
 		r->exec_exact = false;
-	if (res.left_running && !s->told_leftover) {
+	if (res->left_running && !s->told_leftover) {
 		s->told_leftover = true;
-		diag_warning("command '%s' left a process running after it exited "
-			     "(a daemon or background job): what it does from then "
-			     "on is missing from the counters and rusage, so its "
-			     "counts are incomplete", b->command);
+		struct bench_message m = {.severity = BENCH_WARNING,
+					  .kind = BENCH_MSG_LEFTOVER_PROCESS,
+					  .bench = (long)s->index};
+		say(x, m, "command '%s' left a process running after it exited "
+		    "(a daemon or background job): what it does from then "
+		    "on is missing from the counters and rusage, so its "
+		    "counts are incomplete", s->b->command);
 	}
-	int code = res.outcome == SPAWN_SIGNALED ? -res.code
-		   : timed_out ? -SIGKILL : res.code;
+	int code = res->outcome == SPAWN_SIGNALED ? -res->code
+		   : timed_out ? -SIGKILL : res->code;
 	results_add_run(r, v, code, flags);
-	if (c == -1)
-		return -1;
-	if (b->conclude &&
-	    (rc = run_hook(x, "conclude", b->conclude, s->hook_out, -1)) != 0)
+}
+
+/*
+ * Measured run k (0-based).  A run that timed out is recorded (flagged)
+ * even when it stops the benchmark.  Returns 0, -1 (stop, exit 1), -2
+ * (interrupted).
+ */
+static int measure(struct ctx *x, struct bstate *s, size_t k)
+{
+	long i = (long)s->index;
+	struct spawn_result res;
+	int rc = run(x, i, &s->p, s->out, s->out_fd, true, &res);
+	if (rc != 0)
 		return rc;
+	char run_name[64];
+	snprintf(run_name, sizeof run_name, "run %zu", k + 1);
+	int c = check_run(x, i, s->b, &res, run_name);
+	bool timed_out = res.outcome == SPAWN_TIMED_OUT;
+	if (c == -2 || (c == -1 && !timed_out))
+		return c;
+	record_run(x, s, &res, c);
+	return c == -1 ? -1 : 0;
+}
+
+/* CBENCH_ITERATION for a run and its prepare: warmup-K or the run's index. */
+static void run_iteration(struct ctx *x, struct planner_step st)
+{
+	set_iteration(x, st.warmup ? "CBENCH_ITERATION=warmup-%zu"
+				   : "CBENCH_ITERATION=%zu", st.k);
+}
+
+/* Execute one step of the planner's sequence for s.  0, -1, -2. */
+static int do_step(struct ctx *x, struct bstate *s, struct planner_step st)
+{
+	const struct plan_bench *b = s->b;
+	long i = (long)s->index;
+	switch (st.kind) {
+	case PLANNER_STEP_START:
+		return begin(x, s);
+	case PLANNER_STEP_SETUP:
+		set_iteration(x, "CBENCH_ITERATION=setup", 0);
+		return run_hook(x, i, "setup", b->setup, s->hook_out, -1);
+	case PLANNER_STEP_PREPARE:
+		run_iteration(x, st);
+		return run_hook(x, i, "prepare", b->prepare, s->hook_out, -1);
+	case PLANNER_STEP_WARMUP:
+		run_iteration(x, st);
+		return warmup(x, s, st.k);
+	case PLANNER_STEP_MEASURE:
+		run_iteration(x, st);
+		return measure(x, s, st.k);
+	case PLANNER_STEP_CONCLUDE:
+		/* The run's own CBENCH_ITERATION, set before it. */
+		return run_hook(x, i, "conclude", b->conclude, s->hook_out, -1);
+	case PLANNER_STEP_WARMUP_END:
+		tell_progress(x, BENCH_PROGRESS_WARMUP, s->index, st.k,
+			      (size_t)x->cfg->warmup, NAN);
+		return 0;
+	case PLANNER_STEP_CLEANUP:
+		set_iteration(x, "CBENCH_ITERATION=cleanup", 0);
+		return run_hook(x, i, "cleanup", b->cleanup, s->hook_out, -1);
+	case PLANNER_STEP_RUN_END:
+	case PLANNER_STEP_DONE:
+		break;
+	}
 	return 0;
 }
 
-/* The report of a finished benchmark. */
-static void report(struct ctx *x, const struct bench_result *r)
+/*
+ * s's next turn: its steps up to the end of its next measured run (with,
+ * the first time, its start, setup and warmups).  Returns 0, -1 (stop,
+ * exit 1), -2 (interrupted).
+ */
+static int take_turn(struct ctx *x, struct bstate *s)
 {
-	struct analysis_bench ab = {0};
-	analysis_bench_compute(&ab, r, x->cfg->confidence);
-	text_bench_report(&x->style, r, &ab);
-	analysis_bench_release(&ab);
+	for (;;) {
+		struct planner_step st = planner_steps_next(&s->steps);
+		if (st.kind == PLANNER_STEP_RUN_END || st.kind == PLANNER_STEP_DONE)
+			return 0;
+		int rc = do_step(x, s, st);
+		if (rc != 0)
+			return rc;
+	}
 }
 
 /*
  * After a benchmark's last run (or when it stops): cleanup unless
- * interrupted; its report is due unless it failed (printed now when
- * print_now, else by print_reports).  why, if not NULL, becomes its stop
+ * interrupted; its report is due unless it failed (bench_done sent now
+ * when report_now, else by send_done).  why, if not NULL, becomes its stop
  * reason.  Returns rc, or the cleanup's failure.
  */
-static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool print_now,
+static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool report_now,
 			const char *why)
 {
 	struct bench_result *r = s->r;
-	text_progress_clear(&x->style);
+	if (x->ev.runs_end)
+		x->ev.runs_end(x->ev.arg, s->index);
 	if (rc == 0 && why == NULL) {
 		char buf[256];
 		why = bench_stop_text(s->why, x->cfg, x->default_cap, r->n_runs,
@@ -756,31 +910,28 @@ static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool print_now,
 	if (rc == -2)
 		r->interrupted = true;
 	s->report = rc != -1;
-	if (rc != -2 && s->setup_ok && s->b->cleanup) {
-		set_iteration(x, "CBENCH_ITERATION=cleanup", 0);
-		int c = run_hook(x, "cleanup", s->b->cleanup, s->hook_out, -1);
+	planner_steps_stop(&s->steps, rc != -2);
+	struct planner_step st;
+	while ((st = planner_steps_next(&s->steps)).kind != PLANNER_STEP_DONE) {
+		int c = do_step(x, s, st);   /* the cleanup, if due */
 		if (c != 0 && rc == 0)
 			rc = c;
 	}
-	if (s->report && print_now) {
-		report(x, r);
-		s->report = false;
-	}
+	if (report_now && x->ev.bench_done)
+		x->ev.bench_done(x->ev.arg, s->index, r, s->report);
 	prepared_free(&s->p);
-	s->finished = true;
+	s->ended = s->finished = true;
 	return rc;
 }
 
-/* Interleaved and shuffled: print the reports of finished benchmarks in
- * plan order, as far as the first one still running. */
-static void print_reports(struct ctx *x, struct bstate *st, size_t n,
-			  size_t *next)
+/* Interleaved and shuffled: bench_done for the finished benchmarks in plan
+ * order, as far as the first one still running. */
+static void send_done(struct ctx *x, struct bstate *st, size_t n, size_t *next)
 {
 	for (; *next < n && st[*next].finished; ++*next)
-		if (st[*next].report) {
-			text_bench_header(&x->style, *next, st[*next].r);
-			report(x, st[*next].r);
-		}
+		if (st[*next].ended && x->ev.bench_done)
+			x->ev.bench_done(x->ev.arg, *next, st[*next].r,
+					 st[*next].report);
 }
 
 /* A seed for --order=shuffled when --seed is not given. */
@@ -804,6 +955,74 @@ static void new_result(struct ctx *x, struct bench_outcome *out,
 		out->reference = (long)s->index;
 }
 
+/* The loop's state across benchmarks (run_all and its helpers). */
+struct loop {
+	struct bstate *st;
+	size_t n;
+	bool seq;
+	size_t done_runs, total_hint, next_done;
+	struct bench_outcome *out;
+};
+
+/*
+ * After a measured run of s went well: advance the progress bar and ask
+ * the planner whether s needs another.  True if it does.
+ */
+static bool after_run(struct ctx *x, struct loop *l, struct bstate *s)
+{
+	const struct config *cfg = x->cfg;
+	struct bench_result *r = s->r;
+	double mean = r->total_wall_s / (double)r->n_runs;
+	if (l->seq) {
+		tell_progress(x, BENCH_PROGRESS_CURRENT, s->index, r->n_runs,
+			      progress_total(cfg, r), mean);
+	} else {
+		size_t h = progress_total(cfg, r);
+		l->total_hint += h - s->hint;
+		s->hint = h;
+		tell_progress(x, BENCH_PROGRESS_RUNS, s->index, ++l->done_runs,
+			      l->total_hint, mean);
+	}
+	s->why = planner_next(cfg, r->n_runs, r->total_wall_s,
+			      rel_halfwidth(cfg, s));
+	return s->why == STOP_CONTINUE;
+}
+
+/* After a benchmark ended: its report in order, what the outcome says. */
+static void after_bench(struct ctx *x, struct loop *l)
+{
+	struct bench_outcome *out = l->out;
+	if (!l->seq)
+		send_done(x, l->st, l->n, &l->next_done);
+	if (x->calibrated && out->shell == NULL) {
+		out->shell = xstrdup(x->shell_path);
+		out->shell_overhead_s = x->overhead[MET_WALL];
+		out->shell_overhead_sd = x->overhead_sd;
+	}
+	out->exec_exact = spawn_ptrace_errno() == 0;
+}
+
+/* A failure or an interrupt (rc) in benchmark failed stops everything:
+ * bring the others that started to an end too. */
+static void stop_all(struct ctx *x, struct loop *l, long failed, int rc)
+{
+	char why[96];
+	snprintf(why, sizeof why, "stopped early: benchmark %ld failed",
+		 failed + 1);
+	for (size_t k = 0; k < l->n; k++)
+		if (l->st[k].started && !l->st[k].finished)
+			bench_finish(x, &l->st[k], rc == -2 ? -2 : 0, l->seq,
+				     rc == -2 ? NULL : why);
+	if (!l->seq) {
+		/* Those that never started have nothing to report. */
+		for (size_t k = 0; k < l->n; k++)
+			l->st[k].finished = true;
+		send_done(x, l->st, l->n, &l->next_done);
+	}
+	if (x->ev.results)
+		x->ev.results(x->ev.arg, l->out);
+}
+
 /*
  * Run every benchmark in the order --order asks for.  Sequential: each
  * benchmark from setup to cleanup before the next starts.  Interleaved and
@@ -811,170 +1030,124 @@ static void new_result(struct ctx *x, struct bench_outcome *out,
  * and finishes (cleanup, report) after its last, with the other
  * benchmarks' runs in between.  Returns 0, -1 (failure), -2 (interrupted).
  */
-static int run_all(struct ctx *x, struct bstate *st, size_t n,
-		   bench_done_fn on_done, void *arg, struct bench_outcome *out,
-		   uint64_t seed)
+static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 {
 	const struct config *cfg = x->cfg;
-	bool seq = cfg->order == ORDER_SEQUENTIAL;
+	size_t n = l->n;
 	bool *active = xcalloc(n ? n : 1, sizeof *active);
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++)
 		active[i] = true;
-	out->results = xcalloc(n ? n : 1, sizeof *out->results);
-	size_t done_runs = 0, total_hint = 0, next_report = 0;
-	if (!seq)
+	l->out->results = xcalloc(n ? n : 1, sizeof *l->out->results);
+	if (!l->seq)
 		for (size_t i = 0; i < n; i++) {
-			new_result(x, out, &st[i]);
-			st[i].hint = progress_total(cfg, st[i].r);
-			total_hint += st[i].hint;
+			new_result(x, l->out, &l->st[i]);
+			l->st[i].hint = progress_total(cfg, l->st[i].r);
+			l->total_hint += l->st[i].hint;
 		}
-
 	struct planner_order *ord = planner_order_new(cfg->order, n, seed);
 	long failed = -1;
 	for (;;) {
 		long i = planner_order_next(ord, active);
 		if (i < 0)
 			break;
-		struct bstate *s = &st[i];
-		if (!s->started) {
-			if (seq)
-				new_result(x, out, s);
-			rc = bench_start(x, s, seq);
-		}
-		if (rc == 0)
-			rc = bench_step(x, s);
-		struct bench_result *r = s->r;
-		if (rc == 0) {
-			double mean = r->total_wall_s / (double)r->n_runs;
-			if (seq) {
-				text_progress(&x->style, "Current", r->n_runs,
-					      progress_total(cfg, r), mean);
-			} else {
-				size_t h = progress_total(cfg, r);
-				total_hint += h - s->hint;
-				s->hint = h;
-				text_progress(&x->style, "Runs", ++done_runs,
-					      total_hint, mean);
-			}
-			s->why = planner_next(cfg, r->n_runs, r->total_wall_s,
-					      rel_halfwidth(cfg, s));
-			if (s->why == STOP_CONTINUE)
-				continue;
-		}
+		struct bstate *s = &l->st[i];
+		if (l->seq && s->r == NULL)
+			new_result(x, l->out, s);
+		rc = take_turn(x, s);
+		if (rc == 0 && after_run(x, l, s))
+			continue;
 		active[i] = false;
-		rc = bench_finish(x, s, rc, seq, NULL);
-		if (!seq)
-			print_reports(x, st, n, &next_report);
-		if (x->calibrated && out->shell == NULL) {
-			out->shell = xstrdup(x->shell_path);
-			out->shell_overhead_s = x->overhead[MET_WALL];
-		}
-		out->exec_exact = spawn_ptrace_errno() == 0;
+		rc = bench_finish(x, s, rc, l->seq, NULL);
+		after_bench(x, l);
 		if (rc != 0) {
 			failed = i;
 			break;
 		}
-		if (on_done)
-			on_done(arg, out);
+		if (x->ev.results)
+			x->ev.results(x->ev.arg, l->out);
 	}
-	if (failed >= 0) {
-		/* Interleaved: bring the others that started to an end too. */
-		char why[96];
-		snprintf(why, sizeof why, "stopped early: benchmark %ld failed",
-			 failed + 1);
-		for (size_t k = 0; k < n; k++)
-			if (st[k].started && !st[k].finished)
-				bench_finish(x, &st[k], rc == -2 ? -2 : 0, seq,
-					     rc == -2 ? NULL : why);
-		if (!seq) {
-			/* Those that never started have nothing to report. */
-			for (size_t k = 0; k < n; k++)
-				st[k].finished = true;
-			print_reports(x, st, n, &next_report);
-		}
-		if (on_done)
-			on_done(arg, out);
-	}
+	if (failed >= 0)
+		stop_all(x, l, failed, rc);
 	planner_order_free(ord);
 	for (size_t i = 0; i < n; i++)
-		if (st[i].started && !st[i].finished)
-			prepared_free(&st[i].p);
+		if (l->st[i].started && !l->st[i].finished)
+			prepared_free(&l->st[i].p);
 	free(active);
 	return rc;
 }
 
-void bench_run(const struct config *cfg, const struct plan *plan,
-	       bench_done_fn on_done, void *arg, struct bench_outcome *out)
+/* ---- the runner: pre-run checks, the run, the end ---- */
+
+struct bench_runner {
+	struct ctx x;
+	struct config capped;    /* cfg with bench_default_cap() applied */
+	const struct plan *plan;
+	struct bstate *st;
+	uint64_t seed;
+	bool engine;             /* spawn_init succeeded */
+};
+
+/* The --input file, opened (a pipe copied into memory).  CBENCH_EXIT_*. */
+static int open_input(struct ctx *x)
 {
-	/* --precision needs a cap: a copy of cfg with the default one. */
-	struct config capped = *cfg;
-	struct ctx x = {.cfg = cfg, .stdin_fd = -1};
-	if (bench_default_cap(&capped)) {
-		x.cfg = cfg = &capped;
-		x.default_cap = true;
+	const char *in = x->cfg->input;
+	struct bench_message m = error_of(BENCH_MSG_INPUT_UNREADABLE, -1, NULL);
+	m.severity = BENCH_USAGE;
+	m.exit_code = CBENCH_EXIT_USAGE;
+	x->stdin_fd = open(in, O_RDONLY | O_CLOEXEC);
+	if (x->stdin_fd < 0) {
+		m.sys_errno = errno;
+		say(x, m, "cannot read --input file '%s': %s", in, strerror(errno));
+		return m.exit_code;
 	}
-	memset(out, 0, sizeof *out);
-	out->reference = -1;
-	out->exit_code = CBENCH_EXIT_OK;
-	x.style = text_style_from(cfg);
+	struct stat sb;
+	if (fstat(x->stdin_fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		m.kind = BENCH_MSG_INPUT_DIRECTORY;
+		say(x, m, "--input file '%s' is a directory", in);
+		return m.exit_code;
+	}
+	if (lseek(x->stdin_fd, 0, SEEK_CUR) < 0 && errno == ESPIPE) {
+		int fd = input_to_memfd(x->stdin_fd, x->err, sizeof x->err);
+		if (fd < 0) {
+			m.severity = BENCH_ERROR;
+			m.exit_code = CBENCH_EXIT_FAILURE;
+			say(x, m, "cannot read --input file '%s': %s", in, x->err);
+			return m.exit_code;
+		}
+		close(x->stdin_fd);
+		x->stdin_fd = fd;
+	}
+	return CBENCH_EXIT_OK;
+}
 
-	/* Input and output files first: a bad path is a usage error that
-	 * must show before anything else happens. */
-	struct bstate *st = xcalloc(plan->n ? plan->n : 1, sizeof *st);
-	for (size_t i = 0; i < plan->n; i++) {
-		st[i].b = &plan->bench[i];
-		st[i].index = i;
+/* The engine and the counters.  CBENCH_EXIT_*. */
+static int open_engine(struct bench_runner *br)
+{
+	struct ctx *x = &br->x;
+	if (spawn_init(x->err, sizeof x->err) != 0) {
+		say(x, error_of(BENCH_MSG_ENGINE, -1, NULL), "%s", x->err);
+		return CBENCH_EXIT_FAILURE;
 	}
-	if (cfg->input) {
-		x.stdin_fd = open(cfg->input, O_RDONLY | O_CLOEXEC);
-		if (x.stdin_fd < 0) {
-			diag_usage("cannot read --input file '%s': %s", cfg->input,
-				   strerror(errno));
-			out->exit_code = CBENCH_EXIT_USAGE;
-			goto files;
-		}
-		struct stat sb;
-		if (fstat(x.stdin_fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-			diag_usage("--input file '%s' is a directory", cfg->input);
-			out->exit_code = CBENCH_EXIT_USAGE;
-			goto files;
-		}
-		if (lseek(x.stdin_fd, 0, SEEK_CUR) < 0 && errno == ESPIPE) {
-			int m = input_to_memfd(x.stdin_fd, x.err, sizeof x.err);
-			if (m < 0) {
-				diag_error("cannot read --input file '%s': %s",
-					   cfg->input, x.err);
-				out->exit_code = CBENCH_EXIT_FAILURE;
-				goto files;
-			}
-			close(x.stdin_fd);
-			x.stdin_fd = m;
-		}
-	}
-	if (open_outputs(&x, st, plan->n) != 0) {
-		out->exit_code = CBENCH_EXIT_USAGE;
-		goto files;
-	}
-
-	if (spawn_init(x.err, sizeof x.err) != 0) {
-		diag_error("%s", x.err);
-		out->exit_code = CBENCH_EXIT_FAILURE;
-		goto files;
-	}
+	br->engine = true;
 	bool usage;
-	if (counters_new(&x.ctr, cfg->counters, &usage, x.err, sizeof x.err) != 0) {
-		diag_error("%s", x.err);
-		out->exit_code = usage ? CBENCH_EXIT_USAGE : CBENCH_EXIT_FAILURE;
-		spawn_shutdown();
-		goto files;
+	if (counters_new(&x->ctr, x->cfg->counters, &usage, x->err,
+			 sizeof x->err) != 0) {
+		struct bench_message m = error_of(BENCH_MSG_COUNTERS, -1, NULL);
+		m.exit_code = usage ? CBENCH_EXIT_USAGE : CBENCH_EXIT_FAILURE;
+		say(x, m, "%s", x->err);
+		return m.exit_code;
 	}
-	out->pmu = counters_have_pmu(x.ctr);
-	out->user_only = counters_user_only(x.ctr);
+	return CBENCH_EXIT_OK;
+}
 
-	x.shell_name = cfg->shell_mode == SHELL_FORCE ? cfg->shell : "sh";
-	x.shell_path = cmdline_resolve(x.shell_name);
+/* The shell, found if anything needs one.  CBENCH_EXIT_*. */
+static int find_shell(struct ctx *x, const struct plan *plan)
+{
+	const struct config *cfg = x->cfg;
+	x->shell_name = cfg->shell_mode == SHELL_FORCE ? cfg->shell : "sh";
+	x->shell_path = cmdline_resolve(x->shell_name);
 	bool need_shell = cfg->shell_mode == SHELL_FORCE;
 	for (size_t i = 0; i < plan->n && !need_shell; i++) {
 		const struct plan_bench *b = &plan->bench[i];
@@ -984,59 +1157,145 @@ void bench_run(const struct config *cfg, const struct plan *plan,
 			need_shell |= cfg->shell_mode == SHELL_AUTO && lines[k] &&
 				      cmdline_needs_shell(lines[k]);
 	}
-	if (x.shell_path == NULL && need_shell) {
-		diag_error("shell '%s' not found", x.shell_name);
-		out->exit_code = cfg->shell_mode == SHELL_FORCE ? CBENCH_EXIT_USAGE
-								 : CBENCH_EXIT_FAILURE;
-		goto out;
+	if (x->shell_path == NULL && need_shell) {
+		struct bench_message m = error_of(BENCH_MSG_SHELL_NOT_FOUND, -1, NULL);
+		m.exit_code = cfg->shell_mode == SHELL_FORCE ? CBENCH_EXIT_USAGE
+							     : CBENCH_EXIT_FAILURE;
+		say(x, m, "shell '%s' not found", x->shell_name);
+		return m.exit_code;
 	}
-	/* After the usage checks, so a bad invocation prints one line. */
-	if (counters_dropped_reason(x.ctr))
-		diag_note("%s", counters_dropped_reason(x.ctr));
-	build_env(&x);
+	return CBENCH_EXIT_OK;
+}
 
-	/* Resolve every command and hook before the first run: a typo must
-	 * not cost the user the benchmarks before it. */
+/* One command line of benchmark i resolved, its #! interpreter checked.
+ * 0 or -1 (error sent). */
+static int resolve_line(struct ctx *x, long i, const char *line,
+			const char *hook)
+{
+	struct prepared p;
+	if (prepare(x, line, false, &p, i, hook) != 0)
+		return -1;
+	/* A script's missing #! interpreter: said here, once, rather than
+	 * read again for every hook run. */
+	char *interp = p.via_shell ? NULL : missing_interpreter(p.path);
+	if (interp) {
+		char buf[64];
+		struct bench_message m = error_of(BENCH_MSG_INTERPRETER_NOT_FOUND,
+						  i, hook);
+		m.sys_errno = ENOENT;
+		say(x, m, "%scommand '%s': its interpreter '%s' (its #! line) is "
+		    "not found", hook_prefix(hook, buf, sizeof buf), p.argv[0],
+		    interp);
+		free(interp);
+	}
+	prepared_free(&p);
+	return interp ? -1 : 0;
+}
+
+/* Resolve every command and hook before the first run: a typo must not
+ * cost the user the benchmarks before it.  CBENCH_EXIT_*. */
+static int resolve_all(struct ctx *x, const struct plan *plan)
+{
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct plan_bench *b = &plan->bench[i];
 		const struct {
-			const char *line, *what;
-		} lines[] = {{b->setup, "--setup: "}, {b->prepare, "--prepare: "},
-			     {b->command, ""}, {b->conclude, "--conclude: "},
-			     {b->cleanup, "--cleanup: "}};
-		for (size_t k = 0; k < sizeof lines / sizeof *lines; k++) {
-			struct prepared p;
-			if (lines[k].line == NULL)
-				continue;
-			if (prepare(&x, lines[k].line, false, &p, lines[k].what) != 0) {
-				out->exit_code = CBENCH_EXIT_FAILURE;
-				goto out;
-			}
-			/* A script's missing #! interpreter: said here, once,
-			 * rather than read again for every hook run. */
-			char *interp = p.via_shell ? NULL : missing_interpreter(p.path);
-			if (interp) {
-				diag_error("%scommand '%s': its interpreter '%s' (its #! "
-					   "line) is not found", lines[k].what, p.argv[0],
-					   interp);
-				free(interp);
-				prepared_free(&p);
-				out->exit_code = CBENCH_EXIT_FAILURE;
-				goto out;
-			}
-			prepared_free(&p);
-		}
+			const char *line, *hook;
+		} lines[] = {{b->setup, "setup"}, {b->prepare, "prepare"},
+			     {b->command, NULL}, {b->conclude, "conclude"},
+			     {b->cleanup, "cleanup"}};
+		for (size_t k = 0; k < sizeof lines / sizeof *lines; k++)
+			if (lines[k].line &&
+			    resolve_line(x, (long)i, lines[k].line, lines[k].hook) != 0)
+				return CBENCH_EXIT_FAILURE;
 	}
+	return CBENCH_EXIT_OK;
+}
 
-	uint64_t seed = 0;
-	if (cfg->order == ORDER_SHUFFLED) {
-		seed = cfg->seed_given ? cfg->seed : clock_seed();
-		out->order_seed = seed;
-		diag_note("--order=shuffled with seed %llu (--seed %llu repeats "
-			  "this order)", (unsigned long long)seed,
-			  (unsigned long long)seed);
+/* The checks of bench_open, in order; the first failure's exit code. */
+static int open_checks(struct bench_runner *br)
+{
+	struct ctx *x = &br->x;
+	const struct config *cfg = x->cfg;
+	const struct plan *plan = br->plan;
+	int rc;
+	/* Input and output files first: a bad path is a usage error that
+	 * must show before anything else happens. */
+	if (cfg->input && (rc = open_input(x)) != CBENCH_EXIT_OK)
+		return rc;
+	if (open_outputs(x, br->st, plan->n) != 0)
+		return CBENCH_EXIT_USAGE;
+	if ((rc = open_engine(br)) != CBENCH_EXIT_OK ||
+	    (rc = find_shell(x, plan)) != CBENCH_EXIT_OK)
+		return rc;
+	/* After the usage checks, so a bad invocation prints one line. */
+	if (counters_dropped_reason(x->ctr)) {
+		struct bench_message m = {.severity = BENCH_NOTE,
+					  .kind = BENCH_MSG_COUNTERS_DROPPED,
+					  .bench = -1};
+		say(x, m, "%s", counters_dropped_reason(x->ctr));
 	}
-	int rc = run_all(&x, st, plan->n, on_done, arg, out, seed);
+	build_env(x);
+	if ((rc = resolve_all(x, plan)) != CBENCH_EXIT_OK)
+		return rc;
+	if (cfg->order == ORDER_SHUFFLED) {
+		br->seed = cfg->seed_given ? cfg->seed : clock_seed();
+		struct bench_message m = {.severity = BENCH_NOTE,
+					  .kind = BENCH_MSG_SHUFFLE_SEED,
+					  .bench = -1};
+		say(x, m, "--order=shuffled with seed %llu (--seed %llu repeats "
+		    "this order)", (unsigned long long)br->seed,
+		    (unsigned long long)br->seed);
+	}
+	return CBENCH_EXIT_OK;
+}
+
+int bench_open(const struct config *cfg, const struct plan *plan,
+	       const struct bench_events *ev, struct bench_runner **out)
+{
+	struct bench_runner *br = xcalloc(1, sizeof *br);
+	br->x.cfg = cfg;
+	br->x.stdin_fd = -1;
+	if (ev)
+		br->x.ev = *ev;
+	/* --precision needs a cap: a copy of cfg with the default one. */
+	br->capped = *cfg;
+	if (bench_default_cap(&br->capped)) {
+		br->x.cfg = &br->capped;
+		br->x.default_cap = true;
+	}
+	br->plan = plan;
+	br->st = xcalloc(plan->n ? plan->n : 1, sizeof *br->st);
+	for (size_t i = 0; i < plan->n; i++) {
+		br->st[i].b = &plan->bench[i];
+		br->st[i].index = i;
+		planner_steps_init(&br->st[i].steps, br->x.cfg, &plan->bench[i]);
+	}
+	int rc = open_checks(br);
+	if (rc != CBENCH_EXIT_OK) {
+		bench_close(br);
+		br = NULL;
+	}
+	*out = br;
+	return rc;
+}
+
+void bench_outcome_init(struct bench_outcome *out, int exit_code)
+{
+	memset(out, 0, sizeof *out);
+	out->reference = -1;
+	out->exit_code = exit_code;
+}
+
+void bench_run(struct bench_runner *br, struct bench_outcome *out)
+{
+	struct ctx *x = &br->x;
+	bench_outcome_init(out, CBENCH_EXIT_OK);
+	out->pmu = counters_have_pmu(x->ctr);
+	out->user_only = counters_user_only(x->ctr);
+	out->order_seed = br->seed;
+	struct loop l = {.st = br->st, .n = br->plan->n,
+			 .seq = x->cfg->order == ORDER_SEQUENTIAL, .out = out};
+	int rc = run_all(x, &l, br->seed);
 	if (rc == -2) {
 		int sig = spawn_stop_signal();
 		/* 130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE. */
@@ -1044,18 +1303,25 @@ void bench_run(const struct config *cfg, const struct plan *plan,
 	} else if (rc != 0) {
 		out->exit_code = CBENCH_EXIT_FAILURE;
 	}
-out:
-	free(x.envp);
-	free(x.shell_path);
-	counters_free(x.ctr);
-	spawn_shutdown();
-files:
-	for (size_t i = 0; i < x.n_outs; i++)
-		close(x.outs[i].fd);
-	free(x.outs);
-	if (x.stdin_fd >= 0)
-		close(x.stdin_fd);
-	free(st);
+}
+
+void bench_close(struct bench_runner *br)
+{
+	if (br == NULL)
+		return;
+	struct ctx *x = &br->x;
+	free(x->envp);
+	free(x->shell_path);
+	counters_free(x->ctr);
+	if (br->engine)
+		spawn_shutdown();
+	for (size_t i = 0; i < x->n_outs; i++)
+		close(x->outs[i].fd);
+	free(x->outs);
+	if (x->stdin_fd >= 0)
+		close(x->stdin_fd);
+	free(br->st);
+	free(br);
 }
 
 void bench_free_outcome(struct bench_outcome *out)

@@ -12,6 +12,7 @@
 #include "export_text.h"
 #include "gate.h"
 #include "planner.h"
+#include "report.h"
 #include "spawn.h"
 #include "stats.h"
 
@@ -72,6 +73,23 @@ static void write_exports(struct exports *e, const struct bench_outcome *o,
 static void on_bench_done(void *arg, const struct bench_outcome *so_far)
 {
 	write_exports(arg, so_far, false);
+}
+
+/* The pre-run checks, then the run, reported on the terminal; the exports
+ * rewritten after each benchmark. */
+static void run_benchmarks(const struct config *cfg, const struct plan *plan,
+			   struct exports *ex, struct bench_outcome *out)
+{
+	struct report *rep = report_new(cfg, ex->an);
+	struct bench_events ev = report_events(rep, on_bench_done, ex);
+	struct bench_runner *br;
+	int rc = bench_open(cfg, plan, &ev, &br);
+	if (rc == CBENCH_EXIT_OK)
+		bench_run(br, out);
+	else
+		bench_outcome_init(out, rc);
+	bench_close(br);
+	report_free(rep);
 }
 
 static void on_signal(int sig)
@@ -424,7 +442,7 @@ static int run(int argc, char **argv)
 
 	install_signals();
 	struct bench_outcome out;
-	bench_run(&cfg, &plan, on_bench_done, &ex, &out);
+	run_benchmarks(&cfg, &plan, &ex, &out);
 
 	struct text_style st = text_style_from(&cfg);
 	analysis_update(ex.an, out.results, out.n, out.reference);

@@ -585,3 +585,99 @@ long planner_order_next(struct planner_order *o, const bool *active)
 	}
 	return -1;
 }
+
+/* ---- one benchmark's steps ---- */
+
+void planner_steps_init(struct planner_steps *it, const struct config *cfg,
+			const struct plan_bench *b)
+{
+	memset(it, 0, sizeof *it);
+	it->warmups = cfg->warmup > 0 ? (size_t)cfg->warmup : 0;
+	it->has_setup = b->setup != NULL;
+	it->has_prepare = b->prepare != NULL;
+	it->has_conclude = b->conclude != NULL;
+	it->has_cleanup = b->cleanup != NULL;
+}
+
+static struct planner_step step(enum planner_step_kind kind, bool warmup,
+				size_t k)
+{
+	return (struct planner_step){.kind = kind, .warmup = warmup, .k = k};
+}
+
+/* The first step of warmup k (1-based) or of measured run k (0-based). */
+static struct planner_step run_begin(const struct planner_steps *it,
+				     bool warmup, size_t k)
+{
+	if (it->has_prepare)
+		return step(PLANNER_STEP_PREPARE, warmup, k);
+	return step(warmup ? PLANNER_STEP_WARMUP : PLANNER_STEP_MEASURE, warmup, k);
+}
+
+/* After the setup (or START without one): the warmups, else the runs. */
+static struct planner_step after_setup(struct planner_steps *it)
+{
+	it->setup_done = true;
+	return it->warmups > 0 ? run_begin(it, true, 1) : run_begin(it, false, 0);
+}
+
+/* The step after it->last, which went well. */
+static struct planner_step successor(struct planner_steps *it)
+{
+	const struct planner_step l = it->last;
+	switch (l.kind) {
+	case PLANNER_STEP_START:
+		return it->has_setup ? step(PLANNER_STEP_SETUP, false, 0)
+				     : after_setup(it);
+	case PLANNER_STEP_SETUP:
+		return after_setup(it);
+	case PLANNER_STEP_PREPARE:
+		return step(l.warmup ? PLANNER_STEP_WARMUP : PLANNER_STEP_MEASURE,
+			    l.warmup, l.k);
+	case PLANNER_STEP_WARMUP:
+	case PLANNER_STEP_MEASURE: {
+		bool w = l.kind == PLANNER_STEP_WARMUP;
+		if (it->has_conclude)
+			return step(PLANNER_STEP_CONCLUDE, w, l.k);
+		return step(w ? PLANNER_STEP_WARMUP_END : PLANNER_STEP_RUN_END,
+			    w, l.k);
+	}
+	case PLANNER_STEP_CONCLUDE:
+		return step(l.warmup ? PLANNER_STEP_WARMUP_END : PLANNER_STEP_RUN_END,
+			    l.warmup, l.k);
+	case PLANNER_STEP_WARMUP_END:
+		return l.k < it->warmups ? run_begin(it, true, l.k + 1)
+					 : run_begin(it, false, 0);
+	case PLANNER_STEP_RUN_END:
+		return run_begin(it, false, l.k + 1);
+	case PLANNER_STEP_CLEANUP:
+	case PLANNER_STEP_DONE:
+		break;
+	}
+	return step(PLANNER_STEP_DONE, false, 0);
+}
+
+struct planner_step planner_steps_next(struct planner_steps *it)
+{
+	if (it->stopped) {
+		bool clean = it->cleanup && it->has_cleanup && it->setup_done &&
+			     it->last.kind != PLANNER_STEP_CLEANUP &&
+			     it->last.kind != PLANNER_STEP_DONE;
+		it->last = step(clean ? PLANNER_STEP_CLEANUP : PLANNER_STEP_DONE,
+				false, 0);
+	} else if (!it->begun) {
+		it->begun = true;
+		it->last = step(PLANNER_STEP_START, false, 0);
+	} else {
+		it->last = successor(it);
+	}
+	return it->last;
+}
+
+void planner_steps_stop(struct planner_steps *it, bool cleanup)
+{
+	if (it->stopped)
+		return;
+	it->stopped = true;
+	it->cleanup = cleanup;
+}

@@ -487,6 +487,163 @@ static void stop_rules(void)
 	cli_free(&cfg);
 }
 
+/* ---- one benchmark's steps ---- */
+
+/* A step as a short word: "P(w1)" prepare before warmup 1, "M0" measured
+ * run 0, "RE0" its turn's end, "WE1" warmup 1's end. */
+static void step_word(struct planner_step st, char *buf, size_t len)
+{
+	static const char *const name[] = {
+		[PLANNER_STEP_START] = "START", [PLANNER_STEP_SETUP] = "SETUP",
+		[PLANNER_STEP_PREPARE] = "P", [PLANNER_STEP_WARMUP] = "W",
+		[PLANNER_STEP_MEASURE] = "M", [PLANNER_STEP_CONCLUDE] = "C",
+		[PLANNER_STEP_WARMUP_END] = "WE", [PLANNER_STEP_RUN_END] = "RE",
+		[PLANNER_STEP_CLEANUP] = "CLEANUP", [PLANNER_STEP_DONE] = "DONE",
+	};
+	switch (st.kind) {
+	case PLANNER_STEP_PREPARE:
+	case PLANNER_STEP_CONCLUDE:
+		snprintf(buf, len, "%s(%s%zu)", name[st.kind], st.warmup ? "w" : "",
+			 st.k);
+		break;
+	case PLANNER_STEP_WARMUP:
+	case PLANNER_STEP_MEASURE:
+	case PLANNER_STEP_WARMUP_END:
+	case PLANNER_STEP_RUN_END:
+		snprintf(buf, len, "%s%zu", name[st.kind], st.k);
+		break;
+	default:
+		snprintf(buf, len, "%s", name[st.kind]);
+		break;
+	}
+}
+
+/*
+ * Walk the steps of benchmark 0 of args as the runner does: every step
+ * goes well except the one numbered fail_at (0-based; -1 none), which
+ * stops the benchmark with cleanup wanted unless interrupted; otherwise it
+ * stops after `runs` RUN_END steps.  The words joined with spaces in buf.
+ */
+static int walk(const char **args, long fail_at, bool interrupted, size_t runs,
+		char *buf, size_t len)
+{
+	struct config cfg;
+	struct plan p;
+	char err[256];
+	if (build(args, &cfg, &p, err, sizeof err) != 0)
+		return -1;
+	struct planner_steps it;
+	planner_steps_init(&it, &cfg, &p.bench[0]);
+	size_t used = 0, ends = 0;
+	buf[0] = '\0';
+	for (long i = 0; i < 100; i++) {
+		struct planner_step st = planner_steps_next(&it);
+		char w[32];
+		step_word(st, w, sizeof w);
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 i ? " " : "", w);
+		if (st.kind == PLANNER_STEP_DONE)
+			break;
+		if (i == fail_at)
+			planner_steps_stop(&it, !interrupted);
+		else if (st.kind == PLANNER_STEP_RUN_END && ++ends == runs)
+			planner_steps_stop(&it, true);
+	}
+	planner_free(&p);
+	cli_free(&cfg);
+	return 0;
+}
+
+static void steps_without_hooks(void)
+{
+	const char *a[] = {"cbench", "true", NULL};
+	char buf[512];
+	CHECK(walk(a, -1, false, 3, buf, sizeof buf) == 0);
+	CHECK_STR(buf, "START M0 RE0 M1 RE1 M2 RE2 DONE");
+	/* DONE stays DONE. */
+	const char *w[] = {"cbench", "-w", "1", "true", NULL};
+	CHECK(walk(w, -1, false, 1, buf, sizeof buf) == 0);
+	CHECK_STR(buf, "START W1 WE1 M0 RE0 DONE");
+}
+
+static void steps_with_every_hook(void)
+{
+	const char *a[] = {"cbench", "-w", "2", "--setup", "s", "--prepare", "p",
+			   "--conclude", "c", "--cleanup", "x", "true", NULL};
+	char buf[512];
+	CHECK(walk(a, -1, false, 2, buf, sizeof buf) == 0);
+	CHECK_STR(buf, "START SETUP P(w1) W1 C(w1) WE1 P(w2) W2 C(w2) WE2 "
+		  "P(0) M0 C(0) RE0 P(1) M1 C(1) RE1 CLEANUP DONE");
+}
+
+/* Cleanup follows a failure once the setup is done, never before it, and
+ * never after an interrupt. */
+static void steps_stopped_early(void)
+{
+	const char *a[] = {"cbench", "-w", "1", "--setup", "s", "--cleanup", "x",
+			   "true", NULL};
+	char buf[512];
+	CHECK(walk(a, 0, false, 9, buf, sizeof buf) == 0);   /* START fails */
+	CHECK_STR(buf, "START DONE");
+	CHECK(walk(a, 1, false, 9, buf, sizeof buf) == 0);   /* SETUP fails */
+	CHECK_STR(buf, "START SETUP DONE");
+	CHECK(walk(a, 2, false, 9, buf, sizeof buf) == 0);   /* a warmup */
+	CHECK_STR(buf, "START SETUP W1 CLEANUP DONE");
+	CHECK(walk(a, 4, false, 9, buf, sizeof buf) == 0);   /* a run */
+	CHECK_STR(buf, "START SETUP W1 WE1 M0 CLEANUP DONE");
+	CHECK(walk(a, 4, true, 9, buf, sizeof buf) == 0);    /* interrupted */
+	CHECK_STR(buf, "START SETUP W1 WE1 M0 DONE");
+	/* No --setup: the cleanup is due once START went well. */
+	const char *b[] = {"cbench", "--cleanup", "x", "true", NULL};
+	CHECK(walk(b, 0, false, 9, buf, sizeof buf) == 0);
+	CHECK_STR(buf, "START DONE");
+	CHECK(walk(b, 1, false, 9, buf, sizeof buf) == 0);
+	CHECK_STR(buf, "START M0 CLEANUP DONE");
+}
+
+/* Steps and run order together, the way bench.c drives them: two
+ * benchmarks of two runs, interleaved, each taking one turn at a time. */
+static void steps_interleaved(void)
+{
+	const char *a[] = {"cbench", "-r", "2", "--order", "interleaved", "a", "b",
+			   NULL};
+	struct config cfg;
+	struct plan p;
+	char err[256], buf[512] = "", w[32];
+	CHECK(build(a, &cfg, &p, err, sizeof err) == 0);
+	struct planner_steps it[2];
+	bool active[2] = {true, true};
+	size_t runs[2] = {0, 0}, used = 0;
+	for (size_t i = 0; i < 2; i++)
+		planner_steps_init(&it[i], &cfg, &p.bench[i]);
+	struct planner_order *o = planner_order_new(cfg.order, 2, 0);
+	long i;
+	while ((i = planner_order_next(o, active)) >= 0) {
+		struct planner_step st;
+		do {
+			st = planner_steps_next(&it[i]);
+			step_word(st, w, sizeof w);
+			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%ld:%s",
+						 used ? " " : "", i, w);
+			if (st.kind == PLANNER_STEP_RUN_END &&
+			    planner_next(&cfg, ++runs[i], 0, NAN) != STOP_CONTINUE) {
+				planner_steps_stop(&it[i], true);
+				active[i] = false;
+			}
+		} while (st.kind != PLANNER_STEP_RUN_END && st.kind != PLANNER_STEP_DONE);
+		if (!active[i])   /* its last turn: on to DONE */
+			while (planner_steps_next(&it[i]).kind != PLANNER_STEP_DONE)
+				;
+	}
+	planner_order_free(o);
+	CHECK_STR(buf, "0:START 0:M0 0:RE0 1:START 1:M0 1:RE0 0:M1 0:RE1 "
+		  "1:M1 1:RE1");
+	CHECK(planner_steps_next(&it[0]).kind == PLANNER_STEP_DONE);
+	planner_free(&p);
+	cli_free(&cfg);
+}
+
 int main(void)
 {
 	RUN(scan_integers);
@@ -507,5 +664,9 @@ int main(void)
 	RUN(order_shuffled);
 	RUN(order_shuffled_skips_finished);
 	RUN(stop_rules);
+	RUN(steps_without_hooks);
+	RUN(steps_with_every_hook);
+	RUN(steps_stopped_early);
+	RUN(steps_interleaved);
 	UNIT_EXIT();
 }
