@@ -17,6 +17,7 @@
 #include "diag.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -142,7 +143,12 @@ struct strlist {
 	size_t n, cap;
 };
 
+/* What the command line asks for besides running: --help, --version and
+ * the hidden --list-options (cli_parse returns -1 with exit code 0). */
+enum cli_action { CLI_RUN, CLI_HELP, CLI_VERSION, CLI_LIST_OPTIONS };
+
 struct config {
+	enum cli_action action;
 	bool compare_mode;             /* `cbench compare BASE NEW` */
 	struct strlist commands;       /* positional arguments */
 	struct strlist names;          /* -n */
@@ -209,12 +215,13 @@ struct config {
 int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code);
 void cli_free(struct config *cfg);
 
-void cli_print_help(bool compare);
-void cli_print_version(void);
+/* What cli_parse found to print instead of running (main prints it). */
+void cli_print_help(FILE *f, bool compare);
+void cli_print_version(FILE *f);
 /* The hidden --list-options: one tab-separated line per table entry (long
  * name, short letter, kind, value set a|b, completion, scope run|compare|
  * both, default, range) for the sync and completion tests. */
-void cli_list_options(void);
+void cli_list_options(FILE *f);
 
 /* The option of the table with this id. */
 const struct cli_option *cli_option(enum opt_id id);

@@ -95,8 +95,6 @@ int export_check_files(const struct config *cfg, char *err, size_t errlen);
  */
 int export_check_destinations(const struct config *cfg, char *err, size_t errlen);
 
-/* Do the two paths name one file (another spelling, a symbolic link)? */
-bool export_same_file(const char *a, const char *b);
 /* Is an --output value a file (not null, pipe or inherit)? */
 bool export_output_is_file(const char *output);
 

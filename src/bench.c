@@ -12,7 +12,7 @@
 #include "bench.h"
 #include "cmdline.h"
 #include "diag.h"
-#include "export.h"
+#include "fileid.h"
 #include "export_text.h"
 #include "spawn.h"
 #include "stats.h"
@@ -703,7 +703,7 @@ static int open_outputs(struct ctx *x, struct bstate *st, size_t n)
 		/* One file under several spellings (a.txt, ./a.txt) is
 		 * opened, and truncated, once and shared. */
 		for (size_t k = 0; k < x->n_outs && st[i].out_fd < 0; k++)
-			if (export_same_file(x->outs[k].path, path))
+			if (fileid_same(x->outs[k].path, path))
 				st[i].out_fd = x->outs[k].fd;
 		if (st[i].out_fd >= 0)
 			continue;

@@ -574,7 +574,7 @@ static int do_help(struct cli_state *st, const struct cli_option *o,
 		   const char *const *a, int *exit_code)
 {
 	(void)o, (void)a;
-	cli_print_help(st->cfg->compare_mode);
+	st->cfg->action = CLI_HELP;
 	*exit_code = CBENCH_EXIT_OK;
 	return 1;
 }
@@ -582,8 +582,8 @@ static int do_help(struct cli_state *st, const struct cli_option *o,
 static int do_version(struct cli_state *st, const struct cli_option *o,
 		      const char *const *a, int *exit_code)
 {
-	(void)st, (void)o, (void)a;
-	cli_print_version();
+	(void)o, (void)a;
+	st->cfg->action = CLI_VERSION;
 	*exit_code = CBENCH_EXIT_OK;
 	return 1;
 }
@@ -1034,7 +1034,7 @@ int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 			continue;
 		}
 		if (strcmp(arg, "--list-options") == 0) {
-			cli_list_options();
+			cfg->action = CLI_LIST_OPTIONS;
 			*exit_code = CBENCH_EXIT_OK;
 			return -1;
 		}
@@ -1068,7 +1068,7 @@ void cli_free(struct config *cfg)
 
 /* ---- help ---- */
 
-static void print_wrapped(const char *text, int indent, int width)
+static void print_wrapped(FILE *f, const char *text, int indent, int width)
 {
 	int col = indent;
 	const char *p = text;
@@ -1076,19 +1076,19 @@ static void print_wrapped(const char *text, int indent, int width)
 		const char *sp = strchr(p, ' ');
 		int len = sp ? (int)(sp - p) : (int)strlen(p);
 		if (col > indent && col + 1 + len > width) {
-			printf("\n%*s", indent, "");
+			fprintf(f, "\n%*s", indent, "");
 			col = indent;
 		} else if (col > indent) {
-			putchar(' ');
+			fputc(' ', f);
 			col++;
 		}
-		printf("%.*s", len, p);
+		fprintf(f, "%.*s", len, p);
 		col += len;
 		p += len;
 		while (*p == ' ')
 			p++;
 	}
-	putchar('\n');
+	fputc('\n', f);
 }
 
 
@@ -1127,23 +1127,23 @@ static void help_text(const struct cli_option *o, char *buf, size_t n)
 		 o->show_def == DEF_VALUE ? "" : o->def_text, defs);
 }
 
-void cli_print_help(bool compare)
+void cli_print_help(FILE *f, bool compare)
 {
 	if (compare) {
-		puts("Usage: cbench compare [OPTIONS] BASE.json NEW.json\n\n"
+		fputs("Usage: cbench compare [OPTIONS] BASE.json NEW.json\n\n"
 		     "Compare two saved result files (both cbench's JSON, or both\n"
 		     "hyperfine's: their wall times differ by design) and decide whether\n"
-		     "NEW is a significant regression over BASE.\n");
+		     "NEW is a significant regression over BASE.\n" "\n", f);
 	} else {
-		puts("Usage: cbench [OPTIONS] COMMAND...\n"
+		fputs("Usage: cbench [OPTIONS] COMMAND...\n"
 		     "  or:  cbench compare [OPTIONS] BASE.json NEW.json\n\n"
 		     "Benchmark commands with exec-exact timing and counters.\n\n"
 		     "Every run is measured by the frozen-exec engine: the child stops at\n"
 		     "exec, counters are attached before its first instruction, and wall\n"
 		     "time runs from the moment it is released to the moment it is\n"
-		     "reaped, so fork, exec and cbench's bookkeeping are never counted.\n");
+		     "reaped, so fork, exec and cbench's bookkeeping are never counted.\n" "\n", f);
 	}
-	puts("Options:");
+	fputs("Options:" "\n", f);
 	for (size_t i = 0; i < cli_n_options; i++) {
 		const struct cli_option *o = &cli_options[i];
 		if (compare && !(o->scope & SCOPE_COMPARE))
@@ -1158,28 +1158,28 @@ void cli_print_help(bool compare)
 		if (o->arg_name && n > 0 && (size_t)n < sizeof head)
 			snprintf(head + n, sizeof head - (size_t)n,
 				 o->arity == ARG_OPTIONAL ? "[=%s]" : " %s", o->arg_name);
-		printf("%s\n", head);
-		printf("          ");
+		fprintf(f, "%s\n", head);
+		fputs("          ", f);
 		help_text(o, text, sizeof text);
-		print_wrapped(text, 10, 78);
+		print_wrapped(f, text, 10, 78);
 	}
-	puts("\nExit status:\n"
+	fputs("\nExit status:\n"
 	     "  0    success (and no regression)\n"
 	     "  1    a command failed, could not be run or timed out; or an I/O error\n"
 	     "  2    usage error: bad option or value, unreadable or malformed input\n"
 	     "  3    a performance gate found a significant regression\n"
 	     "  130  interrupted by SIGINT (143: SIGTERM, 129: SIGHUP, 141: stdout\n"
-	     "       closed); results so far are kept\n");
-	puts("Environment:\n"
+	     "       closed); results so far are kept\n" "\n", f);
+	fputs("Environment:\n"
 	     "  NO_COLOR           disable colours (not the progress bar)\n"
 	     "  CBENCH_ITERATION   set for each run and its --prepare/--conclude:\n"
 	     "                     warmup-K or the run index; setup, cleanup\n"
-	     "  GITHUB_ACTIONS     true: gates also print ::error:: annotation lines\n");
+	     "  GITHUB_ACTIONS     true: gates also print ::error:: annotation lines\n" "\n", f);
 }
 
-void cli_print_version(void)
+void cli_print_version(FILE *f)
 {
-	printf("cbench %s\n", CBENCH_VERSION);
+	fprintf(f, "cbench %s\n", CBENCH_VERSION);
 }
 
 static const char *const kind_names[KIND__COUNT] = {
@@ -1201,7 +1201,7 @@ static void range_text(const struct cli_option *o, char *buf, size_t n)
 			 o->max * k, o->open && o->kind == KIND_PERCENT ? ')' : ']');
 }
 
-void cli_list_options(void)
+void cli_list_options(FILE *f)
 {
 	static const char *const scopes[] = {"", "run", "compare", "both"};
 	for (size_t i = 0; i < cli_n_options; i++) {
@@ -1216,7 +1216,7 @@ void cli_list_options(void)
 		}
 		default_value(o, def, sizeof def);
 		range_text(o, range, sizeof range);
-		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o->long_name, letter,
+		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o->long_name, letter,
 		       kind_names[o->kind], values, o->completion ? o->completion : "",
 		       scopes[o->scope], def, range);
 	}

@@ -11,6 +11,7 @@
  * the rename itself survives a crash.
  */
 #include "export.h"
+#include "fileid.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -119,44 +120,6 @@ bool export_is_stream(const char *path)
 }
 
 /* The directory part of path, as a new string ("." for a bare name). */
-static char *dir_of(const char *path)
-{
-	char *copy = xstrdup(path);
-	char *dir = xstrdup(dirname(copy));
-	free(copy);
-	return dir;
-}
-
-/*
- * Where the bytes finally go: path itself, or for a symbolic link (even a
- * dangling one), the file it points to, so the link survives the rename.
- */
-static char *real_target(const char *path)
-{
-	char *cur = xstrdup(path);
-	for (int depth = 0; depth < 40; depth++) {
-		struct stat st;
-		char buf[PATH_MAX];
-		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
-			break;
-		ssize_t n = readlink(cur, buf, sizeof buf - 1);
-		if (n < 0)
-			break;
-		buf[n] = '\0';
-		char *next;
-		if (buf[0] == '/') {
-			next = xstrdup(buf);
-		} else {
-			char *dir = dir_of(cur);
-			next = xasprintf("%s/%s", dir, buf);
-			free(dir);
-		}
-		free(cur);
-		cur = next;
-	}
-	return cur;
-}
-
 static mode_t file_mode(void)
 {
 	static mode_t mode;
@@ -174,7 +137,7 @@ static mode_t file_mode(void)
 static int make_temp(const char *target, char **tmp_out)
 {
 	char *copy = xstrdup(target);
-	char *dir = dir_of(target);
+	char *dir = fileid_dir(target);
 	char *tmp = xasprintf("%s/.%s.cbench-XXXXXX", dir, basename(copy));
 	free(copy);
 	free(dir);
@@ -194,56 +157,6 @@ static int make_temp(const char *target, char **tmp_out)
  * a symbolic link): device and inode when it exists, else the canonical
  * directory (realpath) and the base name of where it would be created.
  */
-struct file_id {
-	bool exists;
-	dev_t dev;
-	ino_t ino;
-	char *where;       /* for a file not there yet */
-};
-
-static void file_id_get(const char *path, struct file_id *id)
-{
-	struct stat st;
-	memset(id, 0, sizeof *id);
-	char *target = real_target(path);
-	if (stat(target, &st) == 0) {
-		id->exists = true;
-		id->dev = st.st_dev;
-		id->ino = st.st_ino;
-	} else {
-		char *dir = dir_of(target), *copy = xstrdup(target);
-		char *canon = realpath(dir, NULL);
-		id->where = canon ? xasprintf("%s/%s", canon, basename(copy))
-				  : xstrdup(target);
-		free(canon);
-		free(copy);
-		free(dir);
-	}
-	free(target);
-}
-
-static bool file_id_same(const struct file_id *a, const struct file_id *b)
-{
-	if (a->exists != b->exists)
-		return false;
-	if (a->exists)
-		return a->dev == b->dev && a->ino == b->ino;
-	return strcmp(a->where, b->where) == 0;
-}
-
-bool export_same_file(const char *a, const char *b)
-{
-	if (strcmp(a, b) == 0)
-		return true;
-	struct file_id x, y;
-	file_id_get(a, &x);
-	file_id_get(b, &y);
-	bool same = file_id_same(&x, &y);
-	free(x.where);
-	free(y.where);
-	return same;
-}
-
 bool export_output_is_file(const char *output)
 {
 	return strcmp(output, "null") != 0 && strcmp(output, "pipe") != 0 &&
@@ -274,19 +187,19 @@ static int check_same_files(const struct config *cfg, char *err, size_t errlen)
 		const char *opt = export_req_option(e);
 		for (size_t k = 0; k < i; k++)
 			if (strcmp(cfg->exports[k].path, "-") != 0 &&
-			    export_same_file(cfg->exports[k].path, e->path))
+			    fileid_same(cfg->exports[k].path, e->path))
 				return same_file(export_req_option(&cfg->exports[k]),
 						 cfg->exports[k].path, opt, e->path,
 						 "write to", err, errlen);
 		for (size_t k = 0; k < cfg->outputs.n; k++)
 			if (export_output_is_file(cfg->outputs.v[k]) &&
-			    export_same_file(cfg->outputs.v[k], e->path))
+			    fileid_same(cfg->outputs.v[k], e->path))
 				return same_file("--output", cfg->outputs.v[k], opt,
 						 e->path, "write to", err, errlen);
 	}
 	for (size_t k = 0; cfg->input && k < cfg->outputs.n; k++)
 		if (export_output_is_file(cfg->outputs.v[k]) &&
-		    export_same_file(cfg->input, cfg->outputs.v[k]))
+		    fileid_same(cfg->input, cfg->outputs.v[k]))
 			return same_file("--input", cfg->input, "--output",
 					 cfg->outputs.v[k], "name", err, errlen);
 	return 0;
@@ -305,8 +218,8 @@ static int check_output(const char *path, char *err, size_t errlen)
 		if (access(path, W_OK) == 0)
 			return 0;
 	} else {
-		char *target = real_target(path);
-		char *dir = dir_of(target);
+		char *target = fileid_target(path);
+		char *dir = fileid_dir(target);
 		int ok = stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)
 			 ? (errno = ENOTDIR, -1) : access(dir, W_OK | X_OK);
 		free(dir);
@@ -357,7 +270,7 @@ int export_check_destinations(const struct config *cfg, char *err, size_t errlen
 			}
 			continue;
 		}
-		char *target = real_target(e->path);
+		char *target = fileid_target(e->path);
 		char *tmp = NULL;
 		int fd = make_temp(target, &tmp);
 		free(target);
@@ -378,7 +291,7 @@ int export_check_destinations(const struct config *cfg, char *err, size_t errlen
 int export_write_atomic(const char *path, int (*fill)(FILE *f, void *arg),
 			void *arg, char *err, size_t errlen)
 {
-	char *target = real_target(path);
+	char *target = fileid_target(path);
 	char *tmp = NULL;
 	FILE *f = NULL;
 	const char *step = "cannot write";
@@ -417,7 +330,7 @@ int export_write_atomic(const char *path, int (*fill)(FILE *f, void *arg),
 		goto fail;
 	}
 	/* Make the rename itself durable. */
-	char *dir = dir_of(target);
+	char *dir = fileid_dir(target);
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {
 		fsync(dfd);

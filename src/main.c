@@ -404,6 +404,12 @@ static int run(int argc, char **argv)
 	time_t started = time(NULL);
 	stats_init();
 	if (cli_parse(argc, argv, &cfg, &exit_code) != 0) {
+		if (cfg.action == CLI_HELP)
+			cli_print_help(stdout, cfg.compare_mode);
+		else if (cfg.action == CLI_VERSION)
+			cli_print_version(stdout);
+		else if (cfg.action == CLI_LIST_OPTIONS)
+			cli_list_options(stdout);
 		cli_free(&cfg);
 		return exit_code;
 	}

@@ -448,14 +448,8 @@ static void special_messages(void)
 /* --list-options: one line per entry, the fields as the table has them. */
 static void list_options(void)
 {
-	fflush(stdout);
-	int saved = dup(1);
 	FILE *tmp = tmpfile();
-	dup2(fileno(tmp), 1);
-	cli_list_options();
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
+	cli_list_options(tmp);
 	rewind(tmp);
 	char line[1024];
 	size_t n = 0;
