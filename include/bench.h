@@ -39,6 +39,7 @@ struct bench_outcome {
 	bool user_only;       /* counters exclude kernel mode */
 	bool exec_exact;      /* ptrace worked: clock and counters start at exec */
 	uint64_t order_seed;  /* seed of --order=shuffled (given or drawn), else 0 */
+	enum run_order order; /* the order the runs took (plan.order) */
 };
 
 /*

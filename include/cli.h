@@ -199,6 +199,7 @@ struct config {
 
 	const char *baseline;
 	double fail_if_slower;         /* relative, default 0.05 */
+	bool fail_if_slower_given;
 	const char *gate_metric;       /* NULL: automatic */
 	bool require_all;
 	enum match_by match_by;

@@ -43,6 +43,8 @@ struct plan_bench {
 struct plan {
 	struct plan_bench *bench;
 	size_t n;
+	enum run_order order;     /* --order, as it applies to these
+				     benchmarks (one runs as sequential) */
 };
 
 /*

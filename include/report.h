@@ -20,7 +20,8 @@ struct report;
  * (after any redirection of stdout).  Each benchmark's report is read
  * from its entry in an, which the report brings up to date first (so the
  * exports find it computed). */
-struct report *report_new(const struct config *cfg, struct analysis *an);
+struct report *report_new(const struct config *cfg, const struct plan *plan,
+			  struct analysis *an);
 void report_free(struct report *rep);
 
 /* Events that print to the terminal; results (may be NULL) is passed on

@@ -1046,7 +1046,7 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 			l->st[i].hint = progress_total(cfg, l->st[i].r);
 			l->total_hint += l->st[i].hint;
 		}
-	struct planner_order *ord = planner_order_new(cfg->order, n, seed);
+	struct planner_order *ord = planner_order_new(l->out->order, n, seed);
 	long failed = -1;
 	for (;;) {
 		long i = planner_order_next(ord, active);
@@ -1237,7 +1237,7 @@ static int open_checks(struct bench_runner *br)
 	build_env(x);
 	if ((rc = resolve_all(x, plan)) != CBENCH_EXIT_OK)
 		return rc;
-	if (cfg->order == ORDER_SHUFFLED) {
+	if (plan->order == ORDER_SHUFFLED) {
 		br->seed = cfg->seed_given ? cfg->seed : clock_seed();
 		struct bench_message m = {.severity = BENCH_NOTE,
 					  .kind = BENCH_MSG_SHUFFLE_SEED,
@@ -1294,7 +1294,8 @@ void bench_run(struct bench_runner *br, struct bench_outcome *out)
 	out->user_only = counters_user_only(x->ctr);
 	out->order_seed = br->seed;
 	struct loop l = {.st = br->st, .n = br->plan->n,
-			 .seq = x->cfg->order == ORDER_SEQUENTIAL, .out = out};
+			 .seq = br->plan->order == ORDER_SEQUENTIAL, .out = out};
+	out->order = br->plan->order;
 	int rc = run_all(x, &l, br->seed);
 	if (rc == -2) {
 		int sig = spawn_stop_signal();

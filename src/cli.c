@@ -169,10 +169,11 @@ const struct cli_option cli_options[] = {
 	 .help = "Benchmark CMD first and compare every other command with it."},
 	{.id = OPT_ORDER, .long_name = "order", .arity = ARG_ONE,
 	 .kind = KIND_ENUM, .arg_name = "ORDER", .values = order_values,
-	 .scope = SCOPE_RUN, .def = ORDER_SEQUENTIAL, .show_def = DEF_VALUE,
+	 .scope = SCOPE_RUN, .def = ORDER_INTERLEAVED, .show_def = DEF_VALUE,
 	 .off = OFF(order),
 	 .help = "Run order across benchmarks: sequential (all runs of one, "
-		 "then the next), interleaved (one run of each in turn) or "
+		 "then the next), interleaved (one run of each in turn, so a "
+		 "change in the machine's speed affects every command alike) or "
 		 "shuffled (rounds in a random order)"},
 	{.id = OPT_SEED, .long_name = "seed", .arity = ARG_ONE,
 	 .kind = KIND_UINT, .arg_name = "NUM", .scope = SCOPE_BOTH,
@@ -251,12 +252,16 @@ const struct cli_option cli_options[] = {
 	 .arity = ARG_ONE, .kind = KIND_PERCENT, .arg_name = "PCT",
 	 .scope = SCOPE_BOTH, .min = 0, .max = 10, .def = 0.05,
 	 .show_def = DEF_VALUE, .off = OFF(fail_if_slower),
-	 .help = "Regression threshold for gates"},
+	 .given_off = OFF(fail_if_slower_given),
+	 .help = "Regression threshold for gates: --baseline FILE, or without "
+		 "one the other commands against --reference CMD, measured "
+		 "in the same invocation"},
 	{.id = OPT_GATE_METRIC, .long_name = "gate-metric", .arity = ARG_ONE,
 	 .kind = KIND_CHOICE, .arg_name = "METRIC", .values = metric_values,
 	 .scope = SCOPE_BOTH, .show_def = DEF_TEXT,
 	 .def_text = "instructions when both sides have them, else wall_time",
-	 .off = OFF(gate_metric), .help = "Metric the gate decides on"},
+	 .off = OFF(gate_metric), .help = "Metric the gate decides on (with "
+	 "--baseline, or --reference and --fail-if-slower)"},
 	{.id = OPT_REQUIRE_ALL, .long_name = "require-all", .arity = ARG_NONE,
 	 .kind = KIND_FLAG, .scope = SCOPE_BOTH, .off = OFF(require_all),
 	 .help = "Fail (exit 2) when a benchmark is missing from either side."},
@@ -925,6 +930,19 @@ static int validate(struct cli_state *st)
 	}
 	if (cfg->show_output && cfg->outputs.n)
 		USAGE("--show-output cannot be combined with --output");
+	/* A threshold with nothing to gate would be ignored silently. */
+	if (cfg->fail_if_slower_given && !cfg->baseline && !cfg->reference)
+		USAGE("--fail-if-slower needs something to compare with: "
+		      "--baseline FILE, or --reference CMD to gate the other "
+		      "commands against it in this run");
+	if (cfg->gate_metric && !cfg->baseline &&
+	    !(cfg->reference && cfg->fail_if_slower_given))
+		USAGE("--gate-metric is for a gate: give --baseline FILE, or "
+		      "--reference CMD with --fail-if-slower PCT");
+	if (cfg->reference && cfg->fail_if_slower_given && !cfg->baseline &&
+	    cfg->commands.n == 0)
+		USAGE("--reference with --fail-if-slower gates the other commands "
+		      "against the reference: give at least one command besides it");
 	/* Two exports to stdout would interleave. */
 	int to_stdout = 0;
 	for (size_t i = 0; i < cfg->n_exports; i++)

@@ -152,7 +152,7 @@ static cJSON *options(const struct export_doc *d)
 			      ? num(cfg->max_time_s) : cJSON_CreateNull());
 	cJSON_AddItemToObject(j, "precision", cfg->precision > 0
 			      ? num(cfg->precision) : cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "order", str(order_name(cfg->order)));
+	cJSON_AddItemToObject(j, "order", str(order_name(o->order)));
 	/* The seed used: given, or drawn for --order=shuffled (bench.c).
 	 * A seed beyond 2^53 would lose digits as a JSON number. */
 	bool drawn = !cfg->seed_given && cfg->order == ORDER_SHUFFLED;

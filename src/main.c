@@ -80,7 +80,7 @@ static void on_bench_done(void *arg, const struct bench_outcome *so_far)
 static void run_benchmarks(const struct config *cfg, const struct plan *plan,
 			   struct exports *ex, struct bench_outcome *out)
 {
-	struct report *rep = report_new(cfg, ex->an);
+	struct report *rep = report_new(cfg, plan, ex->an);
 	struct bench_events ev = report_events(rep, on_bench_done, ex);
 	struct bench_runner *br;
 	int rc = bench_open(cfg, plan, &ev, &br);
@@ -396,6 +396,19 @@ static int before_running(const struct config *cfg,
 	return CBENCH_EXIT_OK;
 }
 
+/* --order sequential with several benchmarks is the user's choice, and a
+ * risky one on a machine whose speed drifts: say so once, before anything
+ * runs. */
+static void warn_sequential(const struct plan *plan)
+{
+	if (plan->n > 1 && plan->order == ORDER_SEQUENTIAL)
+		diag_warning("--order sequential: each benchmark runs after the "
+			     "other, so a change in the machine's speed during the "
+			     "run reads as a difference between them; the intervals "
+			     "allow for the drift they can see, but the default "
+			     "(interleaved) is what makes a comparison fair");
+}
+
 static int run(int argc, char **argv)
 {
 	struct config cfg;
@@ -434,6 +447,7 @@ static int run(int argc, char **argv)
 		cli_free(&cfg);
 		return CBENCH_EXIT_USAGE;
 	}
+	warn_sequential(&plan);
 	exit_code = before_running(&cfg, baseline, &plan);
 	if (exit_code != CBENCH_EXIT_OK) {
 		gate_set_free(baseline);

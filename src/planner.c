@@ -440,6 +440,10 @@ int planner_build(const struct config *cfg, struct plan *plan,
 		}
 	}
 	free(idx);
+	/* One benchmark runs the same in every order: sequential shows its
+	 * header before its runs. */
+	plan->order = cfg->order == ORDER_INTERLEAVED && plan->n == 1
+		      ? ORDER_SEQUENTIAL : cfg->order;
 	rc = 0;
 out:
 	pvals_free(pv, np);

@@ -22,12 +22,13 @@ struct report {
 	void *results_arg;
 };
 
-struct report *report_new(const struct config *cfg, struct analysis *an)
+struct report *report_new(const struct config *cfg, const struct plan *plan,
+			  struct analysis *an)
 {
 	struct report *rep = xcalloc(1, sizeof *rep);
 	rep->an = an;
 	rep->style = text_style_from(cfg);
-	rep->seq = cfg->order == ORDER_SEQUENTIAL;
+	rep->seq = plan->order == ORDER_SEQUENTIAL;
 	return rep;
 }
 

@@ -85,6 +85,9 @@ cannot read --input file 'missing.txt'   | --input missing.txt 'touch ran'
 --parameter-list needs NAME VALUES       | 'touch ran' --parameter-list n
 invalid value 'abc' for --fail-if-slower | --fail-if-slower abc 'touch ran'
 invalid value 'bogus' for --gate-metric  | --gate-metric bogus 'touch ran'
+--fail-if-slower needs something to compare with | --fail-if-slower 5 'touch ran' 'touch ran2'
+--gate-metric is for a gate                | --gate-metric wall_time 'touch ran'
+--reference with --fail-if-slower gates the other commands | --reference 'touch ran' --fail-if-slower 5
 --require-all takes no value             | --require-all=yes 'touch ran'
 'cbench compare' takes two files         | compare only-one.json
 --warmup cannot be used with 'cbench compare' | compare -w 2 a.json b.json

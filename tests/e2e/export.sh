@@ -193,7 +193,7 @@ test_write_failure_keeps_previous_file() {
 	# Room for the file after the first benchmark, not after the second.
 	blocks=$(( full * 3 / 4 / 1024 ))
 	# SIGXFSZ left at its default: cbench must ignore it itself.
-	( trap - XFSZ; ulimit -f "$blocks"; cb -r 1 true true --export-json b.json ) \
+	( trap - XFSZ; ulimit -f "$blocks"; cb -r 1 --order sequential true true --export-json b.json ) \
 		>/dev/null 2>err
 	expect_eq "exit code" "$?" 1
 	expect_grep "message" "^cbench: error: --export-json: cannot write 'b.json': File too large$" err
@@ -206,7 +206,8 @@ test_write_failure_keeps_previous_file() {
 # afterwards every completed run of both is in every export.
 test_interrupt_keeps_every_completed_run() {
 	# Not through cb(): $! must be cbench itself, not a subshell.
-	"$CBENCH" -r 200 --conclude true --conclude 'echo x >>ticks' true 'sleep 0.05' \
+	# Sequential: the first benchmark is exported whole before the second.
+	"$CBENCH" -r 200 --order sequential --conclude true --conclude 'echo x >>ticks' true 'sleep 0.05' \
 		--export-json out.json --export-csv-runs runs.csv >out 2>err &
 	local pid=$! rc done
 	wait_for 60 json_results_at_least out.json 1 || { kill "$pid"; fail "no export after the first benchmark"; }

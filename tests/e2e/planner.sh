@@ -34,6 +34,35 @@ test_unused_parameter_shown_next_to_name() {
 	expect_eq "names" "$(bench_lines out | tr '\n' '|')" "true (rep = 1)|true (rep = 2)|"
 }
 
+# Several benchmarks take turns by default (hyperfine runs them one after
+# the other): a drift of the machine's speed then hits every one alike.
+test_default_order_is_interleaved() {
+	cb -r 2 --export-json o.json 'echo a$CBENCH_ITERATION >> log' \
+		'echo b$CBENCH_ITERATION >> log' >out 2>err || fail "exit $?: $(cat err)"
+	expect_eq "run order" "$(tr '\n' ' ' <log)" "a0 b0 a1 b1 "
+	expect_eq "JSON order" "$(jq -r .context.options.order o.json)" interleaved
+	expect_grep "both reported" '^Benchmark 2: echo b' out
+	expect_no_grep "no sequential warning" 'order sequential' err
+}
+
+# One benchmark runs as sequential: its header before its runs, and the
+# JSON says so.
+test_one_benchmark_runs_sequential() {
+	cb -r 2 --export-json o.json true >out 2>err || fail "exit $?: $(cat err)"
+	expect_eq "JSON order" "$(jq -r .context.options.order o.json)" sequential
+	expect_grep "report" '^Benchmark 1: true' out
+	expect_no_grep "no warning" 'order sequential' err
+}
+
+# --order sequential for a comparison is allowed, with one warning before
+# the runs saying why it is risky.
+test_sequential_order_warns_once() {
+	cb -r 2 --order sequential 'echo a$CBENCH_ITERATION >> log' \
+		'echo b$CBENCH_ITERATION >> log' >out 2>err || fail "exit $?: $(cat err)"
+	expect_eq "run order" "$(tr '\n' ' ' <log)" "a0 a1 b0 b1 "
+	expect_eq "one warning" "$(grep -c 'warning: --order sequential: each benchmark runs after the other' err)" 1
+}
+
 test_interleaved_order() {
 	cb -w 1 -r 3 --order interleaved 'echo a$CBENCH_ITERATION >> log' \
 		'echo b$CBENCH_ITERATION >> log' >out 2>err || fail "exit $?: $(cat err)"

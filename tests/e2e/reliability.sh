@@ -261,7 +261,7 @@ test_export_full_disk_keeps_previous_file() {
 	mount -t tmpfs -o size=64k tmpfs mnt 2>mount.err ||
 		skip "cannot mount a tmpfs here: $(cat mount.err)"
 	trap 'umount "$T/mnt"' EXIT
-	cb -r 1 --prepare true --prepare 'cat /dev/zero > mnt/fill 2>/dev/null; true' \
+	cb -r 1 --order sequential --prepare true --prepare 'cat /dev/zero > mnt/fill 2>/dev/null; true' \
 		true true --export-json mnt/out.json >out 2>err
 	expect_eq "exit code" "$?" 1
 	expect_grep "message" "^cbench: error: --export-json: cannot write 'mnt/out.json': No space left on device$" err

@@ -4,11 +4,11 @@
 # before anything runs.
 
 test_output_aliases_share_one_file() {
-	cb -r 2 --style none --output sh.txt --output ./sh.txt 'echo a' 'echo b' \
+	cb -r 2 --order sequential --style none --output sh.txt --output ./sh.txt 'echo a' 'echo b' \
 		>out 2>err || fail "exit $?: $(cat err)"
 	expect_eq "both commands' output, in turn" "$(tr '\n' ' ' <sh.txt)" "a a b b "
 	ln -s sh.txt link.txt
-	cb -r 2 --style none --output link.txt --output "$PWD/sh.txt" 'echo c' 'echo d' \
+	cb -r 2 --order sequential --style none --output link.txt --output "$PWD/sh.txt" 'echo c' 'echo d' \
 		>out 2>err || fail "exit $?: $(cat err)"
 	expect_eq "through a link" "$(tr '\n' ' ' <sh.txt)" "c c d d "
 }

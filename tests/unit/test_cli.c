@@ -266,7 +266,7 @@ static void table_defaults_applied(void)
 		else if (o->kind == KIND_ENUM)
 			CHECK(*(const int *)t == (int)o->def);
 	}
-	CHECK(cfg.order == ORDER_SEQUENTIAL && cfg.sort == SORT_AUTO);
+	CHECK(cfg.order == ORDER_INTERLEAVED && cfg.sort == SORT_AUTO);
 	CHECK(cfg.style == STYLE_AUTO && cfg.time_unit == UNIT_AUTO);
 	CHECK(cfg.match_by == MATCH_COMMAND);
 	CHECK(cfg.max_time_s == 0 && cfg.timeout_s == 0 && cfg.precision == 0);
@@ -328,13 +328,13 @@ static void percent_kind(void)
 	struct config cfg;
 	int code;
 	char **a = ARGV("--confidence", "99.9%", "--precision", "2",
-			"--fail-if-slower", "1000", "x");
+			"--fail-if-slower", "1000", "--baseline", "b.json", "x");
 	CHECK(parse(ARGC(a), a, &cfg, &code) == 0);
 	CHECK_NEAR(cfg.confidence, 0.999, 1e-15);
 	CHECK_NEAR(cfg.precision, 0.02, 1e-15);
 	CHECK_NEAR(cfg.fail_if_slower, 10, 0);
 	cli_free(&cfg);
-	char **b = ARGV("--fail-if-slower", "0", "x");
+	char **b = ARGV("--fail-if-slower", "0", "--reference", "y", "x");
 	CHECK(parse(ARGC(b), b, &cfg, &code) == 0 && cfg.fail_if_slower == 0);
 	cli_free(&cfg);
 	/* Open ranges exclude their ends, closed ones include them. */
@@ -365,7 +365,8 @@ static void enum_and_choice_kinds(void)
 		for (const struct cli_value *v = o->values; v->name; v++) {
 			char opt[64];
 			snprintf(opt, sizeof opt, "--%s=%s", o->long_name, v->name);
-			char **a = ARGV(opt, "x");
+			/* --gate-metric needs a gate to be meaningful. */
+			char **a = ARGV(opt, "--baseline", "b.json", "x");
 			CHECK(parse(ARGC(a), a, &cfg, &code) == 0);
 			const char *t = (const char *)&cfg + o->off;
 			if (o->kind == KIND_ENUM)
