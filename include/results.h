@@ -66,6 +66,10 @@ struct bench_result {
 	struct param_value *params;
 	size_t n_params;
 	bool via_shell;        /* run through a shell, with overhead subtracted */
+	/* With via_shell: the standard error of the overhead subtracted from
+	 * each metric (0: none), from shell_pairs calibration pairs. */
+	double shell_se[MET_COUNT];
+	size_t shell_pairs;
 
 	size_t n_runs, cap;
 	double total_wall_s;   /* sum of the wall-time column */

@@ -142,6 +142,12 @@ enum stats_warning {
 #define STATS_OUTLIER_REL 0.05
 #define STATS_BIMODAL_GAP_REL 0.05
 
+/* Widen s's mean interval for an estimate of standard error extra_se
+ * (from extra_n values) subtracted from every value: variance s^2/n +
+ * extra_se^2, Welch-Satterthwaite degrees of freedom.  No change when
+ * extra_se is 0 or n < 2. */
+void stats_widen_mean_ci(struct stats_summary *s, double extra_se, size_t extra_n);
+
 /* For a metric that cannot be negative (every metric cbench measures:
  * times, bytes, counts): raise the lower bounds of the mean and median
  * intervals to 0.  The Student-t interval of a few spread-out runs can

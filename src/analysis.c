@@ -59,6 +59,10 @@ void analysis_summarize(const struct bench_result *r, double confidence,
 		}
 	stats_summarize_columns(cols, r->n_runs, (size_t)nm, confidence, got);
 	for (int c = 0; c < nm; c++) {
+		/* The shell's start-up subtracted from every run: its own
+		 * uncertainty is part of the mean's. */
+		if (r->via_shell && got[c].n > 0)
+			stats_widen_mean_ci(&got[c], r->shell_se[ids[c]], r->shell_pairs);
 		if (got[c].n > 0) /* every metric is a time, size or count */
 			stats_clamp_nonnegative(&got[c]);
 		sum[ids[c]] = got[c];

@@ -49,7 +49,10 @@ struct ctx {
 	const char *shell_name;
 	bool calibrated;
 	double overhead[MET_COUNT];
-	double overhead_sd;      /* of the calibration's wall times, 0 if unknown */
+	double overhead_sd;      /* of the calibration's wall-time differences,
+				    0 if unknown */
+	double overhead_se[MET_COUNT];  /* standard error of overhead[] */
+	size_t overhead_n;       /* calibration pairs */
 	char **envp;
 	char iter_slot[64];
 	int stdin_fd;
@@ -496,59 +499,91 @@ static void calibrated_note(struct ctx *x, long bench)
 	    SHELL_CALIBRATION_RUNS);
 }
 
-/* Calibrate the shell's start-up cost (for benchmark bench, the first to
- * need it): mean of each metric over `SHELL -c ''` runs.  Returns 0, -1 on
- * error (sent), -2 if interrupted. */
+/* One calibration run of p into v[]: 0, -1 on error (sent), -2 if
+ * interrupted. */
+static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
+			   int i, double v[MET_COUNT])
+{
+	struct spawn_result res;
+	set_iteration(x, "CBENCH_ITERATION=calibration-%zu", (size_t)i + 1);
+	if (run(x, bench, p, SPAWN_OUT_NULL, -1, true, &res) != 0)
+		return -1;
+	if (res.outcome == SPAWN_INTERRUPTED)
+		return -2;
+	if (res.outcome != SPAWN_EXITED || res.code != 0) {
+		say(x, error_of(BENCH_MSG_CALIBRATION_FAILED, bench, NULL),
+		    "the shell '%s' failed to run %s (calibration)", x->shell_path,
+		    p->via_shell ? "a no-op program" : "the no-op program");
+		return -1;
+	}
+	results_values_from_spawn(&res, v);
+	return 0;
+}
+
+/*
+ * What the shell adds to running a program: `SHELL -c NOOP` (the shell
+ * starting, then exec'ing the no-op program) minus NOOP run directly,
+ * exec-exact, in alternating pairs so that a drift of the machine's speed
+ * cancels.  NOOP is `true` from PATH; without one, `SHELL -c ''` alone
+ * (which leaves the shell's exec of the command in the times).  Per metric:
+ * the mean of the pairs' differences, rounded to a whole number for counts
+ * so that corrected counters stay whole, and its standard error, which the
+ * analysis adds to the intervals of shell benchmarks.
+ */
 static int calibrate_shell(struct ctx *x, long bench)
 {
-	struct prepared p;
-	/* `SHELL -c ''` never fails to prepare */
-	prepare(x, "", true, &p, bench, NULL);
-
-	double sum[MET_COUNT] = {0}, wall[SHELL_CALIBRATION_RUNS];
-	size_t cnt[MET_COUNT] = {0}, nwall = 0;
-	int rc = 0;
-	for (int i = 0; i < 3 + SHELL_CALIBRATION_RUNS; i++) {
-		struct spawn_result res;
-		set_iteration(x, "CBENCH_ITERATION=calibration-%zu", (size_t)i + 1);
-		if (run(x, bench, &p, SPAWN_OUT_NULL, -1, true, &res) != 0) {
-			rc = -1;
-			break;
-		}
-		if (res.outcome == SPAWN_INTERRUPTED) {
-			rc = -2;
-			break;
-		}
-		if (res.outcome != SPAWN_EXITED || res.code != 0) {
-			say(x, error_of(BENCH_MSG_CALIBRATION_FAILED, bench, NULL),
-			    "the shell '%s' failed to run an empty command "
-			    "(calibration)", x->shell_path);
-			rc = -1;
-			break;
-		}
-		if (i < 3)
-			continue;
-		double v[MET_COUNT];
-		results_values_from_spawn(&res, v);
-		if (isfinite(v[MET_WALL]))
-			wall[nwall++] = v[MET_WALL];
-		for (int m = 0; m < MET_COUNT; m++)
-			if (isfinite(v[m])) {
-				sum[m] += v[m];
-				cnt[m]++;
-			}
+	struct prepared sh, direct = {0};
+	char *noop = cmdline_resolve("true");
+	/* `SHELL -c LINE` never fails to prepare */
+	prepare(x, noop ? noop : "", true, &sh, bench, NULL);
+	if (noop) {
+		direct.path = noop;
+		direct.argv = xcalloc(2, sizeof *direct.argv);
+		direct.argv[0] = xstrdup("true");
 	}
-	prepared_free(&p);
+	double d[MET_COUNT][SHELL_CALIBRATION_RUNS];
+	size_t cnt[MET_COUNT] = {0};
+	int rc = 0;
+	for (int i = 0; i < 3 + SHELL_CALIBRATION_RUNS && rc == 0; i++) {
+		double vs[MET_COUNT], vd[MET_COUNT];
+		for (int m = 0; m < MET_COUNT; m++)
+			vd[m] = 0;
+		rc = calibration_run(x, bench, &sh, i, vs);
+		if (rc == 0 && noop)
+			rc = calibration_run(x, bench, &direct, i, vd);
+		if (rc != 0 || i < 3)
+			continue;
+		for (int m = 0; m < MET_COUNT; m++)
+			if (isfinite(vs[m]) && isfinite(vd[m]))
+				d[m][cnt[m]++] = vs[m] - vd[m];
+	}
+	prepared_free(&sh);
+	prepared_free(&direct);
 	if (rc != 0)
 		return rc;
-	for (int m = 0; m < MET_COUNT; m++)
-		x->overhead[m] = cnt[m] && metric_info((enum metric_id)m)->shell_corrected
-				 ? sum[m] / (double)cnt[m] : 0;
+	for (int m = 0; m < MET_COUNT; m++) {
+		x->overhead[m] = x->overhead_se[m] = 0;
+		if (!cnt[m] || !metric_info((enum metric_id)m)->shell_corrected)
+			continue;
+		struct stats_summary s;
+		if (stats_summarize(d[m], cnt[m], x->cfg->confidence, &s) != 0)
+			continue;
+		/* The median: a load spike in one run of a pair is noise, not
+		 * the shell's cost.  Its standard error from the MAD (1.4826
+		 * MAD estimates sigma; the median's SE is sqrt(pi/2) sigma /
+		 * sqrt(n) for normal data: Kendall & Stuart, 10.10). */
+		bool count = metric_info((enum metric_id)m)->unit == UNIT_COUNT;
+		x->overhead[m] = count ? round(s.median) : s.median;
+		if (x->overhead[m] < 0)
+			x->overhead[m] = 0;
+		double sigma = 1.4826 * s.mad;
+		if (s.n >= 2)
+			x->overhead_se[m] = 1.2533 * sigma / sqrt((double)s.n);
+		if (m == MET_WALL && s.n >= 2)
+			x->overhead_sd = sigma;
+	}
+	x->overhead_n = cnt[MET_WALL];
 	x->calibrated = true;
-	struct stats_summary ws;
-	if (stats_summarize(wall, nwall, x->cfg->confidence, &ws) == 0 &&
-	    isfinite(ws.stddev))
-		x->overhead_sd = ws.stddev;
 	calibrated_note(x, bench);
 	return 0;
 }
@@ -749,6 +784,10 @@ static int begin(struct ctx *x, struct bstate *s)
 	warn_setuid(x, i, &s->p);
 	if (s->p.via_shell && !x->calibrated && (rc = calibrate_shell(x, i)) != 0)
 		return rc;
+	if (s->p.via_shell) {
+		memcpy(s->r->shell_se, x->overhead_se, sizeof s->r->shell_se);
+		s->r->shell_pairs = x->overhead_n;
+	}
 	if (x->ev.bench_start)
 		x->ev.bench_start(x->ev.arg, s->index, s->r);
 	return 0;

@@ -759,6 +759,24 @@ const char *stats_verdict_name(enum stats_verdict v)
 	}
 }
 
+/*
+ * The mean of values from which an estimate was subtracted (the shell's
+ * calibrated start-up) carries that estimate's error too: its variance is
+ * s^2/n + se^2, with Welch-Satterthwaite degrees of freedom (Welch 1947;
+ * Satterthwaite 1946) from n - 1 and the estimate's extra_n - 1.
+ */
+void stats_widen_mean_ci(struct stats_summary *s, double extra_se, size_t extra_n)
+{
+	if (s->n < 2 || !isfinite(s->stddev) || !(extra_se > 0) || extra_n < 2)
+		return;
+	double v1 = s->stddev * s->stddev / (double)s->n, v2 = extra_se * extra_se;
+	double df = (v1 + v2) * (v1 + v2) /
+		    (v1 * v1 / (double)(s->n - 1) + v2 * v2 / (double)(extra_n - 1));
+	double h = t_crit(s->confidence, df) * sqrt(v1 + v2);
+	s->mean_ci_lo = s->mean - h;
+	s->mean_ci_hi = s->mean + h;
+}
+
 /* --- Warnings ---------------------------------------------------------- */
 
 void stats_clamp_nonnegative(struct stats_summary *s)

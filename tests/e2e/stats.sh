@@ -109,7 +109,7 @@ test_precision_stopped_by_max_time() {
 # Odd runs wait 50 ms, even ones hardly run: two groups of run times (a
 # sleep, not CPU work, so that load on this machine does not smear them).
 test_bimodal_warning() {
-	cb -r 20 "case \$CBENCH_ITERATION in *[13579]) sleep 0.05;; *) $HELPERS/touch_pages 10;; esac" \
+	cb -r 20 "case \$CBENCH_ITERATION in *[13579]) sleep 0.1;; *) $HELPERS/touch_pages 10;; esac" \
 		>out 2>err || fail "exit $?"
 	expect_grep "bimodal" 'Warning: the run times form two groups \(bimodality coefficient [0-9.]+ > 5/9\)' out
 }

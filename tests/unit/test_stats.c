@@ -802,6 +802,28 @@ static void summary_never_stale(void)
 	CHECK(b.n == 99 && b.max == 100);
 }
 
+/* A calibrated overhead subtracted from every run widens the mean's
+ * interval: variance s^2/n + se^2 with Welch-Satterthwaite df.  Expected
+ * from SciPy 1.10: x = [1..5], se 0.5 from 20 pairs: v1 = x.var(ddof=1)/5,
+ * v2 = 0.25, df = (v1+v2)**2/(v1**2/4 + v2**2/19) = 8.55,
+ * 3 -+ scipy.stats.t.ppf(0.975, df) * sqrt(v1 + v2)
+ * = [1.0250836018065703, 4.97491639819343]. */
+static void widened_mean_ci(void)
+{
+	const double x[] = {1, 2, 3, 4, 5};
+	struct stats_summary s;
+	CHECK(stats_summarize(x, 5, 0.95, &s) == 0);
+	double lo = s.mean_ci_lo, hi = s.mean_ci_hi;
+	stats_widen_mean_ci(&s, 0.5, 20);
+	CHECK_NEAR(s.mean_ci_lo, 1.0250836018065703, 1e-9);
+	CHECK_NEAR(s.mean_ci_hi, 4.97491639819343, 1e-9);
+	CHECK(s.mean_ci_lo < lo && s.mean_ci_hi > hi);
+	/* No estimate, or one value: unchanged. */
+	struct stats_summary t = s;
+	stats_widen_mean_ci(&t, 0, 20);
+	CHECK(t.mean_ci_lo == s.mean_ci_lo && t.mean_ci_hi == s.mean_ci_hi);
+}
+
 int main(void)
 {
 	stats_init();
@@ -825,5 +847,6 @@ int main(void)
 	RUN(warnings_pure);
 	RUN(same_as_reference_summary);
 	RUN(summary_never_stale);
+	RUN(widened_mean_ci);
 	UNIT_EXIT();
 }
