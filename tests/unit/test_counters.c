@@ -325,8 +325,17 @@ static void real_kernel_software_counters(void)
 	counters_free(c);
 }
 
+/* Every test starts from the real kernel's operations and a fresh fake,
+ * whether the previous one passed or stopped at a failed CHECK. */
+static void restore_ops(void)
+{
+	counters_set_ops(NULL);
+	fake_reset(true);
+}
+
 int main(void)
 {
+	UNIT_AFTER_EACH(restore_ops);
 	RUN(scale_arithmetic);
 	RUN(explain_errnos);
 	RUN(defaults_with_pmu);

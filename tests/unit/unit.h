@@ -2,6 +2,11 @@
  * unit.h: a tiny unit-test harness.  Each test is a void function run with
  * RUN(); it prints "PASS name", "FAIL name: where: what" or
  * "SKIP name: reason", which tests/run.sh counts.
+ *
+ * A failed CHECK returns from the test at once, before any cleanup at its
+ * end: state a test file shares between tests (a fake kernel, replaced
+ * operations) is put back by UNIT_AFTER_EACH(fn), which RUN calls after
+ * every test, passed or not.
  */
 #ifndef CBENCH_UNIT_H
 #define CBENCH_UNIT_H
@@ -13,6 +18,10 @@
 static const char *unit_name;
 static int unit_state; /* 0 ok, 1 failed, 2 skipped */
 static int unit_failures;
+static void (*unit_after_each)(void);
+
+/* Call fn after every test (set once, in main, before the first RUN). */
+#define UNIT_AFTER_EACH(fn) (unit_after_each = (fn))
 
 #define CHECK(cond)                                                          \
 	do {                                                                 \
@@ -64,6 +73,8 @@ static int unit_failures;
 		unit_name = #fn;                                             \
 		unit_state = 0;                                              \
 		fn();                                                        \
+		if (unit_after_each)                                         \
+			unit_after_each();                                   \
 		if (unit_state == 0)                                         \
 			printf("PASS %s\n", #fn);                            \
 		else if (unit_state == 1)                                    \
