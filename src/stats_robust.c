@@ -42,7 +42,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#define R_MAX 0.95 /* largest lag-1 autocorrelation used: f <= 6.2 */
+#define R_MAX 0.9 /* largest autocorrelation used: f <= sqrt(19) = 4.36 */
 
 /* --- Generator ----------------------------------------------------------- */
 
@@ -166,7 +166,10 @@ static double factor_dense(const double *v, size_t k, double *acf1,
 			   double *n_eff)
 {
 	double r1 = acf1_dense(v, k);
-	double r = isnan(r1) ? 0 : r1 < 0 ? 0 : r1 > R_MAX ? R_MAX : r1;
+	/* Bias-corrected: E[r1] = phi - (1 + 3 phi) / n + O(n^-2) (Kendall
+	 * 1954; Marriott and Pope 1954), solved for phi. */
+	double rr = isnan(r1) ? 0 : k > 3 ? ((double)k * r1 + 1) / ((double)k - 3) : r1;
+	double r = rr < 0 ? 0 : rr > R_MAX ? R_MAX : rr;
 	double f = sqrt((1 + r) / (1 - r));
 	if (acf1)
 		*acf1 = r1;
@@ -178,6 +181,20 @@ static double factor_dense(const double *v, size_t k, double *acf1,
 static double df_of(double n_eff)
 {
 	return n_eff - 1 > 1 ? n_eff - 1 : 1;
+}
+
+/*
+ * The factor a bootstrap-t interval is widened by: f for the variance, and
+ * t_{df_eff} / t_{df} for the fewer degrees of freedom the dependent data
+ * carry, so that for symmetric data the widened bootstrap-t interval is the
+ * widened t-interval (the t-quantile ratio is 1 when f is 1, and is taken
+ * as at least 1: Welch's df can grow when one side's variance is widened,
+ * and no interval may get narrower).
+ */
+static double boot_factor(double f, double c, double df_eff, double df)
+{
+	double q = f == 1 ? 1 : t_crit(c, df_eff) / t_crit(c, df);
+	return f * (q > 1 ? q : 1);
 }
 
 /* --- Serial dependence --------------------------------------------------- */
@@ -608,8 +625,14 @@ int stats_boot_ratio_ci(const double *a, size_t na, const double *b,
 int stats_mean_ci_robust(const double *x, size_t n, double confidence,
 			 uint64_t seed, double *lo, double *hi, double *n_eff)
 {
-	double ne = NAN;
-	double f = stats_dependence_factor(x, n, NULL, &ne);
+	size_t k;
+	double ne = NAN, f = 1;
+	double *v = finite_copy(x, n, &k);
+	if (v && k >= 2) {
+		f = factor_dense(v, k, NULL, &ne);
+		f = boot_factor(f, confidence, df_of(ne), (double)(k - 1));
+	}
+	free(v);
 	if (n_eff)
 		*n_eff = ne;
 	return stats_boot_mean_ci(x, n, confidence, STATS_ROBUST_B, seed, f,
@@ -674,6 +697,7 @@ static int compare_paired(const double *a, const double *b, size_t n,
 	for (size_t i = 0; i < n; i++)
 		z[i] = b[i] - o->ratio * a[i];
 	o->factor = factor_dense(z, n, &o->acf_a, &o->n_eff);
+	o->factor = boot_factor(o->factor, c, df_of(o->n_eff), (double)(n - 1));
 	if (boot_ratio_dense(a, n, b, n, true, c, STATS_ROBUST_B, seed,
 			     o->factor, &o->ratio_lo, &o->ratio_hi) != 0)
 		o->ratio_lo = o->ratio_hi = NAN;
@@ -688,8 +712,14 @@ static int compare_paired(const double *a, const double *b, size_t n,
 	free(z);
 	o->rank_method = o->rank_exact ? "Wilcoxon signed-rank, exact"
 				       : "Wilcoxon signed-rank, normal, widened";
-	/* Smallest exact two-sided p of n untied ranks: 2 / 2^n. */
-	o->rank_underpowered = !(k >= 1 && ldexp(2.0, -(int)k) < alpha);
+	/* The smallest p the rank test can give (every round one way, no
+	 * ties): 2 / 2^k exact, or from z = (k(k+1)/4) / (se f) when widened.
+	 * At or above alpha it could never agree and would veto every
+	 * verdict (as the Mann-Whitney test in stats_compare): it abstains. */
+	double zmax = sqrt(3.0 * k * (k + 1) / (2 * (2 * k + 1))) / ft;
+	double pmin = o->rank_exact ? ldexp(2.0, -(int)k)
+				    : 2.0 * gsl_cdf_ugaussian_Q(zmax);
+	o->rank_underpowered = !(k >= 1 && pmin < alpha);
 	cmp_verdict(o, sign_if(o->p_t, alpha, o->t),
 		    sign_if(o->p_rank, alpha, wp - k * (k + 1) / 4));
 	return 0;
@@ -726,15 +756,20 @@ static int compare_unpaired(const double *a, size_t na, const double *b,
 	double fb = factor_dense(b, nb, &o->acf_b, &o->n_eff_b);
 	o->n_eff = o->n_eff_a + o->n_eff_b;
 	double ea = fa * fa * va / (double)na, eb = fb * fb * vb / (double)nb;
+	o->p_t = welch_widened(ma, ea, o->n_eff_a, mb, eb, o->n_eff_b, &o->t,
+			       &o->t_df);
 	/* One factor for the log ratio: its widened over its plain delta-method
-	 * variance, each side's relative variance of the mean weighted. */
+	 * variance (each side's relative variance of the mean weighted), times
+	 * the ratio of the t-quantiles at the widened and plain Welch df. */
 	double wa = va / ((double)na * ma * ma), wb = vb / ((double)nb * mb * mb);
-	o->factor = wa + wb > 0 ? sqrt((fa * fa * wa + fb * fb * wb) / (wa + wb)) : 1;
+	double f = wa + wb > 0 ? sqrt((fa * fa * wa + fb * fb * wb) / (wa + wb)) : 1;
+	double df_plain, t_plain;
+	welch_widened(ma, va / (double)na, (double)na, mb, vb / (double)nb,
+		      (double)nb, &t_plain, &df_plain);
+	o->factor = boot_factor(f, c, o->t_df, df_plain);
 	if (boot_ratio_dense(a, na, b, nb, false, c, STATS_ROBUST_B, seed,
 			     o->factor, &o->ratio_lo, &o->ratio_hi) != 0)
 		o->ratio_lo = o->ratio_hi = NAN;
-	o->p_t = welch_widened(ma, ea, o->n_eff_a, mb, eb, o->n_eff_b, &o->t,
-			       &o->t_df);
 	o->p_rank = stats_mann_whitney_p(a, na, b, nb, &u, &o->rank_exact);
 	o->rank_method = o->rank_exact ? "Mann-Whitney U, exact"
 				       : "Mann-Whitney U, normal";
