@@ -49,9 +49,10 @@ double stats_acf1(const double *x, size_t n);
 
 /*
  * Serial-dependence factor f >= 1 for the standard error of the mean of x:
- * f = sqrt((1 + r) / (1 - r)), r = the lag-1 autocorrelation clamped to
- * [0, 0.95] (1 when undefined).  n_eff (optional) receives n / f^2, where n
- * counts the finite values; acf1 (optional) the unclamped autocorrelation.
+ * f = sqrt((1 + r) / (1 - r)), r = (n r1 + 1) / (n - 3) (r1 the lag-1
+ * autocorrelation, corrected for its bias) clamped to [0, 0.9], so
+ * 1 <= f <= 4.36; f = 1 when r1 is undefined.  n_eff (optional) receives
+ * n / f^2, where n counts the finite values; acf1 (optional) r1.
  */
 double stats_dependence_factor(const double *x, size_t n, double *acf1,
 			       double *n_eff);
@@ -105,7 +106,10 @@ double stats_wilcoxon_p(const double *d, size_t n, double factor,
 /*
  * Bootstrap-t (studentized bootstrap) interval of the mean with B resamples
  * from seed, each endpoint's distance from the mean multiplied by factor
- * (>= 1).  Returns 0, or -1 with NaN bounds when fewer than 2 finite values
+ * (>= 1; 1 for independent runs).  The studentized resample means are
+ * (m* - m) / (s* / sqrt(n)), resamples with s* = 0 left out, and the
+ * interval is m - factor * s / sqrt(n) * [q(1 - alpha/2), q(alpha/2)] with
+ * q the Hyndman-Fan type 7 quantiles (numpy.quantile's default).  Returns 0, or -1 with NaN bounds when fewer than 2 finite values
  * or B < 10.  A constant sample gives lo == hi == the mean.
  */
 int stats_boot_mean_ci(const double *x, size_t n, double confidence,
@@ -139,8 +143,9 @@ struct stats_robust_cmp {
 				      it abstains from the verdict */
 	double acf_a, acf_b;       /* lag-1 autocorrelations; paired: acf_a
 				      of the series b_i - R a_i, acf_b NaN */
-	double factor;             /* half-width factor applied to the
-				      ratio's interval (>= 1) */
+	double factor;             /* factor applied to the ratio's
+				      bootstrap interval (>= 1): f times
+				      t_{df_eff} / t_{df} (see .c) */
 	double n_eff;              /* paired: of that series; else n_eff of
 				      a and b summed */
 	double n_eff_a, n_eff_b;   /* unpaired: each side's */
@@ -166,7 +171,9 @@ int stats_compare_robust(const double *a, size_t na, const double *b,
 
 /*
  * One benchmark's mean: bootstrap-t interval (STATS_ROBUST_B resamples)
- * widened by the dependence factor; n_eff optional.  Returns 0, or -1 with
+ * widened by the dependence factor f times t_{(1+c)/2, df(n_eff)} /
+ * t_{(1+c)/2, n-1}, so that it is as wide as the widened t-interval of
+ * stats_mean_halfwidth_dependent for symmetric data; n_eff optional.  Returns 0, or -1 with
  * NaN bounds when fewer than 2 finite values.
  */
 int stats_mean_ci_robust(const double *x, size_t n, double confidence,

@@ -4,6 +4,7 @@
 # (Debian's python3-numpy, python3-scipy); statsmodels is not installed, so
 # the acf is the textbook formula that statsmodels.tsa.stattools.acf
 # (adjusted=False, the default) computes.
+import sys
 import numpy as np
 from scipy import stats, optimize
 
@@ -128,7 +129,49 @@ def boot_ratio(a, b, paired, c, B, seed, f):
 def p(name, v):
     print(f"{name} = {v!r}")
 
-if __name__ == "__main__":
+def simulate_dependence(T=4000, seed=1):
+    # Coverage of the mean's t-interval widened for serial dependence (the
+    # table behind stats_robust.c's choice).  Run: script dependence
+    rng = np.random.default_rng(seed)
+    def gen(kind, n):
+        e = rng.standard_normal((T, n))
+        if kind == 'iid':
+            return e
+        if kind.startswith('ar'):
+            phi = float(kind[2:]); x = np.empty_like(e); x[:, 0] = e[:, 0] / np.sqrt(1 - phi**2)
+            for t in range(1, n):
+                x[:, t] = phi * x[:, t - 1] + e[:, t]
+            return x
+        k = int(kind[2:]); t = np.arange(n)[None, :]
+        if kind.startswith('sq'):   # level +-1 switching every k runs, random phase
+            ph = rng.integers(0, 2 * k, T)[:, None]
+            return e + np.where(((t + ph) // k) % 2 == 0, 1.0, -1.0)
+        ph = rng.integers(0, k, T)[:, None]   # 'rl': a random N(0, .5^2) level every k runs
+        lev = 0.5 * rng.standard_normal((T, n // k + 2))
+        return e + np.take_along_axis(lev, (t + ph) // k, 1)
+    def r1s(x):
+        d = x - x.mean(1, keepdims=True); return (d[:, :-1] * d[:, 1:]).sum(1) / (d * d).sum(1)
+    def cover(x, r):
+        n = x.shape[1]; f2 = (1 + r) / (1 - r); df = np.maximum(n / f2 - 1, 1)
+        h = stats.t.ppf(.975, df) * x.std(1, ddof=1) * np.sqrt(f2 / n)
+        return 100 * np.mean(np.abs(x.mean(1)) <= h), np.mean(h)
+    print("n kind | t | AR(1) plain r1 | AR(1) bias-corrected (chosen) | batch means"
+          "   (coverage %, mean width / t's)")
+    for n in [10, 20, 50, 200]:
+        for kind in ['iid', 'ar0.3', 'ar0.5', 'sq5', 'rl5', 'rl10']:
+            x = gen(kind, n); r1 = r1s(x); c0, w0 = cover(x, np.zeros(T))
+            c1, w1 = cover(x, np.clip(r1, 0, .9))
+            c2, w2 = cover(x, np.clip((n * r1 + 1) / (n - 3), 0, .9))
+            nb = int(np.sqrt(n)); bs = n // nb; xm = x[:, :nb * bs].reshape(T, nb, bs).mean(2)
+            f2 = np.maximum(1, bs * xm.var(1, ddof=1) / x.var(1, ddof=1))
+            h = stats.t.ppf(.975, nb - 1) * x.std(1, ddof=1) * np.sqrt(f2 / n)
+            c3 = 100 * np.mean(np.abs(x.mean(1)) <= h); w3 = h.mean()
+            print(f"{n:4d} {kind:6s} | {c0:5.1f} | {c1:5.1f} ({w1/w0:.2f}) | "
+                  f"{c2:5.1f} ({w2/w0:.2f}) | {c3:5.1f} ({w3/w0:.2f})")
+
+if __name__ == "__main__" and sys.argv[1:] == ["dependence"]:
+    simulate_dependence()
+elif __name__ == "__main__":
     p("acf1(X20)", acf1(X20)); p("acf1(ALT)", acf1(ALT)); p("acf1(PA)", acf1(PA))
     p("factor(X20), n_eff", factor(X20)); p("factor(ALT)", factor(ALT))
     p("halfwidth_dep(X20)", halfwidth_dep(X20))
