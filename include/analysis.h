@@ -19,13 +19,17 @@
 
 #include "results.h"
 #include "stats.h"
+#include "stats_robust.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
 struct analysis_options {
 	double confidence;       /* level of every interval and test */
-	unsigned long seed;      /* for resampling methods */
+	unsigned long seed;      /* for the bootstrap (stats_robust.h) */
+	bool paired;             /* runs were interleaved or shuffled: run k
+				    of every benchmark was in round k, so
+				    comparisons pair the rounds */
 	bool tables_by_mean;     /* tables and CSV rows by mean time (else
 				    input order) */
 	bool summary_by_mean;    /* summary lines by mean time (else input
@@ -36,17 +40,30 @@ struct analysis_options {
 struct analysis_cmp {
 	size_t reference, candidate;     /* indices into the results */
 	enum metric_id metric;
+	/* What the verdict rests on, in stats_comparison's terms (p_welch is
+	 * the t-test's p: paired t or widened Welch; p_mann_whitney the rank
+	 * test's: Wilcoxon signed-rank or Mann-Whitney), from robust. */
 	struct stats_comparison cmp;
+	struct stats_robust_cmp robust;  /* the drift- and skew-robust
+					    comparison, paired by rounds when
+					    opt.paired */
+	struct stats_comparison unpaired;  /* the independent-samples
+					      comparison (Fieller, Welch,
+					      Mann-Whitney), for reference */
 };
 
 /* One benchmark. */
 struct analysis_bench {
 	/* sum[m]: summary of metric m; sum[m].n == 0 when the metric is not
-	 * measured or not counted in any run.  Intervals clamped at 0. */
+	 * measured or not counted in any run.  The mean's interval allows
+	 * for serial dependence (and, for times, skew: bootstrap-t), and for
+	 * the shell correction's own error; intervals clamped at 0. */
 	struct stats_summary sum[MET_COUNT];
 	unsigned char *outlier;   /* per run: RUN_OUTLIER_* from the wall-time
 				     fences (n_runs entries) */
 	unsigned warnings;        /* enum stats_warning mask */
+	double acf1;              /* lag-1 autocorrelation of the wall times */
+	double dependence;        /* its factor on the mean's standard error */
 	double bimodality;        /* of the wall times, NaN if undefined */
 	size_t clamped;           /* shell runs whose wall time was clamped
 				     at 0 when the start-up was subtracted */
@@ -100,13 +117,14 @@ void analysis_update_bench(struct analysis *a, size_t i,
 
 /* Summaries of one benchmark's metrics, as analysis_update computes them
  * (for a report that has no document, e.g. the shell calibration). */
-void analysis_summarize(const struct bench_result *r, double confidence,
+void analysis_summarize(const struct bench_result *r,
+			const struct analysis_options *opt,
 			struct stats_summary sum[MET_COUNT]);
 
 /* One benchmark's entry on its own, without comparisons (for a report
  * made before the document); released with analysis_bench_release(). */
 void analysis_bench_compute(struct analysis_bench *b, const struct bench_result *r,
-			    double confidence);
+			    const struct analysis_options *opt);
 void analysis_bench_release(struct analysis_bench *b);
 
 /* The comparison of benchmark i on metric m, or NULL. */

@@ -26,6 +26,17 @@
 /* Bootstrap resamples used by the entry points (cost O(B * n) time,
  * O(B + n) memory per interval). */
 #define STATS_ROBUST_B 2000
+/* Beyond this many values (both sides together for a ratio) the bootstrap
+ * intervals are replaced by the t-interval on the same scale, widened the
+ * same way: their quantiles then agree within the bootstrap's own
+ * Monte-Carlo error, and the cost stays O(n). */
+#define STATS_ROBUST_BOOT_MAX_N 4000
+/* Fewer values than this are taken as independent (factor 1): the lag-1
+ * autocorrelation of so few is mostly noise. */
+#define STATS_ROBUST_DEP_MIN_N 10
+/* Below this many values a side, too: a handful of values has too few
+ * distinct resamples for bootstrap quantiles. */
+#define STATS_ROBUST_BOOT_MIN_N 8
 
 /*
  * The resampling generator, documented so that another implementation can
@@ -51,7 +62,8 @@ double stats_acf1(const double *x, size_t n);
  * Serial-dependence factor f >= 1 for the standard error of the mean of x:
  * f = sqrt((1 + r) / (1 - r)), r = (n r1 + 1) / (n - 3) (r1 the lag-1
  * autocorrelation, corrected for its bias) clamped to [0, 0.9], so
- * 1 <= f <= 4.36; f = 1 when r1 is undefined.  n_eff (optional) receives
+ * 1 <= f <= 4.36; f = 1 when r1 is undefined or with fewer than
+ * STATS_ROBUST_DEP_MIN_N values.  n_eff (optional) receives
  * n / f^2, where n counts the finite values; acf1 (optional) r1.
  */
 double stats_dependence_factor(const double *x, size_t n, double *acf1,

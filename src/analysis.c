@@ -43,7 +43,34 @@ void analysis_free(struct analysis *a)
 	free(a);
 }
 
-void analysis_summarize(const struct bench_result *r, double confidence,
+/*
+ * The mean's interval, robust: for times (right-skewed) the bootstrap-t
+ * interval, for counts and sizes the t-interval; both widened for the
+ * serial dependence of consecutive runs (stats_robust.h).
+ */
+static void robust_mean_ci(struct stats_summary *s, const double *x, size_t n,
+			   enum metric_id m, const struct analysis_options *opt)
+{
+	if (s->n < 2)
+		return;
+	if (metric_info(m)->unit == UNIT_SECONDS) {
+		double lo, hi;
+		if (stats_mean_ci_robust(x, n, opt->confidence, opt->seed, &lo, &hi,
+					 NULL) == 0) {
+			s->mean_ci_lo = lo;
+			s->mean_ci_hi = hi;
+		}
+		return;
+	}
+	double h = stats_mean_halfwidth_dependent(x, n, opt->confidence, NULL);
+	if (isfinite(h)) {
+		s->mean_ci_lo = s->mean - h;
+		s->mean_ci_hi = s->mean + h;
+	}
+}
+
+void analysis_summarize(const struct bench_result *r,
+			const struct analysis_options *opt,
 			struct stats_summary sum[MET_COUNT])
 {
 	/* Every measured metric in one call: the columns' running sums
@@ -57,34 +84,40 @@ void analysis_summarize(const struct bench_result *r, double confidence,
 			cols[nm] = r->col[m];
 			ids[nm++] = m;
 		}
-	stats_summarize_columns(cols, r->n_runs, (size_t)nm, confidence, got);
+	stats_summarize_columns(cols, r->n_runs, (size_t)nm, opt->confidence, got);
 	for (int c = 0; c < nm; c++) {
+		enum metric_id m = (enum metric_id)ids[c];
+		robust_mean_ci(&got[c], cols[c], r->n_runs, m, opt);
 		/* The shell's start-up subtracted from every run: its own
 		 * uncertainty is part of the mean's. */
 		if (r->via_shell && got[c].n > 0)
-			stats_widen_mean_ci(&got[c], r->shell_se[ids[c]], r->shell_pairs);
+			stats_widen_mean_ci(&got[c], r->shell_se[m], r->shell_pairs);
 		if (got[c].n > 0) /* every metric is a time, size or count */
 			stats_clamp_nonnegative(&got[c]);
-		sum[ids[c]] = got[c];
+		sum[m] = got[c];
 	}
 }
 
 void analysis_bench_compute(struct analysis_bench *b, const struct bench_result *r,
-			    double confidence)
+			    const struct analysis_options *opt)
 {
 	free(b->outlier);
-	analysis_summarize(r, confidence, b->sum);
+	analysis_summarize(r, opt, b->sum);
 	const struct stats_summary *w = &b->sum[MET_WALL];
 	b->outlier = xcalloc(r->n_runs ? r->n_runs : 1, 1);
 	for (size_t k = 0; k < r->n_runs; k++)
 		b->outlier[k] = r->flags[k] & (RUN_OUTLIER_MILD | RUN_OUTLIER_SEVERE);
 	b->warnings = 0;
 	b->bimodality = NAN;
+	b->acf1 = NAN;
+	b->dependence = 1;
 	b->clamped = 0;
 	if (w->n > 0) {
 		stats_flag_outliers(r->col[MET_WALL], r->n_runs, w, b->outlier);
 		b->warnings = stats_warnings(r->col[MET_WALL], r->n_runs, w,
 					     &b->sum[MET_USER], &b->sum[MET_SYSTEM]);
+		b->dependence = stats_dependence_factor(r->col[MET_WALL], r->n_runs,
+							&b->acf1, NULL);
 		if (b->warnings & STATS_WARN_BIMODAL)
 			b->bimodality = stats_bimodality_coefficient(r->col[MET_WALL],
 								     r->n_runs);
@@ -95,6 +128,55 @@ void analysis_bench_compute(struct analysis_bench *b, const struct bench_result 
 	b->of = r;
 	b->n_runs = r->n_runs;
 	b->interrupted = r->interrupted;
+}
+
+/* The verdict's comparison in stats_comparison's terms: r's ratio,
+ * interval, tests and verdict, u's details otherwise. */
+static void primary_from(struct stats_comparison *c, const struct stats_robust_cmp *r,
+			 const struct stats_comparison *u)
+{
+	*c = *u;
+	c->ratio = r->ratio;
+	c->ratio_lo = r->ratio_lo;
+	c->ratio_hi = r->ratio_hi;
+	c->p_welch = r->p_t;
+	c->welch_t = r->t;
+	c->welch_df = r->t_df;
+	c->p_mann_whitney = r->p_rank;
+	c->mw_exact = r->rank_exact;
+	c->mw_underpowered = r->rank_underpowered;
+	c->na = r->na;
+	c->nb = r->nb;
+	c->verdict = r->verdict;
+}
+
+/* Base a against candidate b on metric m: the independent-samples
+ * comparison, and the robust one (paired by rounds when the runs were
+ * interleaved: run k of each was in round k, so the first min(na, nb)
+ * pair up) that the verdict rests on.  Returns 0, or -1 when a side has no
+ * value. */
+static int compare_one(const struct analysis *an, const struct bench_result *a,
+		       const struct bench_result *b, enum metric_id m,
+		       struct analysis_cmp *out)
+{
+	const struct analysis_options *o = &an->opt;
+	if (stats_compare(a->col[m], a->n_runs, b->col[m], b->n_runs,
+			  o->confidence, o->seed, &out->unpaired) != 0)
+		return -1;
+	size_t k = a->n_runs < b->n_runs ? a->n_runs : b->n_runs;
+	int rc = o->paired
+		 ? stats_compare_robust(a->col[m], k, b->col[m], k, true,
+					o->confidence, o->seed, &out->robust)
+		 : stats_compare_robust(a->col[m], a->n_runs, b->col[m], b->n_runs,
+					false, o->confidence, o->seed, &out->robust);
+	if (rc != 0) {
+		/* No complete round: the independent comparison decides. */
+		memset(&out->robust, 0, sizeof out->robust);
+		out->cmp = out->unpaired;
+		return 0;
+	}
+	primary_from(&out->cmp, &out->robust, &out->unpaired);
+	return 0;
 }
 
 /* Benchmark i against the base on every metric both measured. */
@@ -111,15 +193,16 @@ static void compare_bench(struct analysis *a, struct bench_result *const *rs,
 	size_t base = (size_t)a->base, cap = 0;
 	const struct analysis_bench *ab = &a->bench[base];
 	for (int m = 0; m < MET_COUNT; m++) {
-		struct stats_comparison c;
+		struct analysis_cmp c;
+		memset(&c, 0, sizeof c);
+		c.reference = base;
+		c.candidate = i;
+		c.metric = (enum metric_id)m;
 		if (ab->sum[m].n == 0 || b->sum[m].n == 0 ||
-		    stats_compare(rs[base]->col[m], rs[base]->n_runs, rs[i]->col[m],
-				  rs[i]->n_runs, a->opt.confidence, a->opt.seed,
-				  &c) != 0)
+		    compare_one(a, rs[base], rs[i], (enum metric_id)m, &c) != 0)
 			continue;
 		xgrow((void **)&b->cmps, &cap, b->n_cmps + 1, sizeof *b->cmps);
-		b->cmps[b->n_cmps++] = (struct analysis_cmp){base, i,
-							     (enum metric_id)m, c};
+		b->cmps[b->n_cmps++] = c;
 	}
 }
 
@@ -213,7 +296,7 @@ void analysis_update_bench(struct analysis *a, size_t i,
 {
 	grow(a, i + 1);
 	if (!current(&a->bench[i], r)) {
-		analysis_bench_compute(&a->bench[i], r, a->opt.confidence);
+		analysis_bench_compute(&a->bench[i], r, &a->opt);
 		/* Its comparisons are due again. */
 		a->bench[i].cmp_base = -2;
 	}
@@ -230,7 +313,7 @@ void analysis_update(struct analysis *a, struct bench_result *const *rs,
 			fresh[i] = true;
 		if (current(b, rs[i]))
 			continue;
-		analysis_bench_compute(b, rs[i], a->opt.confidence);
+		analysis_bench_compute(b, rs[i], &a->opt);
 		fresh[i] = true;
 	}
 	a->base = pick_base(a, reference);

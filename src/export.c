@@ -80,6 +80,7 @@ struct analysis_options export_analysis_options(const struct config *cfg)
 		.seed = (unsigned long)cfg->seed,
 		.tables_by_mean = cfg->sort == SORT_MEAN_TIME,
 		.summary_by_mean = cfg->sort != SORT_COMMAND,
+		.paired = cfg->order != ORDER_SEQUENTIAL,
 	};
 }
 
@@ -92,6 +93,7 @@ struct export_doc *export_doc_new(const struct export_context *ctx,
 	d->outcome = o;
 	if (an == NULL) {
 		struct analysis_options opt = export_analysis_options(ctx->cfg);
+		opt.paired = o->order != ORDER_SEQUENTIAL;
 		d->owned = analysis_new(&opt);
 		analysis_update(d->owned, o->results, o->n, o->reference);
 		an = d->owned;

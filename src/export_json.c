@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 
 /* Length of the valid UTF-8 sequence at s, or 0 (RFC 3629 rules: no
  * overlong forms, no surrogates, nothing above U+10FFFF). */
@@ -166,6 +166,9 @@ static cJSON *options(const struct export_doc *d)
 		snprintf(buf, sizeof buf, "%llu", (unsigned long long)seed);
 		cJSON_AddItemToObject(j, "seed", str(buf));
 	}
+	/* The bootstrap behind the intervals (stats_robust.h). */
+	cJSON_AddItemToObject(j, "bootstrap_resamples", num(STATS_ROBUST_B));
+	cJSON_AddItemToObject(j, "bootstrap_seed", num((double)d->an->opt.seed));
 	cJSON_AddItemToObject(j, "timeout_s", cfg->timeout_s > 0
 			      ? num(cfg->timeout_s) : cJSON_CreateNull());
 	cJSON_AddBoolToObject(j, "ignore_failure", cfg->ignore_failure);
@@ -338,6 +341,10 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	cJSON_AddBoolToObject(j, "exec_exact", r->exec_exact);
 	cJSON_AddBoolToObject(j, "via_shell", r->via_shell);
 	cJSON_AddItemToObject(j, "stop_reason", str(r->stop_reason));
+	/* How far consecutive runs depend on each other (the machine's
+	 * drift), and the factor the mean's standard error was widened by. */
+	cJSON_AddItemToObject(j, "autocorrelation", num(d->an->bench[i].acf1));
+	cJSON_AddItemToObject(j, "dependence_factor", num(d->an->bench[i].dependence));
 	cJSON_AddItemToObject(j, "runs", runs(d, i, lz));
 	cJSON *ms = cJSON_AddObjectToObject(j, "metrics");
 	for (int m = 0; m < MET_COUNT; m++)
@@ -347,17 +354,53 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	return j;
 }
 
+/* The serial dependence a comparison allowed for. */
+static cJSON *dependence(const struct stats_robust_cmp *r)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddItemToObject(j, "method", str(r->dependence_method));
+	cJSON_AddItemToObject(j, "autocorrelation", r->paired
+			      ? num(r->acf_a) : pair(r->acf_a, r->acf_b));
+	cJSON_AddItemToObject(j, "factor", num(r->factor));
+	cJSON_AddItemToObject(j, "n_eff", num(r->n_eff));
+	return j;
+}
+
+/*
+ * ratio, ratio_ci and verdict are the verdict's: the robust comparison,
+ * paired by rounds when the runs were interleaved (p_t and p_rank its
+ * tests); p_welch and p_mann_whitney are the independent-samples tests,
+ * and "unpaired" that comparison's interval and verdict, for reference.
+ */
 static cJSON *comparison(const struct analysis_cmp *c)
 {
+	const struct stats_robust_cmp *r = &c->robust;
+	bool robust = r->ci_method != NULL;
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddItemToObject(j, "reference", num((double)c->reference));
 	cJSON_AddItemToObject(j, "candidate", num((double)c->candidate));
 	cJSON_AddItemToObject(j, "metric", str(metric_info(c->metric)->key));
 	cJSON_AddItemToObject(j, "ratio", num(c->cmp.ratio));
 	cJSON_AddItemToObject(j, "ratio_ci", pair(c->cmp.ratio_lo, c->cmp.ratio_hi));
-	cJSON_AddItemToObject(j, "p_welch", num(c->cmp.p_welch));
-	cJSON_AddItemToObject(j, "p_mann_whitney", num(c->cmp.p_mann_whitney));
+	cJSON_AddItemToObject(j, "p_welch", num(c->unpaired.p_welch));
+	cJSON_AddItemToObject(j, "p_mann_whitney", num(c->unpaired.p_mann_whitney));
 	cJSON_AddItemToObject(j, "verdict", str(stats_verdict_name(c->cmp.verdict)));
+	cJSON_AddBoolToObject(j, "paired", robust && r->paired);
+	cJSON_AddItemToObject(j, "rounds", robust && r->paired
+			      ? num((double)r->na) : cJSON_CreateNull());
+	cJSON_AddItemToObject(j, "ci_method", str(robust ? r->ci_method
+					      : "Fieller, independent samples"));
+	cJSON_AddItemToObject(j, "p_t", num(c->cmp.p_welch));
+	cJSON_AddItemToObject(j, "t_test", str(robust ? r->t_method : "Welch"));
+	cJSON_AddItemToObject(j, "p_rank", num(c->cmp.p_mann_whitney));
+	cJSON_AddItemToObject(j, "rank_test", str(robust ? r->rank_method
+					      : "Mann-Whitney U"));
+	cJSON_AddItemToObject(j, "dependence", robust ? dependence(r)
+			      : cJSON_CreateNull());
+	cJSON *u = cJSON_AddObjectToObject(j, "unpaired");
+	cJSON_AddItemToObject(u, "ratio_ci", pair(c->unpaired.ratio_lo,
+						  c->unpaired.ratio_hi));
+	cJSON_AddItemToObject(u, "verdict", str(stats_verdict_name(c->unpaired.verdict)));
 	return j;
 }
 

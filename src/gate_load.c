@@ -362,9 +362,9 @@ int gate_parse(const char *text, size_t len, const char *origin,
 			fail(&rd, "\"schema_version\" missing or not a whole number");
 			goto out;
 		}
-		if (ver->valuedouble > 1) {
+		if (ver->valuedouble > 2) {
 			fail(&rd, "schema_version %.0f was written by a newer cbench; "
-			     "this one reads version 1", ver->valuedouble);
+			     "this one reads versions 1 and 2", ver->valuedouble);
 			goto out;
 		}
 		s->format = CMP_FMT_CBENCH;

@@ -456,6 +456,7 @@ static int run(int argc, char **argv)
 		return exit_code;
 	}
 	struct analysis_options aopt = export_analysis_options(&cfg);
+	aopt.paired = plan.order != ORDER_SEQUENTIAL;
 	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv},
 			     .an = analysis_new(&aopt)};
 	sysinfo_collect(&ex.ctx.machine, started);

@@ -767,14 +767,19 @@ const char *stats_verdict_name(enum stats_verdict v)
  */
 void stats_widen_mean_ci(struct stats_summary *s, double extra_se, size_t extra_n)
 {
-	if (s->n < 2 || !isfinite(s->stddev) || !(extra_se > 0) || extra_n < 2)
+	if (s->n < 2 || !isfinite(s->stddev) || !(s->stddev > 0) ||
+	    !(extra_se > 0) || extra_n < 2)
 		return;
 	double v1 = s->stddev * s->stddev / (double)s->n, v2 = extra_se * extra_se;
 	double df = (v1 + v2) * (v1 + v2) /
 		    (v1 * v1 / (double)(s->n - 1) + v2 * v2 / (double)(extra_n - 1));
-	double h = t_crit(s->confidence, df) * sqrt(v1 + v2);
-	s->mean_ci_lo = s->mean - h;
-	s->mean_ci_hi = s->mean + h;
+	/* Each side of the interval scaled by the widened over the plain t
+	 * half-width: exact for a t-interval, and the same proportion for
+	 * an interval of another shape (a bootstrap's). */
+	double k = t_crit(s->confidence, df) * sqrt(v1 + v2) /
+		   (t_crit(s->confidence, (double)(s->n - 1)) * sqrt(v1));
+	s->mean_ci_lo = s->mean - k * (s->mean - s->mean_ci_lo);
+	s->mean_ci_hi = s->mean + k * (s->mean_ci_hi - s->mean);
 }
 
 /* --- Warnings ---------------------------------------------------------- */

@@ -185,8 +185,12 @@ static double factor_dense(const double *v, size_t k, double *acf1,
 {
 	double r1 = acf1_dense(v, k);
 	/* Bias-corrected: E[r1] = phi - (1 + 3 phi) / n + O(n^-2) (Kendall
-	 * 1954; Marriott and Pope 1954), solved for phi. */
-	double rr = isnan(r1) ? 0 : k > 3 ? ((double)k * r1 + 1) / ((double)k - 3) : r1;
+	 * 1954; Marriott and Pope 1954), solved for phi.  Below
+	 * STATS_ROBUST_DEP_MIN_N values r1 says next to nothing (its standard
+	 * error is about 1/sqrt(n)) and the correction would blow a handful
+	 * of runs' interval up to the clamp: no widening there. */
+	double rr = isnan(r1) || k < STATS_ROBUST_DEP_MIN_N ? 0
+		    : ((double)k * r1 + 1) / ((double)k - 3);
 	double r = rr < 0 ? 0 : rr > R_MAX ? R_MAX : rr;
 	double f = sqrt((1 + r) / (1 - r));
 	if (acf1)
@@ -467,7 +471,19 @@ static int boot_mean_dense(const double *x, size_t n, double c, size_t B,
 		*lo = *hi = m;
 		return 0;
 	}
-	double *t = malloc(B * sizeof *t), se = sqrt(var / (double)n);
+	double se = sqrt(var / (double)n);
+	/* Past STATS_ROBUST_BOOT_MAX_N values the bootstrap-t and t
+	 * quantiles agree within the bootstrap's own error: the t-interval,
+	 * in O(n) instead of O(B n).  Below STATS_ROBUST_BOOT_MIN_N the
+	 * resamples are too few to say anything (2 values have 3 distinct
+	 * resamples): the t-interval too. */
+	if (n > STATS_ROBUST_BOOT_MAX_N || n < STATS_ROBUST_BOOT_MIN_N) {
+		double h = f * t_crit(c, (double)(n - 1)) * se;
+		*lo = m - h;
+		*hi = m + h;
+		return 0;
+	}
+	double *t = malloc(B * sizeof *t);
 	if (!t)
 		return -1;
 	struct stats_rng rng;
@@ -590,6 +606,16 @@ static int boot_ratio_dense(const double *a, size_t na, const double *b,
 		return -1;
 	if (se == 0) {
 		*lo = *hi = exp(th);
+		return 0;
+	}
+	/* Large or tiny samples: the t-interval of the log ratio (as for the
+	 * mean). */
+	if (na + nb > STATS_ROBUST_BOOT_MAX_N || na < STATS_ROBUST_BOOT_MIN_N ||
+	    nb < STATS_ROBUST_BOOT_MIN_N) {
+		double df = paired ? (double)na - 1 : (double)(na + nb - 2);
+		double h = f * t_crit(c, df) * se;
+		*lo = exp(th - h);
+		*hi = exp(th + h);
 		return 0;
 	}
 	double *t = malloc(B * sizeof *t);

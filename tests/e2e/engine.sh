@@ -111,7 +111,7 @@ test_iteration_variable() {
 # direct and one with shell syntax (a comment), so they share the machine.
 test_shell_correction_close_to_direct() {
 	ptrace_works || skip "ptrace refused by this kernel"
-	cb -r 10 --export-json o.json -n direct "$HELPERS/touch_pages 2000" \
+	cb -r 20 --export-json o.json -n direct "$HELPERS/touch_pages 2000" \
 		-n shell "$HELPERS/touch_pages 2000 # via sh" >out 2>err || fail "exit $?: $(cat err)"
 	expect_grep "calibration reported" "start-up .* is subtracted" err
 	jq -e '.results[0].via_shell == false and .results[1].via_shell == true' o.json \
@@ -121,8 +121,10 @@ test_shell_correction_close_to_direct() {
 	local d s
 	d=$(jq '.results[0].metrics.page_faults.median' o.json)
 	s=$(jq '.results[1].metrics.page_faults.median' o.json)
-	# Without the correction the shell adds about 60 faults.
-	awk -v d="$d" -v s="$s" 'BEGIN { x = s - d; if (x < 0) x = -x; exit !(x <= 1) }' ||
+	# Without the correction the shell adds about 60 faults; with it the
+	# medians are within 1 as a rule, and the direct runs themselves vary
+	# by 2 from run to run here, so allow that.
+	awk -v d="$d" -v s="$s" 'BEGIN { x = s - d; if (x < 0) x = -x; exit !(x <= 2) }' ||
 		fail "direct $d vs corrected shell $s page faults (median)"
 }
 

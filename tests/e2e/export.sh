@@ -44,7 +44,7 @@ left_files() {
 test_json_read_by_external_parsers() {
 	cb -r 3 true 'sleep 0.001' --export-json out.json >out 2>err || fail "exit $?"
 	python3 -m json.tool out.json >/dev/null || fail "python3 -m json.tool rejects it"
-	jq -e '.schema == "cbench-results" and .schema_version == 1' out.json >/dev/null ||
+	jq -e '.schema == "cbench-results" and .schema_version == 2' out.json >/dev/null ||
 		fail "schema fields"
 	jq -e '.results | length == 2' out.json >/dev/null || fail "two results"
 	# hyperfine's fields, as hyperfine's readers expect them.

@@ -74,6 +74,33 @@ static void base_is_reference_or_fastest(void)
 	CHECK(none);
 }
 
+/* Interleaved runs are compared by rounds: the verdict's comparison is
+ * the paired one over the first min(na, nb) runs. */
+static void interleaved_runs_are_paired(void)
+{
+	double a[12], b[12];
+	for (int i = 0; i < 12; i++) {
+		/* A shared drift, and b 10 % above a in every round. */
+		a[i] = 0.010 * (1 + 0.3 * (i % 4));
+		b[i] = 1.1 * a[i] * (1 + 0.001 * (i % 3));
+	}
+	rs[0] = with_times("a", a, 12);
+	rs[1] = with_times("b", b, 10);   /* two rounds short */
+	struct analysis_options o = opt;
+	o.paired = true;
+	struct analysis *an = analysis_new(&o);
+	analysis_update(an, rs, 2, 0);
+	const struct analysis_cmp *c = analysis_find_cmp(an, 1, MET_WALL);
+	struct stats_robust_cmp want;
+	stats_compare_robust(a, 10, b, 10, true, 0.95, 0, &want);
+	int paired = c && c->robust.paired && c->robust.na == 10 &&
+		     c->cmp.ratio == want.ratio && c->cmp.ratio_lo == want.ratio_lo &&
+		     c->cmp.verdict == VERDICT_SLOWER && c->unpaired.nb == 10 &&
+		     c->unpaired.na == 12;
+	release(an);
+	CHECK(paired);
+}
+
 /* Summary lines by mean (the default), tables in input order unless
  * --sort=mean-time; the base's own row has no comparison. */
 static void orders_and_comparisons(void)
@@ -93,12 +120,20 @@ static void orders_and_comparisons(void)
 		 an->wall_cmp[1] == -1 && an->wall_cmp[0] >= 0 &&
 		 an->wall_cmp[2] >= 0 && an->n_cmps == 2;
 	const struct analysis_cmp *ca = analysis_find_cmp(an, 0, MET_WALL);
-	/* The same comparison stats_compare makes of base b and candidate a. */
+	/* The independent comparison is stats_compare's of base b and
+	 * candidate a, the verdict's is stats_compare_robust's (unpaired:
+	 * these options do not say the runs were interleaved). */
 	struct stats_comparison want;
 	stats_compare(b, 3, a, 3, 0.95, 0, &want);
+	struct stats_robust_cmp rob;
+	stats_compare_robust(b, 3, a, 3, false, 0.95, 0, &rob);
 	int same = ca && ca->reference == 1 && ca->candidate == 0 &&
-		   ca->cmp.ratio == want.ratio && ca->cmp.ratio_lo == want.ratio_lo &&
-		   ca->cmp.p_welch == want.p_welch &&
+		   ca->unpaired.ratio == want.ratio &&
+		   ca->unpaired.ratio_lo == want.ratio_lo &&
+		   ca->unpaired.p_welch == want.p_welch &&
+		   !ca->robust.paired && ca->cmp.ratio == rob.ratio &&
+		   ca->cmp.ratio_lo == rob.ratio_lo && ca->cmp.p_welch == rob.p_t &&
+		   ca->cmp.p_mann_whitney == rob.p_rank && ca->cmp.verdict == rob.verdict &&
 		   analysis_find_cmp(an, 1, MET_WALL) == NULL;
 	analysis_free(an);
 	o.tables_by_mean = true;
@@ -174,8 +209,13 @@ static void bench_entry_matches_stats(void)
 	struct stats_summary want;
 	stats_summarize(t, 20, 0.95, &want);
 	const struct analysis_bench *b = &an->bench[0];
+	/* The mean's interval is stats_mean_ci_robust's (a time: bootstrap-t,
+	 * widened for serial dependence), clamped at 0. */
+	double lo, hi;
+	stats_mean_ci_robust(t, 20, 0.95, 0, &lo, &hi, NULL);
 	int sums = b->sum[MET_WALL].n == 20 && b->sum[MET_WALL].mean == want.mean &&
-		   b->sum[MET_WALL].mean_ci_lo == want.mean_ci_lo &&
+		   b->sum[MET_WALL].mean_ci_lo == (lo > 0 ? lo : 0) &&
+		   b->sum[MET_WALL].mean_ci_hi == hi &&
 		   b->sum[MET_USER].n == 0;
 	int flags = (b->outlier[7] & RUN_OUTLIER_SEVERE) && b->outlier[0] == 0;
 	int warned = (b->warnings & STATS_WARN_OUTLIERS) != 0 &&
@@ -191,6 +231,7 @@ int main(void)
 	stats_init();
 	RUN(base_is_reference_or_fastest);
 	RUN(orders_and_comparisons);
+	RUN(interleaved_runs_are_paired);
 	RUN(updates_follow_the_results);
 	RUN(bench_entry_matches_stats);
 	UNIT_EXIT();

@@ -190,7 +190,7 @@ static void test_parse_errors(void)
 	CHECK_ERROR("{\"results\": [{\"command\": \"a\", \"times\": [1, \"x\"]}]}",
 		    "results[0].times[1]: expected a number or null");
 	CHECK_ERROR("{\"schema\": \"other\", \"results\": []}", "not a cbench results");
-	CHECK_ERROR("{\"schema\": \"cbench-results\", \"schema_version\": 2, "
+	CHECK_ERROR("{\"schema\": \"cbench-results\", \"schema_version\": 3, "
 		    "\"results\": []}", "newer cbench");
 	CHECK_ERROR("{\"schema\": \"cbench-results\", \"schema_version\": 1, "
 		    "\"results\": [{\"command\": \"a\", \"times\": [1]}]}",
