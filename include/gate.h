@@ -138,14 +138,18 @@ struct cmp_row {
 	double base_mean, new_mean;           /* of the gate metric */
 	double base_sd, new_sd;
 	size_t base_n, new_n;                 /* counted runs */
+	bool by_reference;                    /* base is the --reference of
+						 this run, new another command */
 };
 
 struct cmp_options {
 	int metric;             /* CMP metric, or -1: automatic */
 	double threshold;       /* relative, e.g. 0.05 */
 	double confidence;      /* e.g. 0.95 */
-	unsigned long seed;     /* for stats_compare's resampling */
+	unsigned long seed;     /* for the bootstrap (stats_robust.h) */
 	enum match_by match_by;
+	bool paired;            /* the two sides' runs were interleaved in
+				   one invocation: compare by rounds */
 };
 
 struct cmp_report {
@@ -155,6 +159,9 @@ struct cmp_report {
 	char why[256];          /* why this metric, one phrase */
 	double threshold, confidence;
 	enum match_by match_by;
+	bool by_reference;      /* gate_run_reference: base is this run's
+				   --reference */
+	bool paired;            /* compared by rounds */
 	struct cmp_row *rows;   /* regressions first, then improvements, noise,
 				   undecided, one-sided; file order within */
 	size_t n_rows;
@@ -201,6 +208,9 @@ struct gate_result {
 	 * report (n_early of them), the others after it. */
 	char **warnings;
 	size_t n_warnings, n_early;
+	/* gate_run_reference: the two sides rep points to (the reference, and
+	 * the other commands), views into the caller's set. */
+	struct cmp_set sides[2];
 };
 
 /*
@@ -213,5 +223,19 @@ struct gate_result {
 int gate_run(const struct gate_options *opt, const struct cmp_set *base,
 	     const struct cmp_set *new, struct gate_result *out);
 void gate_result_free(struct gate_result *r);
+
+/*
+ * The gate inside one invocation: every other benchmark of this run (set,
+ * from gate_from_results) against the reference, benchmark ref, measured
+ * in the same invocation (interleaved: paired by rounds).  Comparisons come
+ * from the run's analysis document an, where it has them on the gate
+ * metric against ref, so the report and the gate agree to the digit; the
+ * others (CPU time) are computed here the same way.  Same rule, reports
+ * and exit codes as gate_run; base->origin reads "the reference 'NAME'".
+ */
+struct analysis;
+int gate_run_reference(const struct gate_options *opt, const struct cmp_set *set,
+		       size_t ref, const struct analysis *an, bool paired,
+		       struct gate_result *out);
 
 #endif

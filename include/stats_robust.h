@@ -181,6 +181,14 @@ int stats_compare_robust(const double *a, size_t na, const double *b,
 			 size_t nb, bool paired, double confidence,
 			 uint64_t seed, struct stats_robust_cmp *out);
 
+/* r in stats_comparison's terms, for code written against stats.h: the
+ * ratio, its interval and the verdict; p_welch the t-test's p (paired t
+ * or widened Welch), p_mann_whitney the rank test's (Wilcoxon or
+ * Mann-Whitney) with mw_underpowered when it abstains.  Fields r has no
+ * counterpart for (mw_u) are left as they were. */
+void stats_robust_as_comparison(const struct stats_robust_cmp *r,
+				struct stats_comparison *c);
+
 /*
  * One benchmark's mean: bootstrap-t interval (STATS_ROBUST_B resamples)
  * widened by the dependence factor f times t_{(1+c)/2, df(n_eff)} /

@@ -130,26 +130,6 @@ void analysis_bench_compute(struct analysis_bench *b, const struct bench_result 
 	b->interrupted = r->interrupted;
 }
 
-/* The verdict's comparison in stats_comparison's terms: r's ratio,
- * interval, tests and verdict, u's details otherwise. */
-static void primary_from(struct stats_comparison *c, const struct stats_robust_cmp *r,
-			 const struct stats_comparison *u)
-{
-	*c = *u;
-	c->ratio = r->ratio;
-	c->ratio_lo = r->ratio_lo;
-	c->ratio_hi = r->ratio_hi;
-	c->p_welch = r->p_t;
-	c->welch_t = r->t;
-	c->welch_df = r->t_df;
-	c->p_mann_whitney = r->p_rank;
-	c->mw_exact = r->rank_exact;
-	c->mw_underpowered = r->rank_underpowered;
-	c->na = r->na;
-	c->nb = r->nb;
-	c->verdict = r->verdict;
-}
-
 /* Base a against candidate b on metric m: the independent-samples
  * comparison, and the robust one (paired by rounds when the runs were
  * interleaved: run k of each was in round k, so the first min(na, nb)
@@ -175,7 +155,8 @@ static int compare_one(const struct analysis *an, const struct bench_result *a,
 		out->cmp = out->unpaired;
 		return 0;
 	}
-	primary_from(&out->cmp, &out->robust, &out->unpaired);
+	out->cmp = out->unpaired;
+	stats_robust_as_comparison(&out->robust, &out->cmp);
 	return 0;
 }
 

@@ -111,9 +111,12 @@ static void fmt_conf(char *buf, size_t len, double c)
 	snprintf(buf, len, pct == floor(pct) ? "%.0f %%" : "%.1f %%", pct);
 }
 
+/* A row is named by its benchmark: in a gate against the reference, the
+ * candidate (the base is the reference on every row). */
 static const char *row_name(const struct cmp_row *r)
 {
-	return r->base ? r->base->name : r->new->name;
+	return r->by_reference ? r->new->name
+	       : r->base ? r->base->name : r->new->name;
 }
 
 /* The cells of one row, each written into cell[col]; the name, which may
@@ -180,6 +183,12 @@ static void header_lines(FILE *f, const struct cmp_report *rep, bool md)
 		"whose whole %s confidence interval lies above +%s.\n",
 		md ? "**" : "", gate_metric_key(rep->metric), md ? "**" : "",
 		rep->why, conf, thr);
+	if (rep->by_reference) {
+		fprintf(f, "%sBase: %s, measured interleaved with the others in "
+			"this run%s.\n", md ? "\n" : "", rep->base->origin,
+			rep->paired ? " (compared by rounds)" : "");
+		return;
+	}
 	fprintf(f, "%sBase: ", md ? "\n" : "");
 	for (int side = 0; side < 2; side++) {
 		const struct cmp_set *s = side ? rep->new : rep->base;

@@ -6,6 +6,8 @@
  * prints or exits.
  */
 #include "gate.h"
+#include "analysis.h"
+#include "stats_robust.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -149,7 +151,28 @@ static int choose_metric(const struct cmp_set *base, const struct cmp_set *new,
 	return 0;
 }
 
-static void compare_pair(struct cmp_row *r, int m, const struct cmp_options *opt)
+/* The robust comparison of a row's two sides (stats_robust.h): by rounds
+ * when opt->paired (the first min(na, nb) runs), else independent.
+ * Returns 0, or -1 when a side has no value. */
+static int robust_pair(const struct cmp_row *r, int m, const struct cmp_options *opt,
+		       struct stats_comparison *st)
+{
+	size_t na = r->base->n_runs, nb = r->new->n_runs;
+	if (opt->paired)
+		na = nb = na < nb ? na : nb;
+	struct stats_robust_cmp rob;
+	if (stats_compare_robust(r->base->col[m], na, r->new->col[m], nb,
+				 opt->paired, opt->confidence, opt->seed, &rob) != 0)
+		return -1;
+	memset(st, 0, sizeof *st);
+	stats_robust_as_comparison(&rob, st);
+	return 0;
+}
+
+/* Decide a row on metric m: from the comparison given (the run's analysis
+ * made it), or one computed here. */
+static void compare_pair(struct cmp_row *r, int m, const struct cmp_options *opt,
+			 const struct stats_comparison *given)
 {
 	const double *a = r->base->col[m], *b = r->new->col[m];
 	struct stats_summary sa, sb;
@@ -162,9 +185,9 @@ static void compare_pair(struct cmp_row *r, int m, const struct cmp_options *opt
 	r->new_sd = ok_b ? sb.stddev : NAN;
 	r->new_n = ok_b ? sb.n : 0;
 	r->p = NAN;
-	if (!ok_a || !ok_b ||
-	    stats_compare(a, r->base->n_runs, b, r->new->n_runs, opt->confidence,
-			  opt->seed, &r->st) != 0) {
+	if (ok_a && ok_b && given)
+		r->st = *given;
+	if (!ok_a || !ok_b || (!given && robust_pair(r, m, opt, &r->st) != 0)) {
 		memset(&r->st, 0, sizeof r->st);
 		r->st.ratio = r->st.ratio_lo = r->st.ratio_hi = NAN;
 		r->st.p_welch = r->st.p_mann_whitney = NAN;
@@ -337,7 +360,7 @@ int gate_compare(const struct cmp_set *base, const struct cmp_set *new,
 
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].base && rows[i].new)
-			compare_pair(&rows[i], out->metric, opt);
+			compare_pair(&rows[i], out->metric, opt, NULL);
 	order_rows(rows, n);
 	for (size_t i = 0; i < n; i++)
 		out->count[rows[i].verdict]++;
@@ -471,9 +494,72 @@ void gate_result_free(struct gate_result *r)
 	if (r == NULL)
 		return;
 	gate_report_free(&r->rep);
+	free(r->sides[0].origin);
+	free(r->sides[1].origin);
+	memset(r->sides, 0, sizeof r->sides);
 	for (size_t i = 0; i < r->n_warnings; i++)
 		free(r->warnings[i]);
 	free(r->warnings);
 	r->warnings = NULL;
 	r->n_warnings = r->n_early = 0;
+}
+
+/* The comparison an holds of candidate i with reference ref on metric m,
+ * or NULL. */
+static const struct stats_comparison *analysed(const struct analysis *an,
+					       size_t ref, size_t i, int m)
+{
+	if (an == NULL || m >= MET_COUNT)
+		return NULL;
+	const struct analysis_cmp *c = analysis_find_cmp(an, i, (enum metric_id)m);
+	return c && c->reference == ref ? &c->cmp : NULL;
+}
+
+int gate_run_reference(const struct gate_options *opt, const struct cmp_set *set,
+		       size_t ref, const struct analysis *an, bool paired,
+		       struct gate_result *out)
+{
+	memset(out, 0, sizeof *out);
+	struct cmp_set *base = &out->sides[0], *new = &out->sides[1];
+	base->origin = xasprintf("the reference '%s'", set->bench[ref].name);
+	base->format = set->format;
+	base->bench = &set->bench[ref];
+	base->n = 1;
+	new->origin = xstrdup(set->origin);
+	new->format = set->format;
+	new->bench = set->bench;
+	new->n = set->n;
+	struct cmp_report *rep = &out->rep;
+	rep->base = base;
+	rep->new = new;
+	rep->threshold = opt->threshold;
+	rep->confidence = opt->confidence;
+	rep->match_by = opt->match_by;
+	rep->by_reference = true;
+	rep->paired = paired;
+	rep->rows = xcalloc(set->n, sizeof *rep->rows);
+	for (size_t i = 0; i < set->n; i++)
+		if (i != ref)
+			rep->rows[rep->n_rows++] = (struct cmp_row){
+				.base = base->bench, .new = &set->bench[i],
+				.by_reference = true};
+	struct cmp_options co = {opt->metric, opt->threshold, opt->confidence,
+				 opt->seed, opt->match_by, paired};
+	if (choose_metric(base, new, rep->rows, rep->n_rows, &co, rep, out->error,
+			  sizeof out->error) != 0) {
+		out->exit_code = CBENCH_EXIT_USAGE;
+		return out->exit_code;
+	}
+	for (size_t k = 0; k < rep->n_rows; k++) {
+		size_t i = (size_t)(rep->rows[k].new - set->bench);
+		compare_pair(&rep->rows[k], rep->metric, &co,
+			     analysed(an, ref, i, rep->metric));
+	}
+	order_rows(rep->rows, rep->n_rows);
+	for (size_t k = 0; k < rep->n_rows; k++)
+		rep->count[rep->rows[k].verdict]++;
+	warn_rows(out, base, new);
+	out->exit_code = rep->count[CMP_REGRESSION] ? CBENCH_EXIT_REGRESSION
+						    : CBENCH_EXIT_OK;
+	return out->exit_code;
 }

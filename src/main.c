@@ -246,31 +246,28 @@ static struct gate_options gate_options_from(const struct config *cfg)
  * Actions annotations when GITHUB_ACTIONS=true, then the remaining
  * warnings.  Returns the exit code.
  */
-static int gate(const struct config *cfg, const struct cmp_set *base,
-		const struct cmp_set *new)
+static int show_gate(const struct config *cfg, struct gate_result *g)
 {
-	struct gate_options opt = gate_options_from(cfg);
-	struct gate_result g;
-	int rc = gate_run(&opt, base, new, &g);
+	int rc = g->exit_code;
 	if (rc == CBENCH_EXIT_USAGE) {
-		diag_error("%s", g.error);
-		gate_result_free(&g);
+		diag_error("%s", g->error);
+		gate_result_free(g);
 		return rc;
 	}
-	for (size_t i = 0; i < g.n_early; i++)
-		diag_warning("%s", g.warnings[i]);
+	for (size_t i = 0; i < g->n_early; i++)
+		diag_warning("%s", g->warnings[i]);
 	bool export_to_stdout = false;
 	for (size_t i = 0; i < cfg->n_exports; i++)
 		export_to_stdout |= strcmp(cfg->exports[i].path, "-") == 0;
 	struct text_style st = text_style_from(cfg);
 	if (!export_to_stdout)
-		export_compare_text(&st, &g.rep);
+		export_compare_text(&st, &g->rep);
 	/* --export-markdown is the pull-request report in compare mode; after
 	 * a run (--baseline) it is the results table, written elsewhere. */
 	for (size_t i = 0; cfg->compare_mode && i < cfg->n_exports; i++) {
 		char err[DIAG_MSG_MAX];
 		if (cfg->exports[i].format == EXPORT_MARKDOWN &&
-		    export_compare_write_markdown(cfg->exports[i].path, &g.rep,
+		    export_compare_write_markdown(cfg->exports[i].path, &g->rep,
 						  cfg->time_unit, err, sizeof err) != 0) {
 			diag_error("%s", err);
 			rc = CBENCH_EXIT_FAILURE;
@@ -278,10 +275,36 @@ static int gate(const struct config *cfg, const struct cmp_set *base,
 	}
 	const char *gha = getenv("GITHUB_ACTIONS");
 	if (gha && strcmp(gha, "true") == 0)
-		export_compare_github(export_to_stdout ? stderr : stdout, &g.rep);
-	for (size_t i = g.n_early; i < g.n_warnings; i++)
-		diag_warning("%s", g.warnings[i]);
-	gate_result_free(&g);
+		export_compare_github(export_to_stdout ? stderr : stdout, &g->rep);
+	for (size_t i = g->n_early; i < g->n_warnings; i++)
+		diag_warning("%s", g->warnings[i]);
+	gate_result_free(g);
+	return rc;
+}
+
+/* The gate against a baseline (a file, or in `cbench compare` the first
+ * file), shown.  Returns the exit code. */
+static int gate(const struct config *cfg, const struct cmp_set *base,
+		const struct cmp_set *new)
+{
+	struct gate_options opt = gate_options_from(cfg);
+	struct gate_result g;
+	gate_run(&opt, base, new, &g);
+	return show_gate(cfg, &g);
+}
+
+/* --reference CMD --fail-if-slower PCT without --baseline: the other
+ * commands against the reference, measured in this invocation. */
+static int gate_reference(const struct config *cfg, const struct bench_outcome *out,
+			  const struct analysis *an)
+{
+	struct gate_options opt = gate_options_from(cfg);
+	struct cmp_set *now = gate_from_results(out->results, out->n, "this run");
+	struct gate_result g;
+	gate_run_reference(&opt, now, (size_t)out->reference, an,
+			   out->order != ORDER_SEQUENTIAL, &g);
+	int rc = show_gate(cfg, &g);
+	gate_set_free(now);
 	return rc;
 }
 
@@ -478,6 +501,12 @@ static int run(int argc, char **argv)
 	} else if (baseline) {
 		diag_note("not compared with the baseline: the benchmarks did not "
 			  "complete");
+	} else if (cfg.fail_if_slower_given && out.reference >= 0 &&
+		   exit_code == CBENCH_EXIT_OK) {
+		exit_code = gate_reference(&cfg, &out, ex.an);
+	} else if (cfg.fail_if_slower_given && out.reference >= 0) {
+		diag_note("not gated against the reference: the benchmarks did "
+			  "not complete");
 	}
 	gate_set_free(baseline);
 	if (ex.failed && (exit_code == CBENCH_EXIT_OK ||

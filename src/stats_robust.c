@@ -847,3 +847,21 @@ int stats_compare_robust(const double *a, size_t na, const double *b,
 	free(vb);
 	return rc;
 }
+
+void stats_robust_as_comparison(const struct stats_robust_cmp *r,
+				struct stats_comparison *c)
+{
+	c->confidence = r->confidence;
+	c->ratio = r->ratio;
+	c->ratio_lo = r->ratio_lo;
+	c->ratio_hi = r->ratio_hi;
+	c->p_welch = r->p_t;
+	c->welch_t = r->t;
+	c->welch_df = r->t_df;
+	c->p_mann_whitney = r->p_rank;
+	c->mw_exact = r->rank_exact;
+	c->mw_underpowered = r->rank_underpowered;
+	c->na = r->na;
+	c->nb = r->nb;
+	c->verdict = r->verdict;
+}
