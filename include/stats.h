@@ -132,7 +132,15 @@ enum stats_warning {
 	STATS_WARN_TOO_FAST = 1 << 2,   /* mean below STATS_TOO_FAST_S */
 	STATS_WARN_WAITS = 1 << 3,      /* wall time far above user+system */
 	STATS_WARN_BIMODAL = 1 << 4,    /* two clusters of run times */
+	STATS_WARN_DRIFT = 1 << 5,      /* consecutive runs strongly
+					   correlated: the machine's speed
+					   drifted (set by the analysis) */
 };
+
+/* A serial-dependence factor (stats_robust.h) at or above this is worth
+ * a warning: the mean's standard error is half as large again as
+ * independent runs would make it (lag-1 autocorrelation about 0.38). */
+#define STATS_DRIFT_FACTOR 1.5
 
 /* Below this mean wall time (seconds) a run is "too fast to time reliably". */
 #define STATS_TOO_FAST_S 5e-3

@@ -118,6 +118,8 @@ void analysis_bench_compute(struct analysis_bench *b, const struct bench_result 
 					     &b->sum[MET_USER], &b->sum[MET_SYSTEM]);
 		b->dependence = stats_dependence_factor(r->col[MET_WALL], r->n_runs,
 							&b->acf1, NULL);
+		if (b->dependence >= STATS_DRIFT_FACTOR)
+			b->warnings |= STATS_WARN_DRIFT;
 		if (b->warnings & STATS_WARN_BIMODAL)
 			b->bimodality = stats_bimodality_coefficient(r->col[MET_WALL],
 								     r->n_runs);

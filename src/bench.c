@@ -16,6 +16,7 @@
 #include "export_text.h"
 #include "spawn.h"
 #include "stats.h"
+#include "stats_robust.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -681,11 +682,14 @@ struct bstate {
 	enum stop_reason why;
 	size_t hint;             /* its share of the progress bar's total */
 	/* Running wall-time mean and sum of squared deviations (Welford
-	 * 1962) over the first `seen` runs of `of`, for --precision. */
+	 * 1962) over the first `seen` runs of `of`, for --precision, and
+	 * for the lag-1 autocorrelation the sums of y = x - first, y^2 and
+	 * y_t y_{t+1} (shifted against cancellation). */
 	struct {
 		const struct bench_result *of;
 		size_t seen, n;
 		double mean, m2;
+		double first, last, sy, syy, slag;
 	} wall;
 	bool told_leftover;      /* warned that the command leaves a daemon */
 };
@@ -708,15 +712,32 @@ static double rel_halfwidth(const struct config *cfg, struct bstate *s)
 		double x = r->col[MET_WALL][s->wall.seen];
 		if (!isfinite(x))
 			continue;
+		if (s->wall.n == 0)
+			s->wall.first = x;
+		double y = x - s->wall.first;
+		if (s->wall.n > 0)
+			s->wall.slag += (s->wall.last - s->wall.first) * y;
+		s->wall.sy += y;
+		s->wall.syy += y * y;
+		s->wall.last = x;
 		double delta = x - s->wall.mean;
 		s->wall.mean += delta / (double)++s->wall.n;
 		s->wall.m2 += delta * (x - s->wall.mean);
 	}
 	if (s->wall.n < 2 || s->wall.mean <= 0)
 		return NAN;
-	struct stats_summary sum = {.n = s->wall.n,
-				    .stddev = sqrt(s->wall.m2 / (double)(s->wall.n - 1))};
-	return stats_mean_halfwidth(&sum, cfg->confidence) / s->wall.mean;
+	/* The interval the report will show allows for serial dependence:
+	 * so does the stopping rule (stats_mean_halfwidth_r1).  The lag-1
+	 * autocorrelation from the running sums, with m the mean of y:
+	 * sum (y_t - m)(y_t+1 - m) = slag - m (2 sy - y_1 - y_n) + (n - 1) m^2
+	 * over sum (y - m)^2 = m2. */
+	double n = (double)s->wall.n, m = s->wall.sy / n;
+	double yn = s->wall.last - s->wall.first;
+	double num = s->wall.slag - m * (2 * s->wall.sy - yn) + (n - 1) * m * m;
+	double r1 = s->wall.m2 > 0 ? num / s->wall.m2 : NAN;
+	double sd = sqrt(s->wall.m2 / (n - 1));
+	return stats_mean_halfwidth_r1(sd, s->wall.n, r1, cfg->confidence) /
+	       s->wall.mean;
 }
 
 /*

@@ -285,7 +285,9 @@ static void stop_line(const struct text_style *st, const struct bench_result *r,
 {
 	char lvl[16], pct[32];
 	level_text(st->confidence, lvl, sizeof lvl);
-	double h = w->n >= 2 ? stats_mean_halfwidth(w, st->confidence) : NAN;
+	/* The interval shown (drift-widened, and bootstrap-t for times):
+	 * half its width, as --precision measures it. */
+	double h = w->n >= 2 ? (w->mean_ci_hi - w->mean_ci_lo) / 2 : NAN;
 	double rel = isfinite(h) && w->mean > 0 ? h * 100 / w->mean : NAN;
 	/* Two significant digits, without an exponent. */
 	snprintf(pct, sizeof pct, rel >= 10 ? "%.0f" : rel >= 1 ? "%.1f" : "%.2g", rel);
@@ -437,8 +439,8 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 	if (m & STATS_WARN_OUTLIERS)
 		warn(st, "%zu of %zu runs are statistical outliers (%zu beyond 3 "
 		     "IQR): other programs or the system interfered. Use a quieter "
-		     "system (close other programs, no power saving), more runs, "
-		     "or --order=interleaved; they are kept in the statistics.",
+		     "system (close other programs, no power saving) or more "
+		     "runs; they are kept in the statistics.",
 		     w->outliers_mild + w->outliers_severe, w->n, w->outliers_severe);
 	if (m & STATS_WARN_TOO_FAST)
 		warn(st, "runs take under %g ms on average: process start-up and "
@@ -458,6 +460,13 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 		     "%s %s): the command mostly waits (I/O, sleep, network, a "
 		     "lock), so its time measures what it waits for.", a, un, b, un);
 	}
+	if (m & STATS_WARN_DRIFT)
+		warn(st, "the machine's speed changed during the benchmark: "
+		     "consecutive runs are alike (lag-1 autocorrelation %.2f), so "
+		     "the runs are not independent and the interval is %.1fx as "
+		     "wide as they would make it. Compare commands in one "
+		     "invocation, interleaved (the default), keep other work off "
+		     "the machine, or take more runs.", ab->acf1, ab->dependence);
 	if (m & STATS_WARN_BIMODAL)
 		warn(st, "the run times form two groups (bimodality coefficient "
 		     "%.2f > 5/9): e.g. CPU frequency changes, cache effects or two "

@@ -179,11 +179,23 @@ static double acf1_dense(const double *v, size_t k)
 	return den > 0 ? num / den : NAN;
 }
 
+static double df_of(double n_eff)
+{
+	return n_eff - 1 > 1 ? n_eff - 1 : 1;
+}
+
 /* AR(1) factor f = sqrt((1 + r) / (1 - r)) of dense v[0..k). */
 static double factor_dense(const double *v, size_t k, double *acf1,
 			   double *n_eff)
 {
 	double r1 = acf1_dense(v, k);
+	if (acf1)
+		*acf1 = r1;
+	return stats_dependence_factor_r1(r1, k, n_eff);
+}
+
+double stats_dependence_factor_r1(double r1, size_t k, double *n_eff)
+{
 	/* Bias-corrected: E[r1] = phi - (1 + 3 phi) / n + O(n^-2) (Kendall
 	 * 1954; Marriott and Pope 1954), solved for phi.  Below
 	 * STATS_ROBUST_DEP_MIN_N values r1 says next to nothing (its standard
@@ -193,17 +205,19 @@ static double factor_dense(const double *v, size_t k, double *acf1,
 		    : ((double)k * r1 + 1) / ((double)k - 3);
 	double r = rr < 0 ? 0 : rr > R_MAX ? R_MAX : rr;
 	double f = sqrt((1 + r) / (1 - r));
-	if (acf1)
-		*acf1 = r1;
 	if (n_eff)
 		*n_eff = (double)k / (f * f);
 	return f;
 }
 
-static double df_of(double n_eff)
+double stats_mean_halfwidth_r1(double sd, size_t n, double r1, double confidence)
 {
-	return n_eff - 1 > 1 ? n_eff - 1 : 1;
+	if (n < 2 || !isfinite(sd))
+		return NAN;
+	double ne, f = stats_dependence_factor_r1(r1, n, &ne);
+	return t_crit(confidence, df_of(ne)) * f * sd / sqrt((double)n);
 }
+
 
 /*
  * The factor a bootstrap-t interval is widened by: f for the variance, and

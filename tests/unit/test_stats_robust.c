@@ -473,6 +473,25 @@ static void test_false_positives_ar1(void)
 	CHECK(plain >= 0.10 * TRIALS / 2);
 }
 
+/* The stopping rule's running form agrees with the O(n) one: the same
+ * half-width from the series' sd and lag-1 autocorrelation. */
+static void halfwidth_from_running_figures(void)
+{
+	double x[40];
+	for (int i = 0; i < 40; i++)
+		x[i] = 1.0 + 0.1 * sin(i / 3.0) + 0.01 * (i % 7);
+	struct stats_summary s;
+	CHECK(stats_summarize(x, 40, 0.95, &s) == 0);
+	double r1 = stats_acf1(x, 40);
+	CHECK(r1 > 0.5);
+	CHECK_NEAR(stats_mean_halfwidth_r1(s.stddev, 40, r1, 0.95),
+		   stats_mean_halfwidth_dependent(x, 40, 0.95, NULL), 1e-12);
+	/* Fewer than STATS_ROBUST_DEP_MIN_N values: the plain t half-width. */
+	CHECK_NEAR(stats_mean_halfwidth_r1(s.stddev, 5, 0.9, 0.95),
+		   stats_mean_halfwidth(&(struct stats_summary){.n = 5,
+				.stddev = s.stddev}, 0.95), 1e-12);
+}
+
 int main(void)
 {
 	stats_init();
@@ -490,5 +509,6 @@ int main(void)
 	RUN(test_mean_ci_robust);
 	RUN(test_coverage_skew);
 	RUN(test_false_positives_ar1);
+	RUN(halfwidth_from_running_figures);
 	UNIT_EXIT();
 }
