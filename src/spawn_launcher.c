@@ -191,21 +191,23 @@ void spawn_launcher_stop(struct spawn_launcher *l)
 /* Pack path, argv and envp into l->blob.  Returns the blob's length, or 0
  * when the command is too large for the launcher. */
 static size_t zy_pack(struct spawn_launcher *l, const struct spawn_cmd *cmd,
-		      uint32_t *argc, uint32_t *envc)
+		      uint32_t *argc_out, uint32_t *envc_out)
 {
 	size_t len = strlen(cmd->path) + 1;
-	*argc = *envc = 0;
-	for (char *const *v = cmd->argv; *v; v++, (*argc)++)
+	uint32_t argc = 0, envc = 0;
+	for (char *const *v = cmd->argv; *v; v++, argc++)
 		len += strlen(*v) + 1;
-	for (char *const *v = cmd->envp; v && *v; v++, (*envc)++)
+	for (char *const *v = cmd->envp; v && *v; v++, envc++)
 		len += strlen(*v) + 1;
-	if (len > ZY_BLOB_MAX || *argc + *envc + 3 > ZY_PTRS_MAX)
+	if (len > ZY_BLOB_MAX || argc + envc + 3 > ZY_PTRS_MAX)
 		return 0;
 	if (len > l->blob_cap) {
 		l->blob_cap = len * 2;
 		l->blob = xreallocarray(l->blob, l->blob_cap, 1);
 	}
-	char *p = l->blob;
+	*argc_out = argc;
+	*envc_out = envc;
+	char *blob = l->blob, *p = blob;
 	size_t n = strlen(cmd->path) + 1;
 	memcpy(p, cmd->path, n);
 	p += n;
@@ -219,7 +221,7 @@ static size_t zy_pack(struct spawn_launcher *l, const struct spawn_cmd *cmd,
 		memcpy(p, *v, n);
 		p += n;
 	}
-	return len;
+	return (size_t)(p - blob);
 }
 
 /* Send the request (one sendmsg for the header, the descriptors and
