@@ -2,7 +2,7 @@
  * spawn.h: the frozen-exec engine.  One call runs one command once and
  * returns one measurement.
  *
- *   vfork-style clone (by a small launcher process, see spawn.c) ->
+ *   vfork-style clone (by a small launcher process, see spawn_launcher.c) ->
  *   child: own process group, default signals, empty mask, stdio,
  *           PTRACE_TRACEME, execve (errno sent back in shared memory)
  *   parent: wait for the exec stop -> open counters on the frozen child ->

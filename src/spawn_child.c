@@ -1,0 +1,102 @@
+/*
+ * spawn_child.c: the command's process between clone/fork and exec.
+ *
+ * Both launches start here.  The traced child (cloned vfork-style by the
+ * launcher or by cbench) takes its own process group, default signal
+ * dispositions and an empty mask, its stdio, then PTRACE_TRACEME and
+ * execve; the fallback child (forked when ptrace is refused) parks on a
+ * pipe instead of PTRACE_TRACEME until cbench has opened its counters.
+ *
+ * A vfork-style child shares the memory of the process that cloned it and
+ * never returns: it makes only plain system calls, touches no libc state
+ * (errno is its parent's, which sleeps and does not read it before the
+ * child has exec'd or died), and keeps sanitizer bookkeeping out (CHILD_CODE).
+ */
+#include "spawn_int.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <unistd.h>
+
+/* Code run by the child before exec shares cbench's memory when started
+ * vfork-style: keep sanitizer bookkeeping (shadow poisoning of a stack that
+ * is never unwound) out of it. */
+#if defined(__GNUC__)
+#define CHILD_CODE __attribute__((no_sanitize("address", "undefined"), noinline))
+#else
+#define CHILD_CODE
+#endif
+
+CHILD_CODE __attribute__((noreturn))
+static void report_and_die(const struct child_args *a, int stage, int e)
+{
+	if (a->shared) {
+		a->shared->err = e;
+		a->shared->stage = stage;
+	} else {
+		struct child_report r = {stage, e};
+		ssize_t w = write(a->report_fd, &r, sizeof r);
+		(void)w;
+	}
+	_exit(127);
+}
+
+/* Only async-signal-safe calls, and nothing that touches libc state. */
+CHILD_CODE __attribute__((noreturn))
+void spawn_child_main(const struct child_args *a)
+{
+	const struct spawn_cmd *cmd = a->cmd;
+	const struct spawn_child_env *env = a->env;
+	setpgid(0, 0);
+	/* Default dispositions first, with every signal still blocked (as it
+	 * was around fork/clone), so no handler of cbench's can run here. */
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&env->reset_set, s) == 1)
+			sigaction(s, &dfl, NULL);
+	/* An inherited mask (a blocked SIGTRAP above all) must not reach the
+	 * command: a blocked SIGTRAP would suppress the exec stop. */
+	sigset_t empty;
+	sigemptyset(&empty);
+	sigprocmask(SIG_SETMASK, &empty, NULL);
+
+	int in = cmd->stdin_fd >= 0 ? cmd->stdin_fd : env->devnull_fd;
+	if (dup2(in, 0) < 0)
+		report_and_die(a, STAGE_SETUP, errno);
+	if (cmd->output != SPAWN_OUT_INHERIT) {
+		int o = cmd->output == SPAWN_OUT_NULL ? env->devnull_fd : a->out_fd;
+		if (dup2(o, 1) < 0 || dup2(o, 2) < 0)
+			report_and_die(a, STAGE_SETUP, errno);
+	}
+	if (a->go_fd >= 0) {
+		char c;
+		ssize_t n;
+		while ((n = read(a->go_fd, &c, 1)) < 0 && errno == EINTR)
+			;
+		if (n != 1)
+			_exit(127); /* cbench died before releasing us: never run unmeasured */
+	} else if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0) {
+		report_and_die(a, STAGE_TRACEME, errno);
+	}
+	execve(cmd->path, cmd->argv, cmd->envp);
+	report_and_die(a, STAGE_EXEC, errno);
+}
+
+CHILD_CODE
+static int clone_entry(void *arg)
+{
+	spawn_child_main(arg);
+}
+
+pid_t spawn_child_clone(struct child_args *a, int extra_flags, int *pidfd)
+{
+	void *top = (char *)a->env->stack + a->env->stack_size;
+	int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | extra_flags;
+	if (pidfd)
+		return clone(clone_entry, top, flags, a, pidfd);
+	return clone(clone_entry, top, flags, a);
+}

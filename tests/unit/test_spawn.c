@@ -1,0 +1,458 @@
+/*
+ * Unit tests for the frozen-exec engine (spawn.c, spawn_child.c,
+ * spawn_launcher.c): real commands run through spawn_run, and what comes
+ * back is checked against what the command did.
+ *
+ * The same tests run in each of the engine's three launches: traced through
+ * the launcher, traced with the child cloned from this process
+ * (CBENCH_TEST_NO_LAUNCHER), and the fallback without ptrace
+ * (CBENCH_TEST_NO_PTRACE).  The traced modes are skipped, with the reason,
+ * where this kernel refuses ptrace; the counter test where it refuses
+ * perf_event_open.  The stop request (which cannot be undone) runs last.
+ */
+#include "counters.h"
+#include "spawn.h"
+#include "unit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char *test_env[] = {"CBENCH_UNIT=hello", "PATH=/usr/bin:/bin", NULL};
+
+/* The mode the tests run in (see main). */
+static const char *mode_name;
+static bool mode_traced;     /* exec-exact expected */
+static const char *ptrace_refused; /* why traced modes are skipped, or NULL */
+
+/* A run of argv with the defaults (stdin and output /dev/null, no
+ * counters, no timeout) unless cmd_in gives others. */
+static int run_argv(char *const *argv, const struct spawn_cmd *cmd_in,
+		    struct spawn_result *res, char *err, size_t errlen)
+{
+	struct spawn_cmd cmd = {.stdin_fd = -1, .output = SPAWN_OUT_NULL,
+				.stdout_fd = -1};
+	if (cmd_in)
+		cmd = *cmd_in;
+	cmd.path = argv[0];
+	cmd.argv = argv;
+	if (!cmd.envp)
+		cmd.envp = test_env;
+	err[0] = '\0';
+	return spawn_run(&cmd, res, err, errlen);
+}
+
+#define RUN_OK(argv, cmd, res)                                               \
+	do {                                                                 \
+		char err_[256];                                              \
+		int rc_ = run_argv(argv, cmd, res, err_, sizeof err_);       \
+		if (rc_ != 0) {                                              \
+			printf("FAIL %s: %s:%d: spawn_run returned %d: %s\n", \
+			       unit_name, __FILE__, __LINE__, rc_, err_);    \
+			unit_state = 1;                                      \
+			return;                                              \
+		}                                                            \
+	} while (0)
+
+#define SKIP_UNLESS_MODE_WORKS()                                             \
+	do {                                                                 \
+		if (mode_traced && ptrace_refused)                           \
+			SKIP(ptrace_refused);                                \
+	} while (0)
+
+/* A temporary file, open read-write, unlinked already. */
+static int temp_fd(void)
+{
+	char path[] = "/tmp/cbench-test-spawn-XXXXXX";
+	int fd = mkstemp(path);
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
+
+/* The whole content of fd (from offset 0) into buf, NUL-terminated. */
+static const char *slurp(int fd, char *buf, size_t len)
+{
+	ssize_t n = pread(fd, buf, len - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- the tests, run once per mode ---- */
+
+static void test_true_exits_zero(void)
+{
+	SKIP_UNLESS_MODE_WORKS();
+	char *argv[] = {"/bin/true", NULL};
+	struct spawn_result res;
+	RUN_OK(argv, NULL, &res);
+	CHECK(res.outcome == SPAWN_EXITED);
+	CHECK(res.code == 0);
+	CHECK(res.exec_exact == mode_traced);
+	CHECK(spawn_ptrace_errno() == (mode_traced ? 0 : EPERM));
+	CHECK(res.wall_s > 0 && res.wall_s < 60);
+	CHECK(res.user_s >= 0 && res.system_s >= 0);
+	CHECK(res.user_s + res.system_s > 0);
+	/* /bin/true maps at least its own pages and libc's. */
+	CHECK(res.max_rss_bytes >= 100 * 1024);
+	CHECK(res.minflt > 0);
+	/* The exec stop or the parked read is at least one voluntary switch
+	 * (README "How cbench measures"). */
+	CHECK(res.nvcsw >= 1);
+	CHECK(res.majflt >= 0 && res.nivcsw >= 0);
+	CHECK(!res.left_running);
+	/* No counters attached: every counter "not counted" (see
+	 * test_counters_attached for the counted case). */
+	for (int i = 0; i < CTR_MAX; i++)
+		CHECK(isnan(res.ctr.value[i]));
+}
+
+static void test_false_exits_one(void)
+{
+	SKIP_UNLESS_MODE_WORKS();
+	char *argv[] = {"/bin/false", NULL};
+	struct spawn_result res;
+	RUN_OK(argv, NULL, &res);
+	CHECK(res.outcome == SPAWN_EXITED);
+	CHECK(res.code == 1);
+	char *argv42[] = {"/bin/sh", "-c", "exit 42", NULL};
+	RUN_OK(argv42, NULL, &res);
+	CHECK(res.outcome == SPAWN_EXITED);
+	CHECK(res.code == 42);
+}
+
+static void test_signal_reported(void)
+{
+	SKIP_UNLESS_MODE_WORKS();
+	char *argv[] = {"/bin/sh", "-c", "kill -SEGV $$", NULL};
+	struct spawn_result res;
+	RUN_OK(argv, NULL, &res);
+	CHECK(res.outcome == SPAWN_SIGNALED);
+	CHECK(res.code == SIGSEGV);
+	CHECK_STR(spawn_signal_name(res.code), "SIGSEGV");
+	char *argv_term[] = {"/bin/sh", "-c", "kill -TERM $$", NULL};
+	RUN_OK(argv_term, NULL, &res);
+	CHECK(res.outcome == SPAWN_SIGNALED);
+	CHECK(res.code == SIGTERM);
+}
+
+/* Under valgrind the vfork-style clone runs as a fork, so the traced
+ * child's report in shared memory is lost (tests/e2e/engine.sh skips the
+ * same way).  valgrind preloads its vgpreload_*.so into the program it
+ * runs; `make test VALGRIND=1` runs only cbench under it, not this test. */
+static bool under_valgrind(void)
+{
+	const char *pre = getenv("LD_PRELOAD");
+	return pre && strstr(pre, "vgpreload");
+}
+
+static void test_exec_failure_reported(void)
+{
+	SKIP_UNLESS_MODE_WORKS();
+	if (mode_traced && under_valgrind())
+		SKIP("valgrind runs CLONE_VM|CLONE_VFORK as fork: no shared-memory exec report");
+	char *argv[] = {"/nonexistent/cbench-no-such-program", NULL};
+	struct spawn_result res;
+	RUN_OK(argv, NULL, &res);
+	CHECK(res.outcome == SPAWN_EXEC_FAILED);
+	CHECK(res.exec_errno == ENOENT);
+	CHECK(res.wall_s == 0);
+
+	/* A file without execute permission: EACCES, not ENOENT. */
+	char path[] = "/tmp/cbench-test-spawn-noexec-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	CHECK(write(fd, "#!/bin/sh\n", 10) == 10);
+	close(fd);
+	chmod(path, 0644);
+	char *argv_noexec[] = {path, NULL};
+	RUN_OK(argv_noexec, NULL, &res);
+	unlink(path);
+	CHECK(res.outcome == SPAWN_EXEC_FAILED);
+	CHECK(res.exec_errno == EACCES);
+}
+
+static void test_timeout_stops_command(void)
+{
+	SKIP_UNLESS_MODE_WORKS();
+	char *argv[] = {"/bin/sleep", "5", NULL};
+	struct spawn_cmd cmd = {.stdin_fd = -1, .output = SPAWN_OUT_NULL,
+				.stdout_fd = -1, .timeout_s = 0.05};
+	struct spawn_result res;
+	double t0 = mono_s();
+	RUN_OK(argv, &cmd, &res);
+	double took = mono_s() - t0;
+	CHECK(res.outcome == SPAWN_TIMED_OUT);
+	CHECK(took < 5.0);
+	CHECK(res.wall_s < 5.0);
+	/* A command that ends within its limit is not timed out. */
+	char *argv_true[] = {"/bin/true", NULL};
+	cmd.timeout_s = 30;
+	RUN_OK(argv_true, &cmd, &res);
+	CHECK(res.outcome == SPAWN_EXITED);
+	CHECK(res.code == 0);
+}
+
+static void test_output_to_fd(void)
+{
+	SKIP_UNLESS_MODE_WORKS();
+	int fd = temp_fd();
+	CHECK(fd >= 0);
+	char *argv[] = {"/bin/sh", "-c", "echo out; echo err >&2", NULL};
+	struct spawn_cmd cmd = {.stdin_fd = -1, .output = SPAWN_OUT_FD,
+				.stdout_fd = fd};
+	struct spawn_result res;
+	char buf[256];
+	RUN_OK(argv, &cmd, &res);
+	const char *got = slurp(fd, buf, sizeof buf);
+	close(fd);
+	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
+	CHECK_STR(got, "out\nerr\n");
+}
+
+static void test_output_null_and_stdin_null(void)
+{
+	SKIP_UNLESS_MODE_WORKS();
+	/* The shell's own descriptors, read from outside it ($$). */
+	char *argv[] = {"/bin/sh", "-c",
+			"[ \"$(readlink /proc/$$/fd/0)\" = /dev/null ] && "
+			"[ \"$(readlink /proc/$$/fd/1)\" = /dev/null ] && "
+			"[ \"$(readlink /proc/$$/fd/2)\" = /dev/null ]", NULL};
+	struct spawn_result res;
+	RUN_OK(argv, NULL, &res);
+	CHECK(res.outcome == SPAWN_EXITED);
+	CHECK(res.code == 0);
+	/* And the same check fails where stdout is a file. */
+	int fd = temp_fd();
+	CHECK(fd >= 0);
+	struct spawn_cmd cmd = {.stdin_fd = -1, .output = SPAWN_OUT_FD,
+				.stdout_fd = fd};
+	RUN_OK(argv, &cmd, &res);
+	close(fd);
+	CHECK(res.outcome == SPAWN_EXITED);
+	CHECK(res.code == 1);
+}
+
+static void test_output_pipe_drained(void)
+{
+	SKIP_UNLESS_MODE_WORKS();
+	/* 4 MB, far beyond a pipe's buffer: the command would block for
+	 * good if cbench did not drain the pipe. */
+	char *argv[] = {"/bin/sh", "-c", "head -c 4000000 /dev/zero", NULL};
+	struct spawn_cmd cmd = {.stdin_fd = -1, .output = SPAWN_OUT_PIPE,
+				.stdout_fd = -1, .timeout_s = 60};
+	struct spawn_result res;
+	RUN_OK(argv, &cmd, &res);
+	CHECK(res.outcome == SPAWN_EXITED);
+	CHECK(res.code == 0);
+	/* stdout is a pipe there, not /dev/null. */
+	char *argv_pipe[] = {"/bin/sh", "-c",
+			     "case \"$(readlink /proc/$$/fd/1)\" in pipe:*) exit 0;; esac; exit 1",
+			     NULL};
+	RUN_OK(argv_pipe, &cmd, &res);
+	CHECK(res.outcome == SPAWN_EXITED);
+	CHECK(res.code == 0);
+}
+
+static void test_stdin_from_fd(void)
+{
+	SKIP_UNLESS_MODE_WORKS();
+	int in = temp_fd(), out = temp_fd();
+	CHECK(in >= 0 && out >= 0);
+	const char text[] = "hello input\nsecond line\n";
+	CHECK(write(in, text, sizeof text - 1) == (ssize_t)(sizeof text - 1));
+	CHECK(lseek(in, 0, SEEK_SET) == 0);
+	char *argv[] = {"/bin/cat", NULL};
+	struct spawn_cmd cmd = {.stdin_fd = in, .output = SPAWN_OUT_FD,
+				.stdout_fd = out};
+	struct spawn_result res;
+	char buf[256];
+	RUN_OK(argv, &cmd, &res);
+	const char *got = slurp(out, buf, sizeof buf);
+	close(in);
+	close(out);
+	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
+	CHECK_STR(got, text);
+}
+
+static void test_environment_passed(void)
+{
+	SKIP_UNLESS_MODE_WORKS();
+	/* Only the given environment: not this process's own. */
+	setenv("CBENCH_UNIT_PARENT_ONLY", "1", 1);
+	int fd = temp_fd();
+	CHECK(fd >= 0);
+	char *argv[] = {"/usr/bin/env", NULL};
+	struct spawn_cmd cmd = {.stdin_fd = -1, .output = SPAWN_OUT_FD,
+				.stdout_fd = fd};
+	struct spawn_result res;
+	char buf[256];
+	RUN_OK(argv, &cmd, &res);
+	const char *got = slurp(fd, buf, sizeof buf);
+	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
+	CHECK_STR(got, "CBENCH_UNIT=hello\nPATH=/usr/bin:/bin\n");
+	/* An empty environment is passed as empty. */
+	char *empty[] = {NULL};
+	cmd.envp = empty;
+	CHECK(ftruncate(fd, 0) == 0);
+	RUN_OK(argv, &cmd, &res);
+	got = slurp(fd, buf, sizeof buf);
+	close(fd);
+	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
+	CHECK_STR(got, "");
+}
+
+static void test_counters_attached(void)
+{
+	SKIP_UNLESS_MODE_WORKS();
+	struct counters *c = NULL;
+	bool usage = false;
+	char e[256];
+	if (counters_new(&c, "task-clock,page-faults", &usage, e, sizeof e) != 0) {
+		static char why[300];
+		snprintf(why, sizeof why, "perf_event_open refused: %s", e);
+		SKIP(why);
+	}
+	char *argv[] = {"/bin/true", NULL};
+	struct spawn_cmd cmd = {.stdin_fd = -1, .output = SPAWN_OUT_NULL,
+				.stdout_fd = -1, .counters = c};
+	struct spawn_result res;
+	char err[256];
+	int rc = run_argv(argv, &cmd, &res, err, sizeof err);
+	counters_free(c);
+	CHECK(rc == 0);
+	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
+	CHECK(res.ctr.value[CTR_TASK_CLOCK] > 0);
+	CHECK(res.ctr.value[CTR_TASK_CLOCK] < 60);
+	/* README "How cbench measures": rusage's minor faults include the
+	 * exec itself, the counter starts after it. */
+	CHECK(res.ctr.value[CTR_PAGE_FAULTS] > 0);
+	CHECK(res.ctr.value[CTR_PAGE_FAULTS] <= res.minflt + res.majflt);
+	/* Not requested: not counted. */
+	CHECK(isnan(res.ctr.value[CTR_INSTRUCTIONS]));
+}
+
+/* ---- run last: a stop request cannot be taken back ---- */
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	spawn_request_stop(SIGINT);
+}
+
+static void test_stop_request_interrupts(void)
+{
+	char *argv[] = {"/bin/sleep", "5", NULL};
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_alarm;
+	sigemptyset(&sa.sa_mask);
+	CHECK(sigaction(SIGALRM, &sa, NULL) == 0);
+	struct itimerval it = {{0, 0}, {0, 200000}}; /* 200 ms */
+	CHECK(spawn_stop_signal() == 0);
+	double t0 = mono_s();
+	CHECK(setitimer(ITIMER_REAL, &it, NULL) == 0);
+	struct spawn_result res;
+	RUN_OK(argv, NULL, &res);
+	double took = mono_s() - t0;
+	signal(SIGALRM, SIG_DFL);
+	CHECK(res.outcome == SPAWN_INTERRUPTED);
+	CHECK(took < 5.0);
+	CHECK(spawn_stop_signal() == SIGINT);
+	/* Every later run is refused at once. */
+	char *argv_true[] = {"/bin/true", NULL};
+	RUN_OK(argv_true, NULL, &res);
+	CHECK(res.outcome == SPAWN_INTERRUPTED);
+}
+
+/* ---- modes ---- */
+
+/* Can a child of ours be traced?  NULL if so, else why not. */
+static const char *probe_ptrace(void)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0 ? 0 : 3);
+	int st = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return "cannot fork to probe ptrace";
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return NULL;
+	return "ptrace(PTRACE_TRACEME) refused here (seccomp or Yama ptrace_scope)";
+}
+
+/* RUN with the mode in the test's name. */
+#define RUN_IN_MODE(fn)                                                      \
+	do {                                                                 \
+		static char name_[128];                                      \
+		snprintf(name_, sizeof name_, "%s[%s]", #fn, mode_name);     \
+		unit_name = name_;                                           \
+		unit_state = 0;                                              \
+		fn();                                                        \
+		if (unit_state == 0)                                         \
+			printf("PASS %s\n", name_);                          \
+		else if (unit_state == 1)                                    \
+			unit_failures++;                                     \
+		fflush(stdout);                                              \
+	} while (0)
+
+static void run_mode(const char *name, bool traced, const char *env_var)
+{
+	char err[256];
+	mode_name = name;
+	mode_traced = traced;
+	if (env_var)
+		setenv(env_var, "1", 1);
+	if (spawn_init(err, sizeof err) != 0) {
+		printf("FAIL spawn_init[%s]: %s\n", name, err);
+		unit_failures++;
+		return;
+	}
+	RUN_IN_MODE(test_true_exits_zero);
+	RUN_IN_MODE(test_false_exits_one);
+	RUN_IN_MODE(test_signal_reported);
+	RUN_IN_MODE(test_exec_failure_reported);
+	RUN_IN_MODE(test_timeout_stops_command);
+	RUN_IN_MODE(test_output_to_fd);
+	RUN_IN_MODE(test_output_null_and_stdin_null);
+	RUN_IN_MODE(test_output_pipe_drained);
+	RUN_IN_MODE(test_stdin_from_fd);
+	RUN_IN_MODE(test_environment_passed);
+	RUN_IN_MODE(test_counters_attached);
+	spawn_shutdown();
+}
+
+int main(void)
+{
+	ptrace_refused = probe_ptrace();
+	unsetenv("CBENCH_TEST_NO_PTRACE");
+	unsetenv("CBENCH_TEST_NO_LAUNCHER");
+	run_mode("launcher", true, NULL);
+	run_mode("no-launcher", true, "CBENCH_TEST_NO_LAUNCHER");
+	/* The engine never goes back to ptrace once it fell back. */
+	run_mode("no-ptrace", false, "CBENCH_TEST_NO_PTRACE");
+
+	char err[256];
+	if (spawn_init(err, sizeof err) != 0) {
+		printf("FAIL spawn_init: %s\n", err);
+		UNIT_EXIT();
+	}
+	RUN(test_stop_request_interrupts);
+	spawn_shutdown();
+	UNIT_EXIT();
+}
