@@ -45,15 +45,20 @@ for n in "$TRIALS" "$RUNS" "$BASE" "$GATE_PCT" $SMALL; do
 	'' | *[!0-9]*) echo "verdicts: not a whole number: '$n'" >&2; exit 2 ;;
 	esac
 done
-set -- $SMALL
-[ $# -eq 2 ] || { echo "verdicts: VERDICT_SMALL needs two numbers: '$SMALL'" >&2; exit 2; }
-small_a=$1 small_b=$2
-[ -x "$SPIN" ] && [ -x "$LOADGEN" ] && [ -x "$CBENCH" ] ||
-	{ echo "verdicts: missing $CBENCH, $SPIN or $LOADGEN" >&2; exit 2; }
+read -r small_a small_b small_rest <<<"$SMALL"
+if [ -z "$small_b" ] || [ -n "$small_rest" ]; then
+	echo "verdicts: VERDICT_SMALL needs two numbers: '$SMALL'" >&2
+	exit 2
+fi
+if ! [ -x "$SPIN" ] || ! [ -x "$LOADGEN" ] || ! [ -x "$CBENCH" ]; then
+	echo "verdicts: missing $CBENCH, $SPIN or $LOADGEN" >&2
+	exit 2
+fi
 [ -n "$PY" ] || { echo "verdicts: python3 not found" >&2; exit 2; }
 
 tmp=$(mktemp -d)
 load_pid=
+# shellcheck disable=SC2317  # called by the EXIT trap
 cleanup() {
 	if [ -n "$load_pid" ]; then
 		kill "$load_pid" 2>/dev/null
