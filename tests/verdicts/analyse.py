@@ -15,9 +15,11 @@ Definitions (also in tests/verdicts/README.md):
 - detected: significant in the right direction; wrong direction: significant
   in the other one.  For the gate only B slower can be detected (exit 3) and
   exit 3 with B faster is the wrong direction.
-- true ratio: 1 for A/A; for A/B, the ratio of the pooled mean run times of
-  the slower and the faster command over every trial of the pair in every
-  configuration (the same load, averaged over all its phases); a trial's
+- true ratio: 1 for A/A; for A/B, the ratio of the pooled median run times
+  of the slower and the faster command over every trial of the pair in
+  every configuration (the same load, over all its phases; the median, as
+  the pooled mean on a shared machine is swayed by a few stalls of other
+  jobs: the pooled means and minima are printed beside it); a trial's
   ratio_ci (B/A) covers it when lo <= truth <= hi.
 - lag-1 r: the lag-1 autocorrelation of a benchmark's run times in run
   order, sum((x[i]-m)(x[i+1]-m)) / sum((x[i]-m)^2) (Box and Jenkins, Time
@@ -100,9 +102,16 @@ def significant_dir(t):
     return {"slower": 1, "faster": -1}.get(t["verdict"], 0)
 
 
-def true_ratios(trials):
-    """Pooled slower/faster mean per A/B pair, over every configuration."""
-    truth = {"A/A": 1.0}
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def pooled_ratios(trials):
+    """Per A/B pair, slower/faster over every configuration's runs: the
+    ratio of pooled medians (the truth), of means and of minima."""
+    pooled = {}
     for pair in PAIRS[1:]:
         slow, fast = [], []
         for t in trials:
@@ -111,9 +120,27 @@ def true_ratios(trials):
             a, b = t["times_a"], t["times_b"]
             slow += b if t["dir"] == 1 else a
             fast += a if t["dir"] == 1 else b
-        if slow and fast:
-            truth[pair] = (sum(slow) / len(slow)) / (sum(fast) / len(fast))
+        if slow and fast and min(fast) > 0:
+            pooled[pair] = {"median": median(slow) / median(fast),
+                            "mean": (sum(slow) / len(slow)) / (sum(fast) / len(fast)),
+                            "min": min(slow) / min(fast),
+                            "runs": (len(slow), len(fast))}
+    return pooled
+
+
+def true_ratios(pooled):
+    truth = {"A/A": 1.0}
+    for pair, r in pooled.items():
+        truth[pair] = r["median"]
     return truth
+
+
+def print_pooled(pooled, a):
+    for pair, r in pooled.items():
+        print("  %s pooled over %d+%d runs (slower/faster): medians %.3f (the truth"
+              " below), means %.3f, minima %.3f" % (pair, r["runs"][0], r["runs"][1],
+                                                    r["median"], r["mean"], r["min"]))
+    print()
 
 
 def pct(k, n):
@@ -159,16 +186,18 @@ def print_header(a, quiet_ratio):
     print("  pairs: A/A spin %d vs spin %d; 2x spin %d vs spin %d; small spin %d vs"
           " spin %d" % (a.base, a.base, a.base, 2 * a.base, a.small[0], a.small[1]))
     if quiet_ratio:
-        print("  ratio without the load (--order interleaved, %d runs): 2x %.3f,"
-              " small %.3f" % (a.runs, quiet_ratio[0], quiet_ratio[1]))
+        print("  before the load (--order interleaved, %d runs), B/A of means (medians):"
+              " 2x %.3f (%.3f), small %.3f (%.3f)" % ((a.runs,) + quiet_ratio))
     print()
 
 
 def quiet_ratios(path):
     try:
         with open(path) as f:
-            m = [r["mean"] for r in json.load(f)["results"]]
-        return (m[1] / m[0], m[3] / m[2])
+            r = json.load(f)["results"]
+        m = [x["mean"] for x in r]
+        md = [x["median"] for x in r]
+        return (m[1] / m[0], md[1] / md[0], m[3] / m[2], md[3] / md[2])
     except (OSError, ValueError, KeyError, IndexError, ZeroDivisionError):
         return None
 
@@ -184,7 +213,7 @@ def config_label(config, trials, a):
 
 
 def print_table(by_row, a, gate_note):
-    fmt = "  %-26s %-6s %6s  %-26s %-14s %-17s %6s %7s"
+    fmt = "  %-28s %-6s %7s  %-32s %-14s %-16s %6s %7s"
     print(fmt % ("configuration", "pair", "trials", "significant", "wrong dir",
                  "CI covers truth", "truth", "lag-1 r"))
     for config in CONFIGS:
@@ -217,8 +246,8 @@ def print_table(by_row, a, gate_note):
     print()
     print("  significant: verdict slower/faster in comparisons[] (wall_time) of the"
           " JSON export; for the gate, exit code 3")
-    print("  truth: 1 for A/A; for A/B the ratio of pooled mean run times over every"
-          " trial of the pair in every configuration")
+    print("  truth: 1 for A/A; for A/B the ratio of pooled median run times over"
+          " every trial of the pair in every configuration")
     print("  lag-1 r: mean lag-1 autocorrelation of each benchmark's run times, in"
           " run order")
     print()
@@ -233,8 +262,9 @@ def criteria(by_row, gate_note):
             return ("FAIL", "%s, A/A: %s" % (what, "not run"))
         ok = (s["n"] >= MIN_TRIALS and s["errors"] == 0
               and s["sig"] <= MAX_FP * s["n"])
-        note = "%s significant in %s of the trials (at most 10 %% of %d or more)" % (
-            what + ", A/A", pct(s["sig"], s["n"]), MIN_TRIALS)
+        called = "exit 3" if config == "gate" else "significant"
+        note = "%s, A/A: %s in %s of the trials (at most 10 %% of %d or more)" % (
+            what, called, pct(s["sig"], s["n"]), MIN_TRIALS)
         if s["errors"]:
             note += "; %d trials failed" % s["errors"]
         return ("PASS" if ok else "FAIL", note)
@@ -279,7 +309,8 @@ def main():
     a = p.parse_args()
     with open(a.manifest) as f:
         trials = [load_trial(line) for line in f if line.strip()]
-    truth = true_ratios(trials)
+    pooled = pooled_ratios(trials)
+    truth = true_ratios(pooled)
     by_row = {}
     for t in trials:
         by_row.setdefault((t["config"], t["pair"]), []).append(t)
@@ -291,6 +322,7 @@ def main():
               " not wall time; VERDICT_CBENCH_OPTS='--gate-metric wall_time' gates on"
               " time\n")
     print_table(by_row, a, a.gate)
+    print_pooled(pooled, a)
     return criteria(by_row, a.gate)
 
 

@@ -125,6 +125,7 @@ gate_support() {
 
 echo "make verdicts: cbench's verdicts under a drifting background load"
 echo "  cbench: $CBENCH ($("$CBENCH" --version 2>/dev/null | head -n 1))"
+echo "  machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) before the start"
 gate=$(gate_support)
 cb --order interleaved --export-json "$tmp/quiet.json" "$SPIN $BASE" \
 	"$SPIN $((BASE * 2))" "$SPIN $small_a" "$SPIN $small_b" ||
