@@ -5,8 +5,10 @@ Input: a manifest, one trial a line: configuration, pair, direction (0 for
 A/A, 1 when B is the slower command, -1 when B is the faster one), cbench's
 exit code and the trial's --export-json file.  From each file it reads the
 wall_time entry of comparisons[] (verdict, ratio_ci, the reference and
-candidate indices into results[]) and each result's per-run times; any other
-field is ignored, so later additions (a paired analysis, ...) do no harm.
+candidate indices into results[]; cbench's reference is the fastest
+benchmark, so both are turned into B against A here) and each result's
+name and per-run times; any other field is ignored, so later additions (a
+paired analysis, ...) do no harm.
 
 Definitions (also in tests/verdicts/README.md):
 - significant: verdict "slower" or "faster" (anything else, e.g. "no
@@ -80,14 +82,27 @@ def load_trial(line):
     if cmp_ is None or len(results) < 2:
         t["error"] = "no wall_time comparison in the JSON"
         return t
-    t["verdict"] = cmp_.get("verdict")
+    names = [r.get("name") for r in results]
+    ia = names.index("A") if "A" in names else 0
+    ib = names.index("B") if "B" in names else 1
+    ref, cand = cmp_.get("reference", 0), cmp_.get("candidate", 1)
+    if (ref, cand) not in ((ia, ib), (ib, ia)):
+        t["error"] = "the wall_time comparison is not between A and B"
+        return t
+    # cbench compares with the fastest benchmark as reference: verdict and
+    # ratio_ci are candidate/reference, turned here into B/A.
+    flip = ref == ib
+    verdict = cmp_.get("verdict")
+    if flip:
+        verdict = {"slower": "faster", "faster": "slower"}.get(verdict, verdict)
+    t["verdict"] = verdict
     ci = cmp_.get("ratio_ci")
     if isinstance(ci, list) and len(ci) == 2 and None not in ci:
+        if flip:
+            ci = [1 / ci[1], 1 / ci[0]] if ci[0] > 0 else None
         t["ci"] = ci
-    ref = results[cmp_.get("reference", 0)]
-    cand = results[cmp_.get("candidate", 1)]
-    t["times_a"] = ref.get("times") or []
-    t["times_b"] = cand.get("times") or []
+    t["times_a"] = results[ia].get("times") or []
+    t["times_b"] = results[ib].get("times") or []
     for xs in (t["times_a"], t["times_b"]):
         r = lag1(xs)
         if r is not None:
