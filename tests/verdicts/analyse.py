@@ -17,12 +17,13 @@ Definitions (also in tests/verdicts/README.md):
 - detected: significant in the right direction; wrong direction: significant
   in the other one.  For the gate only B slower can be detected (exit 3) and
   exit 3 with B faster is the wrong direction.
-- true ratio: 1 for A/A; for A/B, the ratio of the pooled median run times
+- true ratio: 1 for A/A; for A/B, the ratio of the pooled mean run times
   of the slower and the faster command over every trial of the pair in
-  every configuration (the same load, over all its phases; the median, as
-  the pooled mean on a shared machine is swayed by a few stalls of other
-  jobs: the pooled means and minima are printed beside it); a trial's
-  ratio_ci (B/A) covers it when lo <= truth <= hi.
+  every configuration (the same load, over all its phases): what cbench's
+  ratio (of means) estimates.  The pooled medians and minima are printed
+  beside it: under contention a run longer than a scheduler slice waits
+  more per unit of work, so these ratios differ.  A trial's ratio_ci (B/A)
+  covers the truth when lo <= truth <= hi.
 - lag-1 r: the lag-1 autocorrelation of a benchmark's run times in run
   order, sum((x[i]-m)(x[i+1]-m)) / sum((x[i]-m)^2) (Box and Jenkins, Time
   Series Analysis, the usual sample ACF estimator), averaged over the
@@ -125,7 +126,7 @@ def median(xs):
 
 def pooled_ratios(trials):
     """Per A/B pair, slower/faster over every configuration's runs: the
-    ratio of pooled medians (the truth), of means and of minima."""
+    ratio of pooled means (the truth), of medians and of minima."""
     pooled = {}
     for pair in PAIRS[1:]:
         slow, fast = [], []
@@ -146,15 +147,15 @@ def pooled_ratios(trials):
 def true_ratios(pooled):
     truth = {"A/A": 1.0}
     for pair, r in pooled.items():
-        truth[pair] = r["median"]
+        truth[pair] = r["mean"]
     return truth
 
 
 def print_pooled(pooled, a):
     for pair, r in pooled.items():
-        print("  %s pooled over %d+%d runs (slower/faster): medians %.3f (the truth"
-              " below), means %.3f, minima %.3f" % (pair, r["runs"][0], r["runs"][1],
-                                                    r["median"], r["mean"], r["min"]))
+        print("  %s pooled over %d+%d runs (slower/faster): means %.3f (the truth"
+              " above), medians %.3f, minima %.3f" % (pair, r["runs"][0], r["runs"][1],
+                                                     r["mean"], r["median"], r["min"]))
     print()
 
 
@@ -261,7 +262,7 @@ def print_table(by_row, a, gate_note):
     print()
     print("  significant: verdict slower/faster in comparisons[] (wall_time) of the"
           " JSON export; for the gate, exit code 3")
-    print("  truth: 1 for A/A; for A/B the ratio of pooled median run times over"
+    print("  truth: 1 for A/A; for A/B the ratio of pooled mean run times over"
           " every trial of the pair in every configuration")
     print("  lag-1 r: mean lag-1 autocorrelation of each benchmark's run times, in"
           " run order")
