@@ -151,7 +151,7 @@ def true_ratios(pooled):
     return truth
 
 
-def print_pooled(pooled, a):
+def print_pooled(pooled):
     for pair, r in pooled.items():
         print("  %s pooled over %d+%d runs (slower/faster): means %.3f (the truth"
               " above), medians %.3f, minima %.3f" % (pair, r["runs"][0], r["runs"][1],
@@ -218,7 +218,7 @@ def quiet_ratios(path):
         return None
 
 
-def config_label(config, trials, a):
+def config_label(config, trials):
     orders = sorted({t["order"] for t in trials if t["order"]})
     order = "/".join(orders) if orders else "?"
     if config == "default":
@@ -243,7 +243,7 @@ def print_table(by_row, a, gate_note):
             s = by_row.get(("stats", config, pair))
             if not trials or s is None:
                 continue
-            label = config_label(config, trials, a)
+            label = config_label(config, trials)
             kind = "false pos" if pair == "A/A" else "detected"
             if config == "gate":
                 kind = "exit 3" if pair == "A/A" else "exit 3, B slower"
@@ -338,7 +338,7 @@ def main():
               " not wall time; VERDICT_CBENCH_OPTS='--gate-metric wall_time' gates on"
               " time\n")
     print_table(by_row, a, a.gate)
-    print_pooled(pooled, a)
+    print_pooled(pooled)
     return criteria(by_row, a.gate)
 
 
