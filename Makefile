@@ -128,6 +128,13 @@ endif
 		BACKEND=$(CURDIR)/$(BUILD)/bench/backend \
 		HWM=$(CURDIR)/$(BUILD)/helpers/hwm bash tests/bench/run.sh
 
+# `make verdicts`: false-positive, wrong-direction and detection rates of
+# cbench's verdicts under a background load that switches on and off
+# (tests/verdicts/run.sh; VERDICT_TRIALS etc. in tests/verdicts/README.md).
+verdicts: cbench $(BUILD)/helpers/spin $(BUILD)/helpers/loadgen
+	@CBENCH=$(CURDIR)/cbench HELPERS=$(CURDIR)/$(BUILD)/helpers \
+		bash tests/verdicts/run.sh
+
 # libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang under ASan and
 # UBSan.  `make fuzz` runs each for FUZZ_SECONDS, starting from its seed
 # corpus tests/fuzz/corpus/NAME (new inputs go to build/fuzz/corpus/NAME).
@@ -208,7 +215,7 @@ endif
 clean:
 	rm -rf build cbench cbench.1 cbench.1.tmp
 
-.PHONY: all man test bench fuzz fuzz-build install uninstall clean FORCE
+.PHONY: all man test bench verdicts fuzz fuzz-build install uninstall clean FORCE
 FORCE:
 
 -include $(OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)
