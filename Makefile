@@ -60,7 +60,9 @@ else
 Q := @
 endif
 
-SRCS := $(wildcard src/*.c)
+# src/ groups the modules by their place in the flow (README,
+# "Architecture"): cli, plan, run, analysis, report, export, gate, util.
+SRCS := $(wildcard src/*.c src/*/*.c)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 OBJS := $(SRCS:src/%.c=$(BUILD)/%.o)
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/%.o)

@@ -31,6 +31,9 @@
  * same way: their quantiles then agree within the bootstrap's own
  * Monte-Carlo error, and the cost stays O(n). */
 #define STATS_ROBUST_BOOT_MAX_N 4000
+/* Bootstrap-t quantiles are held within this many times the t quantile
+ * (a guard against degenerate resamples; see stats_robust.c). */
+#define STATS_ROBUST_T_CAP 3.0
 /* Fewer values than this are taken as independent (factor 1): the lag-1
  * autocorrelation of so few is mostly noise. */
 #define STATS_ROBUST_DEP_MIN_N 10
@@ -152,8 +155,13 @@ struct stats_robust_cmp {
 	double confidence;
 	bool paired;
 	size_t na, nb;             /* values used (paired: both = rounds) */
-	double ratio;              /* mean(b) / mean(a) */
-	double ratio_lo, ratio_hi; /* bootstrap-t, widened; NaN if none */
+	double ratio;              /* mean(b) / mean(a); paired (every value
+				      positive): the geometric mean of the
+				      rounds' ratios b_i / a_i */
+	double ratio_lo, ratio_hi; /* its interval: paired, the widened
+				      t-interval of the log ratios, else
+				      bootstrap-t, widened; NaN if none */
+	double ratio_of_means;     /* mean(b) / mean(a) in every case */
 	double fieller_lo, fieller_hi; /* paired Fieller (paired only) */
 	double p_t;                /* paired t (log ratios) or Welch */
 	double t, t_df;
@@ -162,7 +170,8 @@ struct stats_robust_cmp {
 	bool rank_underpowered;    /* rank test can never reach the level:
 				      it abstains from the verdict */
 	double acf_a, acf_b;       /* lag-1 autocorrelations; paired: acf_a
-				      of the series b_i - R a_i, acf_b NaN */
+				      of the rounds' log ratios (of b_i -
+				      R a_i when a value is 0), acf_b NaN */
 	double factor;             /* factor applied to the ratio's
 				      bootstrap interval (>= 1): f times
 				      t_{df_eff} / t_{df} (see .c) */

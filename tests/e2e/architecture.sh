@@ -15,9 +15,9 @@ plant() {
 
 test_only_the_front_end_prints_or_exits() {
 	plant "$T/tree"
-	printf 'static void oops(void) { printf("x"); exit(1); }\n' >>"$T/tree/src/stats.c"
+	printf 'static void oops(void) { printf("x"); exit(1); }\n' >>"$T/tree/src/analysis/stats.c"
 	"${ARCH[@]}" prints "$T/tree/src" >"$T/planted" && fail "a planted printf was not found"
-	expect_grep "planted printf" '^stats\.c:[0-9]+: .*printf' "$T/planted"
+	expect_grep "planted printf" '^analysis/stats\.c:[0-9]+: .*printf' "$T/planted"
 	expect_grep "planted exit" 'exit\(1\)' "$T/planted"
 	"${ARCH[@]}" prints "$SRC_ROOT/src" >"$T/real" ||
 		fail "modules below the command line print or exit: $(cat "$T/real")"
@@ -31,9 +31,9 @@ test_no_function_over_100_lines() {
 		for i in $(seq 1 120); do echo "	x += $i;"; done
 		echo '	return x;'
 		echo '}'
-	} >>"$T/tree/src/stats.c"
+	} >>"$T/tree/src/analysis/stats.c"
 	"${ARCH[@]}" long "$T/tree/src" 100 >"$T/planted" && fail "a 124-line function was not found"
-	expect_grep "planted function" '^stats\.c:[0-9]+: planted_long is 124 lines' "$T/planted"
+	expect_grep "planted function" '^analysis/stats\.c:[0-9]+: planted_long is 124 lines' "$T/planted"
 	"${ARCH[@]}" long "$SRC_ROOT/src" 100 >"$T/real" ||
 		fail "functions over 100 lines: $(cat "$T/real")"
 }

@@ -1,4 +1,4 @@
-# Sync tests: every option of the table in src/cli.c (read through the
+# Sync tests: every option of the table in src/cli/cli.c (read through the
 # hidden `cbench --list-options`) must appear in --help, in the README's
 # Options section, in every completion file, with its short letter and its
 # fixed values, and in at least one end-to-end test (curl's

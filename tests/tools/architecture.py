@@ -58,18 +58,25 @@ def strip(text):
 
 
 def sources(src):
-    return sorted(f for f in os.listdir(src) if f.endswith(".c"))
+    """The .c files below src, as paths relative to it (src/run/spawn.c is
+    run/spawn.c)."""
+    out = []
+    for root, _, files in os.walk(src):
+        for f in files:
+            if f.endswith(".c"):
+                out.append(os.path.relpath(os.path.join(root, f), src))
+    return sorted(out)
 
 
 def prints(src):
     bad = []
     for f in sources(src):
-        if f in PRINT_OK:
+        if os.path.basename(f) in PRINT_OK:
             continue
         for no, line in enumerate(strip(open(os.path.join(src, f)).read()).split("\n"), 1):
             if PRINT_RE.search(line):
                 bad.append("%s:%d: %s" % (f, no, line.strip()))
-            elif CHILD_EXIT_RE.search(line) and not f.startswith("spawn"):
+            elif CHILD_EXIT_RE.search(line) and not os.path.basename(f).startswith("spawn"):
                 bad.append("%s:%d: %s" % (f, no, line.strip()))
     return bad
 
@@ -118,12 +125,12 @@ def cycles(src, inc):
     """Module graph: module m depends on n when m.h or m.c includes n.h.
     Returns each cycle found (as 'a -> b -> a')."""
     deps = {}
-    for d, ext in ((src, ".c"), (inc, ".h")):
-        for f in os.listdir(d):
-            if f.endswith(ext):
-                m = f[:-len(ext)]
-                deps.setdefault(m, set()).update(
-                    x for x in INC_RE.findall(open(os.path.join(d, f)).read()) if x != m)
+    files = [(os.path.join(src, f), f[:-2]) for f in sources(src)]
+    files += [(os.path.join(inc, f), f[:-2]) for f in os.listdir(inc) if f.endswith(".h")]
+    for path, name in files:
+        m = os.path.basename(name)
+        deps.setdefault(m, set()).update(
+            x for x in INC_RE.findall(open(path).read()) if x != m)
     found, state, stack = [], {}, []
 
     def visit(m):

@@ -462,8 +462,27 @@ double stats_wilcoxon_p(const double *d, size_t n, double factor,
 
 /* Interval est - f * se * [q(1 - alpha/2), q(alpha/2)] from the kept
  * studentized values t[0..k) (sorted here); -1 when too few were kept. */
+/* est -+ f t_{(1+c)/2, df} se: the t-interval the bootstrap falls back to. */
+static void t_interval(double est, double se, double f, double c, double df,
+		       double *lo, double *hi)
+{
+	double h = f * t_crit(c, df) * se;
+	*lo = est - h;
+	*hi = est + h;
+}
+
+/* Room for B studentized values and the generator seeded; NULL when out
+ * of memory. */
+static double *boot_start(size_t B, uint64_t seed, struct stats_rng *rng)
+{
+	double *t = malloc(B * sizeof *t);
+	if (t)
+		stats_rng_seed(rng, seed);
+	return t;
+}
+
 static int boot_t_interval(double *t, size_t k, size_t B, double c, double est,
-			   double se, double f, double *lo, double *hi)
+			   double se, double f, double df, double *lo, double *hi)
 {
 	if (k < B / 2 || k < 10)
 		return -1;
@@ -471,6 +490,18 @@ static int boot_t_interval(double *t, size_t k, size_t B, double c, double est,
 	double alpha = 1 - c;
 	double qlo = gsl_stats_quantile_from_sorted_data(t, 1, k, alpha / 2);
 	double qhi = gsl_stats_quantile_from_sorted_data(t, 1, k, 1 - alpha / 2);
+	/* A guard, not a method: resamples that repeat one value many times
+	 * have a tiny standard error, and with a few wild runs (a loaded
+	 * machine) their studentized values can reach 1e10, which would
+	 * stretch the interval to nonsense.  Each quantile is held within
+	 * STATS_ROBUST_T_CAP times the t quantile; skewed data's bootstrap
+	 * quantiles stay well inside that (lognormal sigma 1, n = 20: about
+	 * 2.4 times). */
+	double cap = STATS_ROBUST_T_CAP * t_crit(c, df);
+	if (qlo < -cap)
+		qlo = -cap;
+	if (qhi > cap)
+		qhi = cap;
 	*lo = est - f * se * qhi;
 	*hi = est - f * se * qlo;
 	return 0;
@@ -492,16 +523,13 @@ static int boot_mean_dense(const double *x, size_t n, double c, size_t B,
 	 * resamples are too few to say anything (2 values have 3 distinct
 	 * resamples): the t-interval too. */
 	if (n > STATS_ROBUST_BOOT_MAX_N || n < STATS_ROBUST_BOOT_MIN_N) {
-		double h = f * t_crit(c, (double)(n - 1)) * se;
-		*lo = m - h;
-		*hi = m + h;
+		t_interval(m, se, f, c, (double)(n - 1), lo, hi);
 		return 0;
 	}
-	double *t = malloc(B * sizeof *t);
+	struct stats_rng rng;
+	double *t = boot_start(B, seed, &rng);
 	if (!t)
 		return -1;
-	struct stats_rng rng;
-	stats_rng_seed(&rng, seed);
 	size_t kept = 0;
 	for (size_t b = 0; b < B; b++) {
 		double s = 0, ss = 0; /* of x - x[0], against cancellation */
@@ -515,7 +543,7 @@ static int boot_mean_dense(const double *x, size_t n, double c, size_t B,
 		if (vs > 0)
 			t[kept++] = (x[0] + ds - m) / sqrt(vs / (double)n);
 	}
-	int rc = boot_t_interval(t, kept, B, c, m, se, f, lo, hi);
+	int rc = boot_t_interval(t, kept, B, c, m, se, f, (double)(n - 1), lo, hi);
 	free(t);
 	return rc;
 }
@@ -627,16 +655,15 @@ static int boot_ratio_dense(const double *a, size_t na, const double *b,
 	if (na + nb > STATS_ROBUST_BOOT_MAX_N || na < STATS_ROBUST_BOOT_MIN_N ||
 	    nb < STATS_ROBUST_BOOT_MIN_N) {
 		double df = paired ? (double)na - 1 : (double)(na + nb - 2);
-		double h = f * t_crit(c, df) * se;
-		*lo = exp(th - h);
-		*hi = exp(th + h);
+		t_interval(th, se, f, c, df, lo, hi);
+		*lo = exp(*lo);
+		*hi = exp(*hi);
 		return 0;
 	}
-	double *t = malloc(B * sizeof *t);
+	struct stats_rng rng;
+	double *t = boot_start(B, seed, &rng);
 	if (!t)
 		return -1;
-	struct stats_rng rng;
-	stats_rng_seed(&rng, seed);
 	size_t kept = 0;
 	for (size_t k = 0; k < B; k++) {
 		struct ratio_sums rs;
@@ -645,7 +672,8 @@ static int boot_ratio_dense(const double *a, size_t na, const double *b,
 		if (ratio_stat(&rs, paired, &ths, &ses) && ses > 0)
 			t[kept++] = (ths - th) / ses;
 	}
-	int rc = boot_t_interval(t, kept, B, c, th, se, f, lo, hi);
+	int rc = boot_t_interval(t, kept, B, c, th, se, f,
+				 paired ? (double)na - 1 : (double)(na + nb - 2), lo, hi);
 	free(t);
 	if (rc == 0) {
 		*lo = exp(*lo);
@@ -704,7 +732,7 @@ static void cmp_init(struct stats_robust_cmp *o, bool paired, double c)
 	memset(o, 0, sizeof *o);
 	o->confidence = c;
 	o->paired = paired;
-	o->ratio = o->ratio_lo = o->ratio_hi = NAN;
+	o->ratio = o->ratio_lo = o->ratio_hi = o->ratio_of_means = NAN;
 	o->fieller_lo = o->fieller_hi = NAN;
 	o->p_t = o->t = o->t_df = o->p_rank = NAN;
 	o->acf_a = o->acf_b = o->factor = o->n_eff = NAN;
@@ -744,7 +772,7 @@ static int compare_paired(const double *a, const double *b, size_t n,
 	o->na = o->nb = n;
 	mean_var(a, n, &ma, &va);
 	mean_var(b, n, &mb, &vb);
-	o->ratio = mb / ma;
+	o->ratio = o->ratio_of_means = mb / ma;
 	if (n < 2)
 		return 0;
 	if (fieller_dense(a, b, n, c, &r, &o->fieller_lo, &o->fieller_hi, &f) != 0)
@@ -752,14 +780,40 @@ static int compare_paired(const double *a, const double *b, size_t n,
 	double *z = malloc(n * sizeof *z);
 	if (!z)
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		z[i] = b[i] - o->ratio * a[i];
-	o->factor = factor_dense(z, n, &o->acf_a, &o->n_eff);
-	o->factor = boot_factor(o->factor, c, df_of(o->n_eff), (double)(n - 1));
-	if (boot_ratio_dense(a, n, b, n, true, c, STATS_ROBUST_B, seed,
-			     o->factor, &o->ratio_lo, &o->ratio_hi) != 0)
-		o->ratio_lo = o->ratio_hi = NAN;
 	lg = round_series(a, b, n, z);
+	if (lg) {
+		/* The estimate is the geometric mean of the rounds' ratios,
+		 * with the t-interval of their logs widened for the serial
+		 * dependence left: a drift scales both runs of a round alike
+		 * and cancels in the ratio, and one run stretched tenfold by a
+		 * preemption moves a mean ratio far more than a mean log
+		 * ratio (logs of run times are near symmetric: no bootstrap
+		 * needed).  For a difference that scales run times, as a
+		 * change of work does, it estimates the same as the ratio of
+		 * means. */
+		double m, v;
+		mean_var(z, n, &m, &v);
+		o->factor = factor_dense(z, n, &o->acf_a, &o->n_eff);
+		t_interval(m, sqrt(v / (double)n), o->factor, c, df_of(o->n_eff),
+			   &o->ratio_lo, &o->ratio_hi);
+		o->ratio = exp(m);
+		o->ratio_lo = exp(o->ratio_lo);
+		o->ratio_hi = exp(o->ratio_hi);
+		o->ci_method = "paired: geometric mean of the rounds' ratios, "
+			       "t-interval of their logs, widened";
+	} else {
+		/* A zero time (the shell's start-up subtracted): the ratio of
+		 * means, its paired bootstrap-t interval widened for the
+		 * dependence of b_i - R a_i. */
+		for (size_t i = 0; i < n; i++)
+			z[i] = b[i] - o->ratio * a[i];
+		o->factor = factor_dense(z, n, &o->acf_a, &o->n_eff);
+		o->factor = boot_factor(o->factor, c, df_of(o->n_eff), (double)(n - 1));
+		if (boot_ratio_dense(a, n, b, n, true, c, STATS_ROBUST_B, seed,
+				     o->factor, &o->ratio_lo, &o->ratio_hi) != 0)
+			o->ratio_lo = o->ratio_hi = NAN;
+		round_series(a, b, n, z);
+	}
 	o->t_method = lg ? "paired t, log ratios, widened"
 			 : "paired t, differences, widened";
 	o->p_t = t_test_dense(z, n, true, &o->t, &o->t_df, &ft);
@@ -807,7 +861,7 @@ static int compare_unpaired(const double *a, size_t na, const double *b,
 	o->nb = nb;
 	mean_var(a, na, &ma, &va);
 	mean_var(b, nb, &mb, &vb);
-	o->ratio = mb / ma;
+	o->ratio = o->ratio_of_means = mb / ma;
 	if (na < 2 || nb < 2)
 		return 0;
 	double fa = factor_dense(a, na, &o->acf_a, &o->n_eff_a);
