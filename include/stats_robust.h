@@ -36,7 +36,7 @@
 #define STATS_ROBUST_T_CAP 3.0
 /* Fewer values than this are taken as independent (factor 1): the lag-1
  * autocorrelation of so few is mostly noise. */
-#define STATS_ROBUST_DEP_MIN_N 10
+#define STATS_ROBUST_DEP_MIN_N 20
 /* Below this many values a side, too: a handful of values has too few
  * distinct resamples for bootstrap quantiles. */
 #define STATS_ROBUST_BOOT_MIN_N 8

@@ -368,8 +368,9 @@ static cJSON *dependence(const struct stats_robust_cmp *r)
 
 /*
  * ratio, ratio_ci and verdict are the verdict's: the robust comparison,
- * paired by rounds when the runs were interleaved (p_t and p_rank its
- * tests); p_welch and p_mann_whitney are the independent-samples tests,
+ * paired by rounds when the runs were interleaved (then the geometric mean
+ * of the rounds' ratios; ratio_of_means beside it), p_t and p_rank its
+ * tests; p_welch and p_mann_whitney are the independent-samples tests,
  * and "unpaired" that comparison's interval and verdict, for reference.
  */
 static cJSON *comparison(const struct analysis_cmp *c)
@@ -382,6 +383,7 @@ static cJSON *comparison(const struct analysis_cmp *c)
 	cJSON_AddItemToObject(j, "metric", str(metric_info(c->metric)->key));
 	cJSON_AddItemToObject(j, "ratio", num(c->cmp.ratio));
 	cJSON_AddItemToObject(j, "ratio_ci", pair(c->cmp.ratio_lo, c->cmp.ratio_hi));
+	cJSON_AddItemToObject(j, "ratio_of_means", num(c->unpaired.ratio));
 	cJSON_AddItemToObject(j, "p_welch", num(c->unpaired.p_welch));
 	cJSON_AddItemToObject(j, "p_mann_whitney", num(c->unpaired.p_mann_whitney));
 	cJSON_AddItemToObject(j, "verdict", str(stats_verdict_name(c->cmp.verdict)));

@@ -129,8 +129,13 @@ test_shell_correction_close_to_direct() {
 }
 
 test_counters_none() {
-	cb -r 2 --counters=none true >out 2>err || fail "exit $?"
+	cb -r 2 --counters=none --export-json o.json true >out 2>err || fail "exit $?"
+	expect_grep "the report is there" '^  Time \(mean ± σ\):' out
+	expect_grep "rusage still measured" '^  Peak RSS:' out
 	expect_no_grep "no counters" 'task-clock|page-faults' out
+	jq -e '.results[0].metrics | has("wall_time") and has("peak_rss") and
+		(has("task_clock") or has("page_faults") | not)' o.json >/dev/null ||
+		fail "JSON metrics: $(jq -c '.results[0].metrics | keys' o.json)"
 }
 
 test_unknown_counter() {

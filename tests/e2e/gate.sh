@@ -49,7 +49,7 @@ test_comparisons_paired_by_rounds() {
 
 # A two-fold difference in work is found, and in the right direction.
 test_twofold_difference_found() {
-	cb -r 15 --export-json o.json "$HELPERS/spin 10" "$HELPERS/spin 20" >out 2>err ||
+	cb -r 20 --export-json o.json "$HELPERS/spin 10" "$HELPERS/spin 20" >out 2>err ||
 		fail "exit $?"
 	expect_eq "verdict" "$(jq -r '.comparisons[] | select(.metric == "wall_time") | .verdict' o.json)" slower
 	jq -e '.comparisons[] | select(.metric == "wall_time") | .ratio_ci[0] > 1' o.json \

@@ -191,12 +191,19 @@ test_setup_daemon_not_blamed() {
 	cb -r 3 --setup 'sh -c "setsid sleep 60 & echo \$! > pid"' true >out 2>err ||
 		fail "exit $?: $(cat err)"
 	[ -s pid ] || fail "setup did not run"
+	expect_grep "benchmarked" '^  Time \(mean' out
 	expect_no_grep "no warning" 'left a process running' err
 }
 
+# A command that leaves nothing behind is not warned about; one that does,
+# in the same conditions, is.
 test_clean_command_not_warned() {
 	cb -r 5 'sh -c "true | true"' >out 2>err || fail "exit $?"
+	expect_grep "benchmarked" '^  Time \(mean' out
 	expect_no_grep "no warning" 'left a process running' err
+	trap 'kill $(cat left.pid 2>/dev/null) 2>/dev/null' EXIT
+	cb -r 2 'sleep 30 & echo $! >> left.pid' >out 2>err || fail "exit $?: $(cat err)"
+	expect_grep "the leaving one is warned about" 'left a process running' err
 }
 
 # ---- output ----

@@ -96,6 +96,8 @@ test_number_formatting() {
 	# 19 quick runs and one of about 3 ms: mean under 1 ms, max above.
 	cb -r 20 'if [ $CBENCH_ITERATION = 7 ]; then sleep 0.003; fi' >out 2>err ||
 		fail "exit $?"
+	expect_grep "times are formatted" '^  Time \(mean ± σ\): +[0-9]{1,3}\.[0-9]+ (µs|ms|s) ± +[0-9]{1,3}\.[0-9]+ (µs|ms|s)' out
+	expect_grep "sizes are formatted" '^  Peak RSS: +[0-9]{1,3}\.[0-9] (KiB|MiB)' out
 	expect_no_grep "no 4-digit µs or ms values" '[0-9]{4}\.[0-9]* (µs|ms)' out
 	expect_no_grep "no trailing spaces" ' $' out
 	expect_no_grep "no 4-digit KiB" '[0-9]{4}\.[0-9] KiB' out

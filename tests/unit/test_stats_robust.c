@@ -107,12 +107,13 @@ static void test_paired_fieller(void)
 	CHECK_REL(lo, 1.0331775661312057, 1e-10);
 	CHECK_REL(hi, 1.0673961623848154, 1e-10);
 	CHECK_NEAR(f, 1.0, 0);
-	/* paired_fieller(PA, PC): dependent rounds, f = 2.7730855985421217 */
+	/* paired_fieller(PA, PC): dependent rounds, but 12 are fewer than
+	 * STATS_ROBUST_DEP_MIN_N, so taken as independent (f = 1). */
 	CHECK(stats_paired_fieller(PA, PC, N(PA), 0.95, &r, &lo, &hi, &f) == 0);
 	CHECK_REL(r, 1.0522243940578582, 1e-12);
-	CHECK_REL(lo, 0.810189874641446, 1e-10);
-	CHECK_REL(hi, 1.2156860478703262, 1e-10);
-	CHECK_REL(f, 2.7730855985421217, 1e-10);
+	CHECK_REL(lo, 1.0425292969388686, 1e-10);
+	CHECK_REL(hi, 1.061736343633817, 1e-10);
+	CHECK_NEAR(f, 1.0, 0);
 	/* A round with a NaN on either side is dropped as a whole. */
 	double a[N(PA) + 2], b[N(PA) + 2];
 	memcpy(a, PA, sizeof PA);
@@ -120,8 +121,8 @@ static void test_paired_fieller(void)
 	a[N(PA)] = NAN, b[N(PA)] = 100;
 	a[N(PA) + 1] = 100, b[N(PA) + 1] = NAN;
 	CHECK(stats_paired_fieller(a, b, N(a), 0.95, &r, &lo, &hi, NULL) == 0);
-	CHECK_REL(lo, 0.810189874641446, 1e-10);
-	CHECK_REL(hi, 1.2156860478703262, 1e-10);
+	CHECK_REL(lo, 1.0425292969388686, 1e-10);
+	CHECK_REL(hi, 1.061736343633817, 1e-10);
 	/* Unbounded: mean(a) not significantly above 0. */
 	double za[] = {-1, 1, -1.2, 1.3}, zb[] = {1, 2, 1, 2};
 	CHECK(stats_paired_fieller(za, zb, 4, 0.95, &r, &lo, &hi, NULL) == -1);
@@ -138,16 +139,16 @@ static void test_paired_t(void)
 	CHECK_REL(t, 6.726452467681805, 1e-12);
 	CHECK_NEAR(df, 11, 0);
 	CHECK(lg);
-	/* paired_t(PA, PC, False) and (..., True): widened by the log
-	 * ratios' factor, df = n_eff - 1. */
+	/* paired_t(PA, PC, False) and (..., True): 12 rounds are too few
+	 * to widen for (STATS_ROBUST_DEP_MIN_N), so the two agree. */
 	CHECK_REL(stats_paired_t_p(PA, PC, N(PA), false, &t, &df, &f, NULL),
 		  1.0474014024419292e-07, 1e-8);
 	CHECK_REL(t, 12.123051341290077, 1e-12);
 	CHECK_REL(stats_paired_t_p(PA, PC, N(PA), true, &t, &df, &f, NULL),
-		  0.14087056701838624, 1e-9);
-	CHECK_REL(t, 4.445180737289653, 1e-12);
-	CHECK_NEAR(df, 1, 0); /* n_eff - 1 below 1: floored */
-	CHECK_REL(f, 2.727234742019023, 1e-12);
+		  1.0474014024419292e-07, 1e-8);
+	CHECK_REL(t, 12.123051341290077, 1e-12);
+	CHECK_NEAR(df, 11, 0);
+	CHECK_NEAR(f, 1.0, 0);
 	/* A value <= 0: differences instead of log ratios. */
 	double a[] = {0, 1, 2, 3}, b[] = {1, 2.5, 2.5, 4.5};
 	stats_paired_t_p(a, b, 4, false, &t, NULL, NULL, &lg);
@@ -260,29 +261,28 @@ static void test_compare_paired(void)
 	CHECK(memcmp(a, PA, sizeof a) == 0 && memcmp(c, PC, sizeof c) == 0);
 	CHECK(o.paired && o.na == 12 && o.nb == 12);
 	/* "cmp paired" lines of the Python script: the geometric mean of the
-	 * rounds' ratios, the t-interval of their logs widened by f 2.73
-	 * with df max(n_eff - 1, 1) = 1; the ratio of means beside it. */
+	 * rounds' ratios, the t-interval of their logs (12 rounds: too few to
+	 * widen for, f = 1, df 11); the ratio of means beside it. */
 	CHECK_REL(o.ratio, 1.051896901825007, 1e-12);
 	CHECK_REL(o.ratio_of_means, 1.0522243940578582, 1e-12);
 	CHECK_REL(o.acf_a, 0.4888954063904646, 1e-10);
 	CHECK(isnan(o.acf_b));
-	CHECK_REL(o.factor, 2.727234742019023, 1e-10);
-	CHECK_REL(o.n_eff, 1.6133782750479646, 1e-10);
-	CHECK_REL(o.ratio_lo, 0.9102581055549279, 1e-9);
-	CHECK_REL(o.ratio_hi, 1.2155751048154548, 1e-9);
-	CHECK_REL(o.fieller_lo, 0.810189874641446, 1e-10);
-	CHECK_REL(o.fieller_hi, 1.2156860478703262, 1e-10);
-	CHECK_REL(o.p_t, 0.14087056701838624, 1e-9);
-	CHECK_NEAR(o.t_df, 1, 0);
-	CHECK_REL(o.p_rank, 0.2608443549420506, 1e-9);
+	CHECK_NEAR(o.factor, 1.0, 0);
+	CHECK_NEAR(o.n_eff, 12, 1e-12);
+	CHECK_REL(o.ratio_lo, 1.0422787032463863, 1e-9);
+	CHECK_REL(o.ratio_hi, 1.0616038576080205, 1e-9);
+	CHECK_REL(o.fieller_lo, 1.0425292969388686, 1e-10);
+	CHECK_REL(o.fieller_hi, 1.061736343633817, 1e-10);
+	CHECK_REL(o.p_t, 1.0474014024419292e-07, 1e-8);
+	CHECK_NEAR(o.t_df, 11, 0);
+	/* The log ratios have ties, so the normal approximation:
+	 * scipy.stats.wilcoxon(log(PC/PA), method='approx',
+	 * correction=False).pvalue = 0.00216583400102514. */
+	CHECK_REL(o.p_rank, 0.00216583400102514, 1e-9);
 	CHECK(!o.rank_exact);
-	/* Widened, 12 rounds all one way give z 3.06 / 2.73: p >= 0.05 always,
-	 * so the rank test abstains and the interval and t-test decide. */
-	CHECK(o.rank_underpowered);
-	/* 12 rounds this dependent carry about 1.6 rounds' information: the
-	 * 5 % rise is not significant (it is with the plain paired t-test). */
-	CHECK(o.verdict == VERDICT_SAME);
-	CHECK(stats_paired_t_p(PA, PC, N(PA), false, NULL, NULL, NULL, NULL) < 0.05);
+	CHECK(!o.rank_underpowered);
+	/* The 5 % rise is significant in 12 rounds. */
+	CHECK(o.verdict == VERDICT_SLOWER);
 	CHECK_STR(o.t_method, "paired t, log ratios, widened");
 	CHECK_STR(o.rank_method, "Wilcoxon signed-rank, normal, widened");
 	/* Independent-looking rounds: exact Wilcoxon, no widening,
