@@ -198,6 +198,13 @@ int stats_compare_robust(const double *a, size_t na, const double *b,
 			 size_t nb, bool paired, double confidence,
 			 uint64_t seed, struct stats_robust_cmp *out);
 
+/* The same with B resamples for the unpaired (or zero-time) ratio
+ * interval; B == 0: the widened t-interval of the log ratio instead (for
+ * metrics that are not skewed, at O(n)). */
+int stats_compare_robust_b(const double *a, size_t na, const double *b,
+			   size_t nb, bool paired, double confidence,
+			   uint64_t seed, size_t B, struct stats_robust_cmp *out);
+
 /* r in stats_comparison's terms, for code written against stats.h: the
  * ratio, its interval and the verdict; p_welch the t-test's p (paired t
  * or widened Welch), p_mann_whitney the rank test's (Wilcoxon or

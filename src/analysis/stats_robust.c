@@ -652,8 +652,8 @@ static int boot_ratio_dense(const double *a, size_t na, const double *b,
 	}
 	/* Large or tiny samples: the t-interval of the log ratio (as for the
 	 * mean). */
-	if (na + nb > STATS_ROBUST_BOOT_MAX_N || na < STATS_ROBUST_BOOT_MIN_N ||
-	    nb < STATS_ROBUST_BOOT_MIN_N) {
+	if (B == 0 || na + nb > STATS_ROBUST_BOOT_MAX_N ||
+	    na < STATS_ROBUST_BOOT_MIN_N || nb < STATS_ROBUST_BOOT_MIN_N) {
 		double df = paired ? (double)na - 1 : (double)(na + nb - 2);
 		t_interval(th, se, f, c, df, lo, hi);
 		*lo = exp(*lo);
@@ -764,7 +764,7 @@ static int sign_if(double p, double alpha, double dir)
 }
 
 static int compare_paired(const double *a, const double *b, size_t n,
-			  uint64_t seed, struct stats_robust_cmp *o)
+			  uint64_t seed, size_t B, struct stats_robust_cmp *o)
 {
 	double c = o->confidence, alpha = 1 - c, r, f, ft;
 	double ma, mb, va, vb;
@@ -809,7 +809,7 @@ static int compare_paired(const double *a, const double *b, size_t n,
 			z[i] = b[i] - o->ratio * a[i];
 		o->factor = factor_dense(z, n, &o->acf_a, &o->n_eff);
 		o->factor = boot_factor(o->factor, c, df_of(o->n_eff), (double)(n - 1));
-		if (boot_ratio_dense(a, n, b, n, true, c, STATS_ROBUST_B, seed,
+		if (boot_ratio_dense(a, n, b, n, true, c, B, seed,
 				     o->factor, &o->ratio_lo, &o->ratio_hi) != 0)
 			o->ratio_lo = o->ratio_hi = NAN;
 		round_series(a, b, n, z);
@@ -854,7 +854,8 @@ static double welch_widened(double ma, double ea, double nea, double mb,
 }
 
 static int compare_unpaired(const double *a, size_t na, const double *b,
-			    size_t nb, uint64_t seed, struct stats_robust_cmp *o)
+			    size_t nb, uint64_t seed, size_t B,
+			    struct stats_robust_cmp *o)
 {
 	double c = o->confidence, alpha = 1 - c, ma, mb, va, vb, u;
 	o->na = na;
@@ -879,7 +880,7 @@ static int compare_unpaired(const double *a, size_t na, const double *b,
 	welch_widened(ma, va / (double)na, (double)na, mb, vb / (double)nb,
 		      (double)nb, &t_plain, &df_plain);
 	o->factor = boot_factor(f, c, o->t_df, df_plain);
-	if (boot_ratio_dense(a, na, b, nb, false, c, STATS_ROBUST_B, seed,
+	if (boot_ratio_dense(a, na, b, nb, false, c, B, seed,
 			     o->factor, &o->ratio_lo, &o->ratio_hi) != 0)
 		o->ratio_lo = o->ratio_hi = NAN;
 	o->p_rank = stats_mann_whitney_p(a, na, b, nb, &u, &o->rank_exact);
@@ -896,6 +897,14 @@ int stats_compare_robust(const double *a, size_t na, const double *b,
 			 size_t nb, bool paired, double confidence,
 			 uint64_t seed, struct stats_robust_cmp *out)
 {
+	return stats_compare_robust_b(a, na, b, nb, paired, confidence, seed,
+				      STATS_ROBUST_B, out);
+}
+
+int stats_compare_robust_b(const double *a, size_t na, const double *b,
+			   size_t nb, bool paired, double confidence,
+			   uint64_t seed, size_t B, struct stats_robust_cmp *out)
+{
 	double *va = NULL, *vb = NULL;
 	size_t ka = 0, kb = 0;
 	int rc = -1;
@@ -909,8 +918,8 @@ int stats_compare_robust(const double *a, size_t na, const double *b,
 		vb = finite_copy(b, nb, &kb);
 	}
 	if (va && vb && ka > 0 && kb > 0)
-		rc = paired ? compare_paired(va, vb, ka, seed, out)
-			    : compare_unpaired(va, ka, vb, kb, seed, out);
+		rc = paired ? compare_paired(va, vb, ka, seed, B, out)
+			    : compare_unpaired(va, ka, vb, kb, seed, B, out);
 	free(va);
 	free(vb);
 	return rc;

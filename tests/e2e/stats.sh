@@ -142,9 +142,9 @@ test_bimodal_warning() {
 	expect_grep "bimodal" 'Warning: the run times form two groups \(bimodality coefficient [0-9.]+ > 5/9\)' out
 }
 
-# The README's JSON example comes from a real run of 3 + 3 runs, so its
+# The README's JSON example comes from a real run of 3 rounds, so its
 # verdict must follow the README's rule: the rank test abstains, and a
-# ratio interval above 1 with Welch's p below 0.05 is "slower".
+# ratio interval above 1 with the paired t-test's p below 0.05 is "slower".
 test_readme_json_example_verdict_consistent() {
 	local readme="$STATS_ROOT/README.md"
 	local blk
@@ -153,7 +153,8 @@ test_readme_json_example_verdict_consistent() {
 	local lo hi p verdict
 	lo=$(printf '%s\n' "$blk" | sed -n 's/.*"ratio_ci": \[\([^,]*\),.*/\1/p' | head -n 1)
 	hi=$(printf '%s\n' "$blk" | sed -n 's/.*"ratio_ci": \[[^,]*, *\([^]]*\)\].*/\1/p' | head -n 1)
-	p=$(printf '%s\n' "$blk" | sed -n 's/.*"p_welch": \([^,]*\),.*/\1/p' | head -n 1)
+	# The verdict's t-test is p_t (p_welch is the unpaired reference).
+	p=$(printf '%s\n' "$blk" | sed -n 's/.*"p_t": \([^,]*\),.*/\1/p' | head -n 1)
 	verdict=$(printf '%s\n' "$blk" | sed -n 's/.*"verdict": "\([^"]*\)".*/\1/p' | head -n 1)
 	[ -n "$lo" ] && [ -n "$hi" ] && [ -n "$p" ] && [ -n "$verdict" ] ||
 		fail "cannot read the example's comparison"
@@ -162,5 +163,7 @@ test_readme_json_example_verdict_consistent() {
 		if (p < 0.05 && lo > 1) print "slower";
 		else if (p < 0.05 && hi < 1) print "faster";
 		else print "no significant difference" }')
-	expect_eq "verdict of ratio_ci [$lo, $hi], p_welch $p" "$verdict" "$want"
+	expect_eq "verdict of ratio_ci [$lo, $hi], p_t $p" "$verdict" "$want"
+	printf '%s\n' "$blk" | grep -q '"rank_test": "Wilcoxon signed-rank, exact"' ||
+		fail "the example's rank test (it abstains with 3 rounds)"
 }
