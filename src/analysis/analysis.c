@@ -250,9 +250,10 @@ static void rebuild_views(struct analysis *a)
 		if (a->bench[i].sum[MET_WALL].n > 0)
 			a->summary_order[a->n_summary++] = i;
 	}
-	if (a->opt.tables_by_mean)
+	/* (No benchmark yet: the arrays are not allocated.) */
+	if (a->opt.tables_by_mean && a->n > 1)
 		qsort_r(a->order, a->n, sizeof *a->order, cmp_by_mean, a);
-	if (a->opt.summary_by_mean)
+	if (a->opt.summary_by_mean && a->n_summary > 1)
 		qsort_r(a->summary_order, a->n_summary, sizeof *a->summary_order,
 			cmp_by_mean, a);
 }

@@ -177,9 +177,12 @@ const struct cli_option cli_options[] = {
 		 "shuffled (rounds in a random order)"},
 	{.id = OPT_SEED, .long_name = "seed", .arity = ARG_ONE,
 	 .kind = KIND_UINT, .arg_name = "NUM", .scope = SCOPE_BOTH,
-	 .show_def = DEF_TEXT, .def_text = "from the clock, printed",
+	 .show_def = DEF_TEXT,
+	 .def_text = "for --order=shuffled from the clock, printed; for the "
+		     "bootstrap 0",
 	 .off = OFF(seed), .given_off = OFF(seed_given),
-	 .help = "Seed for --order=shuffled and bootstrap resampling"},
+	 .help = "Seed for --order=shuffled and for the bootstrap intervals "
+		 "(recorded in the JSON)"},
 	{.id = OPT_SORT, .long_name = "sort", .arity = ARG_ONE,
 	 .kind = KIND_ENUM, .arg_name = "HOW", .values = sort_values,
 	 .scope = SCOPE_RUN, .def = SORT_AUTO, .show_def = DEF_VALUE,

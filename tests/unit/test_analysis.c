@@ -226,9 +226,24 @@ static void bench_entry_matches_stats(void)
 	CHECK(warned);
 }
 
+/* An update with no benchmark yet (everything failed before the first
+ * one started) is a document with nothing in it, and fine to free. */
+static void empty_update(void)
+{
+	struct analysis_options o = opt;
+	o.tables_by_mean = true;
+	struct analysis *an = analysis_new(&o);
+	analysis_update(an, NULL, 0, -1);
+	int empty = an->n == 0 && an->base == -1 && an->n_cmps == 0 &&
+		    an->n_summary == 0;
+	analysis_free(an);
+	CHECK(empty);
+}
+
 int main(void)
 {
 	stats_init();
+	RUN(empty_update);
 	RUN(base_is_reference_or_fastest);
 	RUN(orders_and_comparisons);
 	RUN(interleaved_runs_are_paired);
