@@ -159,6 +159,10 @@ static void mean_var(const double *v, size_t n, double *m, double *var)
 
 static double t_crit(double c, double df)
 {
+	/* A non-finite or zero df (infinite or NaN runs in a baseline file)
+	 * has no quantile: NaN, rather than a GSL domain error. */
+	if (!(df > 0) || !isfinite(df))
+		return NAN;
 	return gsl_cdf_tdist_Pinv(0.5 + c / 2.0, df);
 }
 
@@ -182,6 +186,15 @@ static double acf1_dense(const double *v, size_t k)
 static double df_of(double n_eff)
 {
 	return n_eff - 1 > 1 ? n_eff - 1 : 1;
+}
+
+/* Two-sided p of Student's t with df degrees of freedom; NaN when either
+ * is not a number GSL can take (non-finite runs in a baseline file). */
+static double t_two_sided(double t, double df)
+{
+	if (isnan(t) || !(df > 0) || !isfinite(df))
+		return NAN;
+	return 2.0 * gsl_cdf_tdist_Q(fabs(t), df);
 }
 
 /* AR(1) factor f = sqrt((1 + r) / (1 - r)) of dense v[0..k). */
@@ -358,7 +371,7 @@ static double t_test_dense(const double *d, size_t n, bool widen, double *t,
 		return m == 0 ? 1.0 : 0.0;
 	}
 	*t = m / se;
-	return 2.0 * gsl_cdf_tdist_Q(fabs(*t), *df);
+	return t_two_sided(*t, *df);
 }
 
 double stats_paired_t_p(const double *a, const double *b, size_t n, bool widen,
@@ -447,7 +460,7 @@ double stats_wilcoxon_p(const double *d, size_t n, double factor,
 			double mn = kn * (kn + 1) / 4;
 			double se = sqrt((kn * (kn + 1) * (2 * kn + 1) - ties / 2) / 24);
 			double z = se > 0 ? fabs(wp - mn) / (se * factor) : 0;
-			p = 2.0 * gsl_cdf_ugaussian_Q(z);
+			p = isnan(z) ? NAN : 2.0 * gsl_cdf_ugaussian_Q(z);
 		}
 	}
 	free(v);
@@ -830,7 +843,7 @@ static int compare_paired(const double *a, const double *b, size_t n,
 	 * verdict (as the Mann-Whitney test in stats_compare): it abstains. */
 	double zmax = sqrt(3.0 * k * (k + 1) / (2 * (2 * k + 1))) / ft;
 	double pmin = o->rank_exact ? ldexp(2.0, -(int)k)
-				    : 2.0 * gsl_cdf_ugaussian_Q(zmax);
+				    : isnan(zmax) ? NAN : 2.0 * gsl_cdf_ugaussian_Q(zmax);
 	o->rank_underpowered = !(k >= 1 && pmin < alpha);
 	cmp_verdict(o, sign_if(o->p_t, alpha, o->t),
 		    sign_if(o->p_rank, alpha, wp - k * (k + 1) / 4));
@@ -850,7 +863,7 @@ static double welch_widened(double ma, double ea, double nea, double mb,
 		return mb == ma ? 1.0 : 0.0;
 	}
 	*t = (mb - ma) / se;
-	return 2.0 * gsl_cdf_tdist_Q(fabs(*t), *df);
+	return t_two_sided(*t, *df);
 }
 
 static int compare_unpaired(const double *a, size_t na, const double *b,
