@@ -36,14 +36,18 @@ def factor(x):
     f = np.sqrt((1 + r) / (1 - r))
     return f, len(x) / f**2
 
+def dfn(ne, n):
+    # n_eff - 1, never below (n - 1) / 2 (and 1): cbench's df_n
+    return max(max(ne, (n + 1) / 2) - 1, 1)
+
 def halfwidth_dep(x, c=0.95):
     x = np.asarray(x, float); f, ne = factor(x)
-    return stats.t.ppf(0.5 + c / 2, max(ne - 1, 1)) * f * x.std(ddof=1) / np.sqrt(len(x))
+    return stats.t.ppf(0.5 + c / 2, dfn(ne, len(x))) * f * x.std(ddof=1) / np.sqrt(len(x))
 
 def paired_fieller(a, b, c=0.95):
     a = np.asarray(a, float); b = np.asarray(b, float); n = len(a)
     R = b.mean() / a.mean(); f, ne = factor(b - R * a)
-    t = stats.t.ppf(0.5 + c / 2, max(ne - 1, 1))
+    t = stats.t.ppf(0.5 + c / 2, dfn(ne, n))
     # Fieller's set by its definition, solved by root finding (brentq):
     g = lambda r: abs(b.mean() - r * a.mean()) - t * np.std(b - r * a, ddof=1) / np.sqrt(ne)
     lo = optimize.brentq(g, R * 0.5, R, xtol=1e-15); hi = optimize.brentq(g, R, R * 1.5, xtol=1e-15)
@@ -54,7 +58,7 @@ def paired_t(a, b, widen):
     if not widen:
         r = stats.ttest_1samp(l, 0.0)   # == stats.ttest_rel(log b, log a)
         return r.pvalue, r.statistic, len(l) - 1.0, 1.0
-    f, ne = factor(l); df = max(ne - 1, 1)
+    f, ne = factor(l); df = dfn(ne, len(l))
     t = l.mean() / (f * l.std(ddof=1) / np.sqrt(len(l)))
     return 2 * stats.t.sf(abs(t), df), t, df, f
 
@@ -204,7 +208,7 @@ elif __name__ == "__main__":
     # the geometric mean of the rounds' ratios, and the t-interval of the
     # log ratios with se times f and df = max(n_eff - 1, 1)
     d = np.log(b / a); m = d.mean()
-    h = stats.t.ppf(0.975, max(nez - 1, 1)) * fz * d.std(ddof=1) / np.sqrt(len(d))
+    h = stats.t.ppf(0.975, dfn(nez, len(d))) * fz * d.std(ddof=1) / np.sqrt(len(d))
     p("cmp paired: geometric-mean ratio, CI", (np.exp(m), np.exp(m - h), np.exp(m + h)))
     pt = paired_t(PA, PC, True); p("cmp paired: p_t, t, df, f_l", pt)
     # (the log ratios have ties: the normal approximation, as cbench)
@@ -215,7 +219,7 @@ elif __name__ == "__main__":
     wa = sa.var(ddof=1) / (20 * sa.mean()**2); wb = sb.var(ddof=1) / (20 * sb.mean()**2)
     F = np.sqrt((fa * fa * wa + fb * fb * wb) / (wa + wb))
     ea = fa * fa * sa.var(ddof=1) / 20; eb = fb * fb * sb.var(ddof=1) / 20
-    df = (ea + eb)**2 / (ea * ea / max(nea - 1, 1) + eb * eb / max(neb - 1, 1))
+    df = (ea + eb)**2 / (ea * ea / dfn(nea, 20) + eb * eb / dfn(neb, 20))
     pa_, pb_ = sa.var(ddof=1) / 20, sb.var(ddof=1) / 20
     df_plain = (pa_ + pb_)**2 / (pa_**2 / 19 + pb_**2 / 19)   # Welch-Satterthwaite
     F = F * max(1.0, stats.t.ppf(0.975, df) / stats.t.ppf(0.975, df_plain))
@@ -224,5 +228,5 @@ elif __name__ == "__main__":
     t = (sb.mean() - sa.mean()) / np.sqrt(ea + eb)
     p("cmp unpaired: welch widened p, t, df", (2 * stats.t.sf(abs(t), df), t, df))
     f, ne = factor(X20)
-    p("mean_ci_robust(X20, seed 3): bootstrap factor", f * stats.t.ppf(0.975, max(ne - 1, 1)) / stats.t.ppf(0.975, 19))
+    p("mean_ci_robust(X20, seed 3): bootstrap factor", f * stats.t.ppf(0.975, dfn(ne, 20)) / stats.t.ppf(0.975, 19))
     p("welch plain (scipy ttest_ind equal_var=False) SK vs ALT", stats.ttest_ind(ALT, SK, equal_var=False).pvalue)
