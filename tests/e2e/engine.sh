@@ -123,8 +123,8 @@ test_shell_correction_close_to_direct() {
 	s=$(jq '.results[1].metrics.page_faults.median' o.json)
 	# Without the correction the shell adds about 60 faults; with it the
 	# medians are within 1 as a rule, and the direct runs themselves vary
-	# by 2 from run to run here, so allow that.
-	awk -v d="$d" -v s="$s" 'BEGIN { x = s - d; if (x < 0) x = -x; exit !(x <= 2) }' ||
+	# by 2-3 from run to run here (stack and heap placement), so allow 3.
+	awk -v d="$d" -v s="$s" 'BEGIN { x = s - d; if (x < 0) x = -x; exit !(x <= 3) }' ||
 		fail "direct $d vs corrected shell $s page faults (median)"
 }
 

@@ -29,10 +29,10 @@ test_more_work_reported_slower_faults() {
 # neighbour's load (or steal time) can slow a stretch of runs severalfold,
 # even their task-clock, so: a twelvefold difference in work, runs taking
 # turns (--order interleaved) so that no stretch of load hits one command
-# only, and 20 runs each.  (Twice the page faults above is the exact,
+# only, and 30 runs each.  (Twice the page faults above is the exact,
 # deterministic version of this test.)
 test_more_work_reported_slower_time() {
-	cb -r 20 --order interleaved --reference "$HELPERS/spin 5" \
+	cb -r 30 --order interleaved --reference "$HELPERS/spin 5" \
 		"$HELPERS/spin 60" >out 2>err || fail "exit $?"
 	expect_grep "time verdict" \
 		'^    [0-9.]+ times faster than .*spin 60 \(95 % CI [0-9.]+–[0-9.]+, p [<=] 0\.0[0-9]+\)$' out
