@@ -115,18 +115,6 @@ void analysis_update(struct analysis *a, struct bench_result *const *rs,
 void analysis_update_bench(struct analysis *a, size_t i,
 			   const struct bench_result *r);
 
-/* Summaries of one benchmark's metrics, as analysis_update computes them
- * (for a report that has no document, e.g. the shell calibration). */
-void analysis_summarize(const struct bench_result *r,
-			const struct analysis_options *opt,
-			struct stats_summary sum[MET_COUNT]);
-
-/* One benchmark's entry on its own, without comparisons (for a report
- * made before the document); released with analysis_bench_release(). */
-void analysis_bench_compute(struct analysis_bench *b, const struct bench_result *r,
-			    const struct analysis_options *opt);
-void analysis_bench_release(struct analysis_bench *b);
-
 /* The comparison of benchmark i on metric m, or NULL. */
 const struct analysis_cmp *analysis_find_cmp(const struct analysis *a,
 					     size_t i, enum metric_id m);

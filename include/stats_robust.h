@@ -72,9 +72,6 @@ double stats_acf1(const double *x, size_t n);
 double stats_dependence_factor(const double *x, size_t n, double *acf1,
 			       double *n_eff);
 
-/* The same factor from a lag-1 autocorrelation r1 of n values. */
-double stats_dependence_factor_r1(double r1, size_t n, double *n_eff);
-
 /* stats_mean_halfwidth_dependent from running figures: the standard
  * deviation sd and lag-1 autocorrelation r1 of n values (for a stopping
  * rule that keeps them up to date in O(1) per run).  NaN if n < 2. */

@@ -21,7 +21,7 @@ struct analysis *analysis_new(const struct analysis_options *opt)
 	return a;
 }
 
-void analysis_bench_release(struct analysis_bench *b)
+static void bench_release(struct analysis_bench *b)
 {
 	free(b->outlier);
 	free(b->cmps);
@@ -34,7 +34,7 @@ void analysis_free(struct analysis *a)
 	if (a == NULL)
 		return;
 	for (size_t i = 0; i < a->n; i++)
-		analysis_bench_release(&a->bench[i]);
+		bench_release(&a->bench[i]);
 	free(a->bench);
 	free(a->cmps);
 	free(a->wall_cmp);
@@ -71,9 +71,9 @@ static void robust_mean_ci(struct stats_summary *s, const double *x, size_t n,
 	}
 }
 
-void analysis_summarize(const struct bench_result *r,
-			const struct analysis_options *opt,
-			struct stats_summary sum[MET_COUNT])
+static void summarize(const struct bench_result *r,
+		      const struct analysis_options *opt,
+		      struct stats_summary sum[MET_COUNT])
 {
 	/* Every measured metric in one call: the columns' running sums
 	 * overlap (stats.h). */
@@ -100,11 +100,12 @@ void analysis_summarize(const struct bench_result *r,
 	}
 }
 
-void analysis_bench_compute(struct analysis_bench *b, const struct bench_result *r,
-			    const struct analysis_options *opt)
+/* Summaries, outliers and warnings of one benchmark. */
+static void bench_compute(struct analysis_bench *b, const struct bench_result *r,
+			  const struct analysis_options *opt)
 {
 	free(b->outlier);
-	analysis_summarize(r, opt, b->sum);
+	summarize(r, opt, b->sum);
 	const struct stats_summary *w = &b->sum[MET_WALL];
 	b->outlier = xcalloc(r->n_runs ? r->n_runs : 1, 1);
 	for (size_t k = 0; k < r->n_runs; k++)
@@ -288,7 +289,7 @@ void analysis_update_bench(struct analysis *a, size_t i,
 {
 	grow(a, i + 1);
 	if (!current(&a->bench[i], r)) {
-		analysis_bench_compute(&a->bench[i], r, &a->opt);
+		bench_compute(&a->bench[i], r, &a->opt);
 		/* Its comparisons are due again. */
 		a->bench[i].cmp_base = -2;
 	}
@@ -305,7 +306,7 @@ void analysis_update(struct analysis *a, struct bench_result *const *rs,
 			fresh[i] = true;
 		if (current(b, rs[i]))
 			continue;
-		analysis_bench_compute(b, rs[i], &a->opt);
+		bench_compute(b, rs[i], &a->opt);
 		fresh[i] = true;
 	}
 	a->base = pick_base(a, reference);

@@ -209,6 +209,8 @@ static double t_two_sided(double t, double df)
 	return 2.0 * gsl_cdf_tdist_Q(fabs(t), df);
 }
 
+static double dependence_factor_r1(double r1, size_t k, double *n_eff);
+
 /* AR(1) factor f = sqrt((1 + r) / (1 - r)) of dense v[0..k). */
 static double factor_dense(const double *v, size_t k, double *acf1,
 			   double *n_eff)
@@ -216,10 +218,11 @@ static double factor_dense(const double *v, size_t k, double *acf1,
 	double r1 = acf1_dense(v, k);
 	if (acf1)
 		*acf1 = r1;
-	return stats_dependence_factor_r1(r1, k, n_eff);
+	return dependence_factor_r1(r1, k, n_eff);
 }
 
-double stats_dependence_factor_r1(double r1, size_t k, double *n_eff)
+/* The factor from a lag-1 autocorrelation r1 of k values. */
+static double dependence_factor_r1(double r1, size_t k, double *n_eff)
 {
 	/* Bias-corrected: E[r1] = phi - (1 + 3 phi) / n + O(n^-2) (Kendall
 	 * 1954; Marriott and Pope 1954), solved for phi.  Below
@@ -239,7 +242,7 @@ double stats_mean_halfwidth_r1(double sd, size_t n, double r1, double confidence
 {
 	if (n < 2 || !isfinite(sd))
 		return NAN;
-	double ne, f = stats_dependence_factor_r1(r1, n, &ne);
+	double ne, f = dependence_factor_r1(r1, n, &ne);
 	return t_crit(confidence, df_n(ne, n)) * f * sd / sqrt((double)n);
 }
 
