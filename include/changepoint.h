@@ -1,0 +1,60 @@
+/*
+ * changepoint.h: change points in a series of benchmark results.
+ *
+ * E-divisive means (Matteson and James, "A Nonparametric Approach for
+ * Multiple Change Point Analysis of Multivariate Data", JASA 2014) with the
+ * significance test of Hunter/Apache Otava (Fleming et al., "Hunter: Using
+ * Change Point Detection to Hunt for Performance Regressions", ICPE 2023):
+ * the strongest split of a segment is kept when a two-sample test of the
+ * points on each side finds it significant, and the search recurses into
+ * the parts.  The series is one value per invocation (for example a
+ * benchmark's mean wall time per commit), in time order.
+ *
+ * Ownership: cp_detect() fills *out with an array the caller frees with
+ * free(); it prints nothing and allocates nothing else that outlives it.
+ */
+#ifndef CBENCH_CHANGEPOINT_H
+#define CBENCH_CHANGEPOINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum cp_test {
+	CP_TEST_T,            /* Welch's t-test of the two sides (Hunter) */
+	CP_TEST_PERMUTATION,  /* permutation test of the divergence (E-divisive) */
+};
+
+struct cp_options {
+	double alpha;          /* significance level of each change, e.g. 0.05 */
+	size_t min_size;       /* fewest points on each side of a change (>= 2) */
+	size_t max_changes;    /* 0: no limit */
+	enum cp_test test;
+	unsigned permutations; /* CP_TEST_PERMUTATION: resamples, e.g. 199 */
+	uint64_t seed;         /* CP_TEST_PERMUTATION: the resampling seed */
+};
+
+/* cp_default_options: alpha 0.05, min_size 3, no limit, the t-test. */
+struct cp_options cp_default_options(void);
+
+/* One change: the series shifts between x[index - 1] and x[index]. */
+struct cp_change {
+	size_t index;          /* first point of the new segment, 0 < index < n */
+	double mean_before;    /* mean of the segment that ends at index - 1 */
+	double mean_after;     /* mean of the segment that starts at index */
+	double ratio;          /* mean_after / mean_before */
+	double ratio_lo, ratio_hi;  /* its CI at 1 - alpha */
+	double p_value;        /* of the test that kept this change */
+	double divergence;     /* the E-divisive statistic of the split */
+};
+
+/*
+ * cp_detect: finds the change points of x[0..n-1] (finite values; fewer
+ * than 2 * min_size points give no change).  On success returns 0 and sets
+ * *out (NULL when none) and *n_out, changes sorted by index.  On a bad
+ * argument (non-finite value, alpha outside (0, 1), min_size < 2) or
+ * running out of memory returns -1 with a message in err.
+ */
+int cp_detect(const double *x, size_t n, const struct cp_options *o,
+	      struct cp_change **out, size_t *n_out, char *err, size_t errlen);
+
+#endif
