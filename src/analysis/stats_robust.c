@@ -509,15 +509,74 @@ static double *boot_start(size_t B, uint64_t seed, struct stats_rng *rng)
 	return t;
 }
 
+/*
+ * The k-th smallest of t[0..n-1] (0-based), by Hoare's selection with a
+ * median-of-three pivot: O(n) expected instead of a sort's O(n log n).
+ * Leaves t partitioned: t[0..k-1] <= t[k] <= t[k+1..n-1].
+ */
+static double select_kth(double *t, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		double a = t[lo], b = t[mid], c = t[hi];
+		double pivot = a < b ? (b < c ? b : (a < c ? c : a))
+				     : (a < c ? a : (b < c ? c : b));
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (t[i] < pivot)
+				i++;
+			while (t[j] > pivot)
+				j--;
+			if (i <= j) {
+				double tmp = t[i];
+				t[i] = t[j];
+				t[j] = tmp;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return t[k];
+	}
+	return t[k];
+}
+
+/*
+ * The p-quantile of t[0..n-1] exactly as gsl_stats_quantile_from_sorted_data
+ * gives it for the sorted values (interpolating between the order
+ * statistics at (n - 1) p), without sorting: the bootstrap needs two
+ * quantiles of B = 2000 values, once per benchmark and comparison.
+ */
+static double quantile_select(double *t, size_t n, double p)
+{
+	double index = p * (double)(n - 1);
+	size_t lhs = (size_t)index;
+	double delta = index - (double)lhs;
+	double x = select_kth(t, n, lhs);
+	if (lhs + 1 >= n || delta == 0)
+		return x;
+	double next = t[lhs + 1];
+	for (size_t i = lhs + 2; i < n; i++)
+		if (t[i] < next)
+			next = t[i];
+	return (1 - delta) * x + delta * next;
+}
+
 static int boot_t_interval(double *t, size_t k, size_t B, double c, double est,
 			   double se, double f, double df, double *lo, double *hi)
 {
 	if (k < B / 2 || k < 10)
 		return -1;
-	gsl_sort(t, 1, k);
 	double alpha = 1 - c;
-	double qlo = gsl_stats_quantile_from_sorted_data(t, 1, k, alpha / 2);
-	double qhi = gsl_stats_quantile_from_sorted_data(t, 1, k, 1 - alpha / 2);
+	double qlo = quantile_select(t, k, alpha / 2);
+	double qhi = quantile_select(t, k, 1 - alpha / 2);
 	/* A guard, not a method: resamples that repeat one value many times
 	 * have a tiny standard error, and with a few wild runs (a loaded
 	 * machine) their studentized values can reach 1e10, which would
