@@ -39,7 +39,7 @@
  *   (p 0.001); cbench corrects the p-value for the choice instead,
  *   Bonferroni over the K admissible splits of the segment (p = min(1,
  *   K p_welch)), which bounds the false-positive rate by alpha (measured
- *   4-5 %; the unit test re-runs it).  p_welch keeps the raw value.
+ *   3-5 %; the unit test re-runs it).  p_welch keeps the raw value.
  * - CP_TEST_PERMUTATION: Matteson and James's permutation test: the
  *   segment's points are shuffled `permutations` times (GSL's MT19937,
  *   seeded from the seed and the segment's bounds, so the result does not
