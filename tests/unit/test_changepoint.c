@@ -281,6 +281,36 @@ static void test_false_positives(void)
 	CHECK(ptp >= ptrials * 0.9);
 }
 
+/*
+ * Fieller's interval covers the true ratio about 1 - alpha of the time:
+ * 400 seeded series of 20 + 20 normal points (mean 100, sd 1) with a step
+ * of 5 to 105, found at the true index nearly every time; the ratio 1.05 must
+ * lie inside in at least 92 % (95 % - 3 binomial standard errors: 93.9).
+ */
+static void test_ratio_coverage(void)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 7);
+	struct cp_options o = cp_default_options();
+	o.max_changes = 1; /* the sides stay whole when a false second change
+			      turns up in one of them (about 1 in 10) */
+	int covered = 0, found = 0, trials = 400;
+	double x[40];
+	for (int t = 0; t < trials; t++) {
+		for (int i = 0; i < 40; i++)
+			x[i] = 100 + gsl_ran_gaussian(r, 1.0) + (i >= 20 ? 5 : 0);
+		if (detect(x, 40, &o) != 0 || n_got != 1 || got[0].index != 20)
+			continue;
+		found++;
+		covered += got[0].ratio_lo <= 1.05 && 1.05 <= got[0].ratio_hi;
+	}
+	gsl_rng_free(r);
+	printf("  ratio interval: %d/%d covered (%d found at 20)\n", covered, found, found);
+	CHECK(found >= trials * 0.95);
+	CHECK(covered >= found * 0.92);
+	CHECK(covered < found); /* an interval, not a certainty */
+}
+
 static void test_constant(void)
 {
 	double x[20];
@@ -399,6 +429,7 @@ int main(void)
 	RUN(test_exactly_two_min_sizes);
 	RUN(test_permutation);
 	RUN(test_false_positives);
+	RUN(test_ratio_coverage);
 	RUN(test_constant);
 	RUN(test_bad_input);
 	RUN(test_magnitudes);
