@@ -73,6 +73,7 @@ enum opt_id {
 	OPT_EXPORT_CSV_RUNS, OPT_BASELINE, OPT_SAVE_BASELINE,
 	OPT_FAIL_IF_SLOWER, OPT_GATE_METRIC, OPT_REQUIRE_ALL, OPT_MATCH_BY,
 	OPT_HELP, OPT_VERSION,
+	OPT_PIN, OPT_PIN_HOOKS, OPT_PIN_SELF, OPT_ASLR, OPT_RANDOMIZE_LAYOUT,
 	OPT__COUNT
 };
 
@@ -120,6 +121,7 @@ enum time_unit { UNIT_AUTO, UNIT_US, UNIT_MS, UNIT_S };
 enum run_order { ORDER_SEQUENTIAL, ORDER_INTERLEAVED, ORDER_SHUFFLED };
 enum sort_mode { SORT_AUTO, SORT_COMMAND, SORT_MEAN_TIME };
 enum match_by { MATCH_COMMAND, MATCH_NAME };
+enum aslr_mode { ASLR_SYSTEM, ASLR_ON, ASLR_OFF };
 enum export_format { EXPORT_JSON, EXPORT_MARKDOWN, EXPORT_ASCIIDOC,
 		     EXPORT_ORGMODE, EXPORT_CSV, EXPORT_CSV_RUNS,
 		     EXPORT__COUNT };
@@ -206,6 +208,12 @@ struct config {
 
 	/* compare mode */
 	const char *compare_base, *compare_new;
+
+	/* noise control: CPU lists as given (checked by cpulist_parse), NULL
+	 * when not given; --pin-hooks "none" leaves the hooks unpinned. */
+	const char *pin, *pin_hooks, *pin_self;
+	enum aslr_mode aslr;           /* ASLR_SYSTEM: as the system has it */
+	bool randomize_layout;
 };
 
 /*

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "gate.h"
 #include "counters.h"
+#include "cpulist.h"
 #include "diag.h"
 #include "export.h"
 #include "export_compare.h"
@@ -390,6 +391,28 @@ static int check_baseline(const struct config *cfg, const struct cmp_set *base,
 	return rc;
 }
 
+/* Every CPU of --pin, --pin-hooks and --pin-self is online (the lists'
+ * syntax was checked by cli_parse).  0, or -1 with the message printed. */
+static int check_cpus(const struct config *cfg)
+{
+	const struct {
+		const char *list, *opt;
+	} lists[] = {{cfg->pin, "--pin"}, {cfg->pin_hooks, "--pin-hooks"},
+		     {cfg->pin_self, "--pin-self"}};
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+		char err[DIAG_MSG_MAX];
+		cpu_set_t set;
+		if (lists[i].list == NULL || strcmp(lists[i].list, "none") == 0)
+			continue;
+		if (cpulist_parse(lists[i].list, &set, err, sizeof err) != 0 ||
+		    cpulist_check_online("/", &set, err, sizeof err) != 0) {
+			diag_error("%s %s: %s", lists[i].opt, lists[i].list, err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /*
  * Everything checked once the plan is known and before the first run, so
  * that a mistake does not cost the user a whole run: the baseline holds
@@ -403,6 +426,8 @@ static int before_running(const struct config *cfg,
 			  const struct cmp_set *baseline, const struct plan *plan)
 {
 	char err[DIAG_MSG_MAX];
+	if (check_cpus(cfg) != 0)
+		return CBENCH_EXIT_USAGE;
 	if (baseline && (check_baseline(cfg, baseline, plan) != 0 ||
 			 check_gate_counted(cfg) != 0))
 		return CBENCH_EXIT_USAGE;

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "cmdline.h"
 #include "counters.h"
+#include "cpulist.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -28,11 +29,12 @@ _Static_assert(sizeof(enum style) == sizeof(int) &&
 	       sizeof(enum time_unit) == sizeof(int) &&
 	       sizeof(enum run_order) == sizeof(int) &&
 	       sizeof(enum sort_mode) == sizeof(int) &&
-	       sizeof(enum match_by) == sizeof(int),
+	       sizeof(enum match_by) == sizeof(int) &&
+	       sizeof(enum aslr_mode) == sizeof(int),
 	       "KIND_ENUM stores an int");
 
 static cli_handler do_help, do_version, do_param, do_step, do_shell,
-	do_no_shell, do_ignore, do_output, do_counters;
+	do_no_shell, do_ignore, do_output, do_counters, do_cpus;
 
 static const struct cli_value order_values[] = {
 	{"sequential", ORDER_SEQUENTIAL, false},
@@ -60,6 +62,8 @@ static const struct cli_value metric_values[] = {
 	{"instructions", 0, false}, {"cycles", 0, false},
 	{"cache_misses", 0, false}, {"branch_misses", 0, false},
 	{NULL, 0, false}};
+static const struct cli_value aslr_values[] = {
+	{"on", ASLR_ON, false}, {"off", ASLR_OFF, false}, {NULL, 0, false}};
 static const struct cli_value match_values[] = {
 	{"command", MATCH_COMMAND, false}, {"name", MATCH_NAME, false},
 	{NULL, 0, false}};
@@ -280,6 +284,37 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_VERSION, .long_name = "version", .short_name = 'V',
 	 .arity = ARG_NONE, .kind = KIND_SPECIAL, .scope = SCOPE_BOTH,
 	 .handler = do_version, .help = "Print the version and exit."},
+	{.id = OPT_PIN, .long_name = "pin", .arity = ARG_ONE,
+	 .kind = KIND_SPECIAL, .arg_name = "CPUS", .scope = SCOPE_RUN,
+	 .show_def = DEF_TEXT, .def_text = "where cbench may run",
+	 .off = OFF(pin), .handler = do_cpus,
+	 .help = "Run the command (and its hooks, see --pin-hooks) on these "
+		 "CPUs: a list like 2 or 2-3,6, every CPU online"},
+	{.id = OPT_PIN_HOOKS, .long_name = "pin-hooks", .arity = ARG_ONE,
+	 .kind = KIND_SPECIAL, .arg_name = "CPUS", .scope = SCOPE_RUN,
+	 .show_def = DEF_TEXT, .def_text = "the --pin CPUS",
+	 .off = OFF(pin_hooks), .handler = do_cpus,
+	 .help = "Run --setup, --prepare, --conclude and --cleanup on these "
+		 "CPUs, or 'none' to leave them where cbench may run"},
+	{.id = OPT_PIN_SELF, .long_name = "pin-self", .arity = ARG_ONE,
+	 .kind = KIND_SPECIAL, .arg_name = "CPUS", .scope = SCOPE_RUN,
+	 .show_def = DEF_TEXT, .def_text = "not pinned",
+	 .off = OFF(pin_self), .handler = do_cpus,
+	 .help = "Run cbench itself on these CPUs (the commands keep the CPUs "
+		 "they had unless --pin says otherwise)"},
+	{.id = OPT_ASLR, .long_name = "aslr", .arity = ARG_ONE,
+	 .kind = KIND_ENUM, .arg_name = "MODE", .values = aslr_values,
+	 .scope = SCOPE_RUN, .def = ASLR_SYSTEM, .show_def = DEF_TEXT,
+	 .def_text = "as the system has it", .off = OFF(aslr),
+	 .help = "Address-space layout randomisation of the command: off "
+		 "gives the same addresses in every run (repeatable counts), on "
+		 "randomises them"},
+	{.id = OPT_RANDOMIZE_LAYOUT, .long_name = "randomize-layout",
+	 .arity = ARG_NONE, .kind = KIND_FLAG, .scope = SCOPE_RUN,
+	 .off = OFF(randomize_layout),
+	 .help = "Pad the command's environment by a random 0-4095 bytes per "
+		 "run (HYPERFINE_RANDOMIZED_ENVIRONMENT_OFFSET, seeded by --seed, "
+		 "recorded per run), so no result rests on one stack alignment"},
 };
 const size_t cli_n_options = sizeof cli_options / sizeof cli_options[0];
 
@@ -724,6 +759,22 @@ static int do_output(struct cli_state *st, const struct cli_option *o,
 		return bad_value(o, a[0], what);
 	}
 	strlist_push(&st->cfg->outputs, strcmp(a[0], "-") == 0 ? "inherit" : a[0]);
+	return 0;
+}
+
+/* --pin, --pin-hooks, --pin-self CPUS: a CPU list (cpulist.h); "none"
+ * for --pin-hooks.  Whether each CPU is online is checked before the
+ * first run (main.c). */
+static int do_cpus(struct cli_state *st, const struct cli_option *o,
+		   const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	char why[DIAG_MSG_MAX];
+	cpu_set_t set;
+	if (!(o->id == OPT_PIN_HOOKS && strcmp(a[0], "none") == 0) &&
+	    cpulist_parse(a[0], &set, why, sizeof why) != 0)
+		return bad_value(o, a[0], why);
+	*(const char **)target(st, o) = a[0];
 	return 0;
 }
 
