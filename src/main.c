@@ -16,6 +16,8 @@
 #include "report.h"
 #include "spawn.h"
 #include "stats.h"
+#include "syscheck.h"
+#include "system_text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -457,6 +459,98 @@ static void warn_sequential(const struct plan *plan)
 			     "(interleaved) is what makes a comparison fair");
 }
 
+/* How long `cbench system check` watches the other processes' CPU use. */
+#define SYSTEM_BUSY_INTERVAL_S 0.5
+
+/* The directory standing in for / in `cbench system`: CBENCH_SYSTEM_ROOT
+ * (for tests: a fixture tree), else "/". */
+static const char *system_root(void)
+{
+	const char *r = getenv("CBENCH_SYSTEM_ROOT");
+	return r && r[0] ? r : "/";
+}
+
+/* `cbench system check`: read, judge, measure the noise, print.  The
+ * check only informs: its exit status is 0 unless printing fails. */
+static int system_check(const struct config *cfg, const char *root)
+{
+	struct check_readings r;
+	struct syscheck c;
+	syscheck_read(root, SYSTEM_BUSY_INTERVAL_S, &r);
+	syscheck_judge(&r, &c);
+	struct noise_result noise;
+	bool measured = false;
+	if (cfg->system_runs > 0) {
+		char exe[4096], err[DIAG_MSG_MAX];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+		exe[n > 0 ? n : 0] = '\0';
+		install_signals();
+		if (n <= 0)
+			diag_warning("noise not measured: cannot find cbench itself "
+				     "(/proc/self/exe: %s)", strerror(errno));
+		else if (noise_measure(exe, cfg->system_runs, 0.95, &noise, err,
+				       sizeof err) != 0)
+			diag_warning("noise not measured: %s", err);
+		else
+			measured = true;
+		if (spawn_stop_signal())
+			return 128 + spawn_stop_signal();
+	}
+	if (cfg->system_json) {
+		return system_text_check_json(stdout, root, &c, measured ? &noise : NULL)
+		       == 0 ? CBENCH_EXIT_OK : CBENCH_EXIT_FAILURE;
+	}
+	system_text_check(stdout, &c, measured ? &noise : NULL,
+			  isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL);
+	return CBENCH_EXIT_OK;
+}
+
+/* `cbench system tune` and `reset`: root only on the real machine. */
+static int system_tune(const struct config *cfg, const char *root)
+{
+	bool tune = cfg->system_action == SYSTEM_TUNE;
+	const char *verb = tune ? "tune" : "reset";
+	if (strcmp(root, "/") == 0 && geteuid() != 0) {
+		diag_error("'cbench system %s' changes system settings: run it as "
+			   "root (sudo cbench system %s)", verb, verb);
+		return CBENCH_EXIT_FAILURE;
+	}
+	char err[DIAG_MSG_MAX];
+	struct systune_log log;
+	int rc = tune ? systune_apply(root, &log, err, sizeof err)
+		      : systune_reset(root, &log, err, sizeof err);
+	if (rc < 0) {
+		diag_error("%s", err);
+		systune_log_free(&log);
+		return CBENCH_EXIT_FAILURE;
+	}
+	if (rc == 1)
+		printf("reset: nothing saved, nothing to restore\n");
+	else
+		system_text_tune(stdout, verb, root, &log);
+	systune_log_free(&log);
+	return CBENCH_EXIT_OK;
+}
+
+static int run_system(const struct config *cfg)
+{
+	const char *root = system_root();
+	switch (cfg->system_action) {
+	case SYSTEM_SPIN: {
+		volatile unsigned long sink = noise_spin();
+		(void)sink;
+		return CBENCH_EXIT_OK;
+	}
+	case SYSTEM_CHECK:
+		return system_check(cfg, root);
+	case SYSTEM_TUNE:
+	case SYSTEM_RESET:
+		return system_tune(cfg, root);
+	default:
+		return CBENCH_EXIT_USAGE;
+	}
+}
+
 static int run(int argc, char **argv)
 {
 	struct config cfg;
@@ -465,12 +559,19 @@ static int run(int argc, char **argv)
 	time_t started = time(NULL);
 	stats_init();
 	if (cli_parse(argc, argv, &cfg, &exit_code) != 0) {
-		if (cfg.action == CLI_HELP)
+		if (cfg.action == CLI_HELP && cfg.system_mode)
+			cli_print_system_help(stdout);
+		else if (cfg.action == CLI_HELP)
 			cli_print_help(stdout, cfg.compare_mode);
 		else if (cfg.action == CLI_VERSION)
 			cli_print_version(stdout);
 		else if (cfg.action == CLI_LIST_OPTIONS)
 			cli_list_options(stdout);
+		cli_free(&cfg);
+		return exit_code;
+	}
+	if (cfg.system_mode) {
+		exit_code = run_system(&cfg);
 		cli_free(&cfg);
 		return exit_code;
 	}

@@ -1080,6 +1080,58 @@ static int parse_short_opts(struct cli_state *st, int argc, char **argv,
 	return 0;
 }
 
+/* The default number of noise-loop runs of `cbench system check`. */
+#define SYSTEM_RUNS 40
+
+/*
+ * `cbench system check [--json] [--runs N] | tune | reset | --help`: a
+ * subcommand with a handful of options of its own, parsed here rather
+ * than through the benchmark option table.  Returns 0, or -1 (exit with
+ * *exit_code).
+ */
+static int parse_system(int argc, char **argv, struct config *cfg, int *exit_code)
+{
+	static const struct {
+		const char *name;
+		enum system_action action;
+	} actions[] = {{"check", SYSTEM_CHECK}, {"tune", SYSTEM_TUNE},
+		       {"reset", SYSTEM_RESET}, {"spin", SYSTEM_SPIN}};
+	cfg->system_mode = true;
+	cfg->system_runs = SYSTEM_RUNS;
+	if (argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+		cfg->action = CLI_HELP;
+		*exit_code = CBENCH_EXIT_OK;
+		return -1;
+	}
+	for (size_t k = 0; argc > 2 && k < sizeof actions / sizeof *actions; k++)
+		if (strcmp(argv[2], actions[k].name) == 0)
+			cfg->system_action = actions[k].action;
+	if (cfg->system_action == SYSTEM_NONE)
+		USAGE("'cbench system' takes check, tune or reset%s%s%s",
+		      argc > 2 ? " (not '" : "", argc > 2 ? argv[2] : "",
+		      argc > 2 ? "')" : "");
+	for (int i = 3; i < argc; i++) {
+		bool check = cfg->system_action == SYSTEM_CHECK;
+		if (check && strcmp(argv[i], "--json") == 0) {
+			cfg->system_json = true;
+		} else if (check && strncmp(argv[i], "--runs", 6) == 0 &&
+			   (argv[i][6] == '=' || argv[i][6] == '\0')) {
+			const char *v = argv[i][6] == '=' ? argv[i] + 7
+					: i + 1 < argc ? argv[++i] : NULL;
+			if (v == NULL)
+				USAGE("'cbench system check --runs' needs N");
+			if (cli_parse_long(v, 0, 100000, &cfg->system_runs) != 0 ||
+			    (cfg->system_runs > 0 && cfg->system_runs < 5))
+				USAGE("invalid value '%s' for 'cbench system check --runs': "
+				      "expected 0 (no noise measurement) or 5 to 100000", v);
+		} else {
+			USAGE("'cbench system %s' does not take '%s'", argv[2], argv[i]);
+		}
+	}
+	*exit_code = CBENCH_EXIT_OK;
+	return 0;
+}
+
 int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 {
 	struct cli_state st = {.cfg = cfg};
@@ -1088,6 +1140,8 @@ int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 	*exit_code = CBENCH_EXIT_USAGE;
 
 	int i = 1;
+	if (argc > 1 && strcmp(argv[1], "system") == 0)
+		return parse_system(argc, argv, cfg, exit_code);
 	if (argc > 1 && strcmp(argv[1], "compare") == 0) {
 		cfg->compare_mode = true;
 		i = 2;
@@ -1199,6 +1253,23 @@ static void help_text(const struct cli_option *o, char *buf, size_t n)
 		 o->show_def == DEF_VALUE ? "" : o->def_text, defs);
 }
 
+void cli_print_system_help(FILE *f)
+{
+	fputs("Usage: cbench system check [--json] [--runs N]\n"
+	      "  or:  cbench system tune\n"
+	      "  or:  cbench system reset\n\n"
+	      "check  reads, without changing anything, what on this machine will\n"
+	      "       spoil measurements (CPU governor, boost, SMT, isolated CPUs, load\n"
+	      "       and busy processes, swap, huge pages, ASLR, perf access and PMU,\n"
+	      "       VM or container, clock source, battery): each item fine, a risk\n"
+	      "       or unknown, with the command that fixes it; then measures the\n"
+	      "       machine's noise with N runs of a fixed loop (default 40; 0: skip).\n"
+	      "       --json prints the same as JSON.\n"
+	      "tune   (root) applies what can be undone: governor performance, boost\n"
+	      "       off, perf sample rate 1; the previous values are saved.\n"
+	      "reset  (root) restores the values tune saved.\n", f);
+}
+
 void cli_print_help(FILE *f, bool compare)
 {
 	if (compare) {
@@ -1208,7 +1279,8 @@ void cli_print_help(FILE *f, bool compare)
 		     "NEW is a significant regression over BASE.\n" "\n", f);
 	} else {
 		fputs("Usage: cbench [OPTIONS] COMMAND...\n"
-		     "  or:  cbench compare [OPTIONS] BASE.json NEW.json\n\n"
+		     "  or:  cbench compare [OPTIONS] BASE.json NEW.json\n"
+		     "  or:  cbench system check|tune|reset (see cbench system --help)\n\n"
 		     "Benchmark commands with exec-exact timing and counters.\n\n"
 		     "Every run is measured by the frozen-exec engine: the child stops at\n"
 		     "exec, counters are attached before its first instruction, and wall\n"
