@@ -38,13 +38,16 @@ struct check_proc {
 
 #define CHECK_PROCS 3
 
-/* A look at every process: its CPU ticks so far (utime + stime). */
+/* One process at one look: its CPU ticks so far (utime + stime). */
+struct proc_entry {
+	pid_t pid;
+	char comm[32];
+	uint64_t ticks;
+};
+
+/* A look at every process. */
 struct proc_snapshot {
-	struct {
-		pid_t pid;
-		char comm[32];
-		uint64_t ticks;
-	} *v;
+	struct proc_entry *v;
 	size_t n;
 	double at_s;           /* CLOCK_MONOTONIC when taken */
 	bool known;            /* ROOT/proc could be listed */
