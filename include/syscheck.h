@@ -117,6 +117,22 @@ const char *syscheck_verdict_name(enum check_verdict v);
  */
 bool syscheck_likely_cause(const struct syscheck *c, char *buf, size_t len);
 
+/*
+ * The check around a benchmark: readings taken before the first run (the
+ * load then is other work's, not the benchmark's) and a look at the
+ * processes; each later syscheck_watch_check judges them with the other
+ * processes' CPU use since then.  Freed by syscheck_watch_free.
+ */
+struct syscheck_watch {
+	struct check_readings r;
+	struct proc_snapshot start;
+};
+
+void syscheck_watch_start(struct syscheck_watch *w, const char *root);
+void syscheck_watch_check(struct syscheck_watch *w, const char *root,
+			  struct syscheck *out);
+void syscheck_watch_free(struct syscheck_watch *w);
+
 /* The check as a cJSON object ({"items": [...]}); NULL: out of memory.
  * Returned as void * so callers need not include cJSON.h. */
 void *syscheck_json(const struct syscheck *c);

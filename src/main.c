@@ -34,6 +34,11 @@ struct exports {
 	struct analysis *an;   /* the invocation's analysis document */
 	bool failed;
 	size_t written;    /* outcome_size() at the last rewrite of the files */
+	/* The system check around the run: readings from before the first
+	 * run, judged afresh (other processes' use so far) for each export
+	 * and each warning that names a likely cause. */
+	struct syscheck_watch watch;
+	struct syscheck check;
 };
 
 /* Grows with every benchmark, run and interruption recorded. */
@@ -59,6 +64,8 @@ static void write_exports(struct exports *e, const struct bench_outcome *o,
 	bool files = !at_end || outcome_size(o) != e->written;
 	e->written = outcome_size(o);
 	analysis_update(e->an, o->results, o->n, o->reference);
+	syscheck_watch_check(&e->watch, "/", &e->check);
+	e->ctx.check = &e->check;
 	struct export_doc *d = export_doc_new(&e->ctx, o, e->an);
 	for (size_t i = 0; i < cfg->n_exports; i++) {
 		const struct export_req *x = &cfg->exports[i];
@@ -78,12 +85,22 @@ static void on_bench_done(void *arg, const struct bench_outcome *so_far)
 	write_exports(arg, so_far, false);
 }
 
+/* The report's likely cause of drift or spread (export_text.h). */
+static bool likely_cause(void *arg, char *buf, size_t len)
+{
+	struct exports *e = arg;
+	struct syscheck c;
+	syscheck_watch_check(&e->watch, "/", &c);
+	return syscheck_likely_cause(&c, buf, len);
+}
+
 /* The pre-run checks, then the run, reported on the terminal; the exports
  * rewritten after each benchmark. */
 static void run_benchmarks(const struct config *cfg, const struct plan *plan,
 			   struct exports *ex, struct bench_outcome *out)
 {
 	struct report *rep = report_new(cfg, plan, ex->an);
+	report_set_cause(rep, likely_cause, ex);
 	struct bench_events ev = report_events(rep, on_bench_done, ex);
 	struct bench_runner *br;
 	int rc = bench_open(cfg, plan, &ev, &br);
@@ -609,6 +626,7 @@ static int run(int argc, char **argv)
 	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv},
 			     .an = analysis_new(&aopt)};
 	sysinfo_collect(&ex.ctx.machine, started);
+	syscheck_watch_start(&ex.watch, "/");
 
 	install_signals();
 	struct bench_outcome out;
@@ -643,6 +661,7 @@ static int run(int argc, char **argv)
 	if (exit_code == CBENCH_EXIT_OK && spawn_stop_signal())
 		exit_code = 128 + spawn_stop_signal();
 
+	syscheck_watch_free(&ex.watch);
 	analysis_free(ex.an);
 	bench_free_outcome(&out);
 	planner_free(&plan);

@@ -185,10 +185,12 @@ static cJSON *options(const struct export_doc *d)
 }
 
 /* --pin, --pin-hooks, --pin-self (canonical lists, null when not given),
- * --aslr ("on", "off", or null: as the system has it) and
- * --randomize-layout, added to the context. */
-static void noise_context(cJSON *j, const struct config *cfg)
+ * --aslr ("on", "off", or null: as the system has it),
+ * --randomize-layout and the system check (syscheck_json, null when
+ * none), added to the context. */
+static void noise_context(cJSON *j, const struct export_context *ctx)
 {
+	const struct config *cfg = ctx->cfg;
 	const struct {
 		const char *key, *list;
 	} pins[] = {{"pin", cfg->pin},
@@ -209,6 +211,8 @@ static void noise_context(cJSON *j, const struct config *cfg)
 			      ? cJSON_CreateNull()
 			      : str(cfg->aslr == ASLR_OFF ? "off" : "on"));
 	cJSON_AddBoolToObject(j, "randomize_layout", cfg->randomize_layout);
+	cJSON *check = ctx->check ? syscheck_json(ctx->check) : NULL;
+	cJSON_AddItemToObject(j, "system_check", check ? check : cJSON_CreateNull());
 }
 
 static cJSON *context(const struct export_doc *d)
@@ -229,7 +233,7 @@ static cJSON *context(const struct export_doc *d)
 	cJSON_AddItemToObject(j, "shell", str(o->shell));
 	cJSON_AddItemToObject(j, "shell_overhead_s", o->shell
 			      ? num(o->shell_overhead_s) : cJSON_CreateNull());
-	noise_context(j, d->ctx->cfg);
+	noise_context(j, d->ctx);
 	cJSON_AddItemToObject(j, "options", options(d));
 	cJSON *argv = cJSON_AddArrayToObject(j, "argv");
 	for (int i = 0; i < d->ctx->argc; i++)

@@ -189,6 +189,27 @@ void syscheck_read(const char *root, double interval_s, struct check_readings *r
 	proc_snapshot_free(&b);
 }
 
+void syscheck_watch_start(struct syscheck_watch *w, const char *root)
+{
+	syscheck_read(root, 0, &w->r);
+	proc_snapshot_take(root, &w->start);
+}
+
+void syscheck_watch_check(struct syscheck_watch *w, const char *root,
+			  struct syscheck *out)
+{
+	struct proc_snapshot now;
+	proc_snapshot_take(root, &now);
+	syscheck_busiest(&w->start, &now, getpid(), &w->r);
+	proc_snapshot_free(&now);
+	syscheck_judge(&w->r, out);
+}
+
+void syscheck_watch_free(struct syscheck_watch *w)
+{
+	proc_snapshot_free(&w->start);
+}
+
 /* ---- the judgement ---- */
 
 static struct check_item *item(struct syscheck *c, const char *key,
