@@ -1356,7 +1356,8 @@ static int noise_setup(struct ctx *x)
 	x->hook_cpus = x->cmd_cpus;
 	if (cfg->pin_hooks && strcmp(cfg->pin_hooks, "none") == 0) {
 		x->hook_pin = self ? &x->hook_cpus : NULL;
-		x->hook_cpus = before;
+		if (self)
+			x->hook_cpus = before;
 	} else if (cfg->pin_hooks) {
 		cpulist_parse(cfg->pin_hooks, &x->hook_cpus, x->err, sizeof x->err);
 		x->hook_pin = &x->hook_cpus;
