@@ -38,6 +38,10 @@ test_pin_without_launcher_or_ptrace() {
 	expect_eq "cloned from cbench" "$(sort -u "$T/a")" "$c"
 	CBENCH_TEST_NO_PTRACE=1 cb -r 2 --pin "$c" "$L cpus $T/b" >out 2>err || fail "exit $?"
 	expect_eq "fallback launch" "$(sort -u "$T/b")" "$c"
+	CBENCH_TEST_NO_LAUNCHER=1 cb -r 3 --aslr off "$L stack $T/s1" >out 2>err || fail "exit $?"
+	expect_eq "aslr off, cloned from cbench" "$(sort -u "$T/s1" | wc -l)" 1
+	CBENCH_TEST_NO_PTRACE=1 cb -r 3 --aslr off "$L stack $T/s2" >out 2>err || fail "exit $?"
+	expect_eq "aslr off, fallback launch" "$(sort -u "$T/s2" | wc -l)" 1
 }
 
 test_pin_hooks_follow_or_not() {
