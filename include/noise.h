@@ -37,6 +37,13 @@ struct noise_result {
 int noise_measure(const char *exe, long runs, double confidence,
 		  struct noise_result *out, char *err, size_t errlen);
 
+struct analysis;
+struct bench_result;
+/* The figures of r, the loop's result, from its entry 0 in an (analysed
+ * with an's confidence). */
+void noise_summarise(const struct analysis *an, const struct bench_result *r,
+		     struct noise_result *out);
+
 /* The result as a cJSON object (void * so callers need not include
  * cJSON.h); NULL on out of memory. */
 void *noise_json(const struct noise_result *n);

@@ -36,12 +36,13 @@ static double mean_of(const double *x, size_t lo, size_t hi)
 	return hi > lo ? s / (double)(hi - lo) : NAN;
 }
 
-static void summarise(const struct analysis *an, const struct bench_result *r,
-		      struct noise_result *out)
+void noise_summarise(const struct analysis *an, const struct bench_result *r,
+		     struct noise_result *out)
 {
 	const struct analysis_bench *ab = &an->bench[0];
 	const struct stats_summary *w = &ab->sum[MET_WALL];
 	out->runs = w->n;
+	out->confidence = an->opt.confidence;
 	out->mean_s = w->mean;
 	out->stddev_s = w->stddev;
 	out->cv = w->stddev / w->mean;
@@ -96,8 +97,7 @@ int noise_measure(const char *exe, long runs, double confidence,
 		struct analysis_options aopt = export_analysis_options(&cfg);
 		struct analysis *an = analysis_new(&aopt);
 		analysis_update(an, o.results, o.n, -1);
-		summarise(an, o.results[0], out);
-		out->confidence = cfg.confidence;
+		noise_summarise(an, o.results[0], out);
 		analysis_free(an);
 		rc = 0;
 	}

@@ -7,7 +7,9 @@
  * CPU lists of --pin, and tune/reset on a copy of a fixture tree.
  * Run from the repository's top directory (tests/run.sh does).
  */
+#include "analysis.h"
 #include "cpulist.h"
+#include "noise.h"
 #include "syscheck.h"
 #include "systune.h"
 #include "unit.h"
@@ -318,6 +320,41 @@ static void test_tune_nothing_to_do(void)
 	CHECK(access(p, F_OK) != 0);  /* nothing changed, nothing saved */
 }
 
+/* The noise figures of a made-up loop of 9 runs. */
+static void test_noise_figures(void)
+{
+	static const double x[] = {0.010, 0.011, 0.012, 0.010, 0.013, 0.011,
+				   0.015, 0.014, 0.016};
+	struct bench_result *r = results_new("loop", "loop", NULL, 0);
+	results_enable(r, MET_WALL);
+	for (size_t k = 0; k < 9; k++) {
+		double v[MET_COUNT];
+		for (int m = 0; m < MET_COUNT; m++)
+			v[m] = NAN;
+		v[MET_WALL] = x[k];
+		results_add_run(r, v, 0, 0);
+	}
+	struct analysis_options opt = {.confidence = 0.95};
+	struct analysis *an = analysis_new(&opt);
+	analysis_update_bench(an, 0, r);
+	struct noise_result n;
+	noise_summarise(an, r, &n);
+	CHECK(n.runs == 9);
+	CHECK_NEAR(n.confidence, 0.95, 0);
+	/* numpy: np.std(x, ddof=1) / np.mean(x) */
+	CHECK_REL(n.cv, 0.1756456747580893, 1e-12);
+	/* numpy: x[-3:].mean() / x[:3].mean() - 1 */
+	CHECK_REL(n.first_last, 0.36363636363636354, 1e-12);
+	/* X: sqrt(2) x the analysis's interval's half-width over the mean. */
+	const struct stats_summary *w = &an->bench[0].sum[MET_WALL];
+	CHECK(w->mean_ci_hi > w->mean_ci_lo);
+	CHECK_REL(n.resolvable, sqrt(2.0) * (w->mean_ci_hi - w->mean_ci_lo) / 2 / w->mean,
+		  1e-15);
+	CHECK_REL(n.mean_s, 0.112 / 9, 1e-12);  /* the sum of x is 0.112 */
+	analysis_free(an);
+	results_free(r);
+}
+
 int main(void)
 {
 	UNIT_AFTER_EACH(drop_tmp);
@@ -330,5 +367,6 @@ int main(void)
 	RUN(test_cpu_lists);
 	RUN(test_tune_and_reset_on_a_copy);
 	RUN(test_tune_nothing_to_do);
+	RUN(test_noise_figures);
 	UNIT_EXIT();
 }
