@@ -73,6 +73,7 @@ enum opt_id {
 	OPT_EXPORT_CSV_RUNS, OPT_BASELINE, OPT_SAVE_BASELINE,
 	OPT_FAIL_IF_SLOWER, OPT_GATE_METRIC, OPT_REQUIRE_ALL, OPT_MATCH_BY,
 	OPT_HELP, OPT_VERSION,
+	OPT_PIN, OPT_PIN_HOOKS, OPT_PIN_SELF, OPT_ASLR, OPT_RANDOMIZE_LAYOUT,
 	OPT__COUNT
 };
 
@@ -120,6 +121,10 @@ enum time_unit { UNIT_AUTO, UNIT_US, UNIT_MS, UNIT_S };
 enum run_order { ORDER_SEQUENTIAL, ORDER_INTERLEAVED, ORDER_SHUFFLED };
 enum sort_mode { SORT_AUTO, SORT_COMMAND, SORT_MEAN_TIME };
 enum match_by { MATCH_COMMAND, MATCH_NAME };
+enum aslr_mode { ASLR_SYSTEM, ASLR_ON, ASLR_OFF };
+/* `cbench system ACTION` (spin: the noise loop the check runs). */
+enum system_action { SYSTEM_NONE, SYSTEM_CHECK, SYSTEM_TUNE, SYSTEM_RESET,
+		     SYSTEM_SPIN };
 enum export_format { EXPORT_JSON, EXPORT_MARKDOWN, EXPORT_ASCIIDOC,
 		     EXPORT_ORGMODE, EXPORT_CSV, EXPORT_CSV_RUNS,
 		     EXPORT__COUNT };
@@ -206,6 +211,18 @@ struct config {
 
 	/* compare mode */
 	const char *compare_base, *compare_new;
+
+	/* noise control: CPU lists as given (checked by cpulist_parse), NULL
+	 * when not given; --pin-hooks "none" leaves the hooks unpinned. */
+	const char *pin, *pin_hooks, *pin_self;
+	enum aslr_mode aslr;           /* ASLR_SYSTEM: as the system has it */
+	bool randomize_layout;
+
+	/* `cbench system ...`: its own few options (cli_parse), not the table */
+	bool system_mode;              /* `cbench system ...` */
+	enum system_action system_action;
+	bool system_json;              /* check --json */
+	long system_runs;              /* check --runs N: noise loop runs, 0: none */
 };
 
 /*
@@ -219,6 +236,8 @@ void cli_free(struct config *cfg);
 /* What cli_parse found to print instead of running (main prints it). */
 void cli_print_help(FILE *f, bool compare);
 void cli_print_version(FILE *f);
+/* `cbench system --help`. */
+void cli_print_system_help(FILE *f);
 /* The hidden --list-options: one tab-separated line per table entry (long
  * name, short letter, kind, value set a|b, completion, scope run|compare|
  * both, default, range) for the sync and completion tests. */

@@ -22,6 +22,11 @@ struct text_style {
 	/* Calibrated shell start-up (wall time) subtracted from runs under a
 	 * shell: its mean and standard deviation (0 until calibrated). */
 	double shell_overhead_s, shell_overhead_sd;
+	/* The likely cause of drift or a wide spread on this machine, in a
+	 * few words into buf (syscheck_likely_cause), false if none; NULL:
+	 * not asked. */
+	bool (*likely_cause)(void *arg, char *buf, size_t len);
+	void *cause_arg;
 };
 
 /* Resolve --style against the terminal and NO_COLOR (which removes colour

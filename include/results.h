@@ -76,6 +76,8 @@ struct bench_result {
 	bool has[MET_COUNT];   /* is the metric measured at all */
 	double *col[MET_COUNT];
 	int *exit_codes;       /* exit code, or -signal for a killed command */
+	int32_t *env_pad;      /* --randomize-layout: bytes of environment
+				  padding per run; NULL when not padded */
 	uint8_t *flags;
 
 	bool interrupted;      /* stopped by Ctrl-C/SIGTERM before its last run */
@@ -94,6 +96,8 @@ void results_enable(struct bench_result *r, enum metric_id id);
 /* Append one run; values for metrics not enabled are ignored. */
 void results_add_run(struct bench_result *r, const double value[MET_COUNT],
 		     int exit_code, uint8_t flags);
+/* --randomize-layout: run k (already added) had pad bytes of padding. */
+void results_set_env_pad(struct bench_result *r, size_t k, int32_t pad);
 /* Fill value[] from a spawn result. */
 void results_values_from_spawn(const struct spawn_result *s,
 			       double value[MET_COUNT]);

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "cmdline.h"
 #include "counters.h"
+#include "cpulist.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -28,11 +29,12 @@ _Static_assert(sizeof(enum style) == sizeof(int) &&
 	       sizeof(enum time_unit) == sizeof(int) &&
 	       sizeof(enum run_order) == sizeof(int) &&
 	       sizeof(enum sort_mode) == sizeof(int) &&
-	       sizeof(enum match_by) == sizeof(int),
+	       sizeof(enum match_by) == sizeof(int) &&
+	       sizeof(enum aslr_mode) == sizeof(int),
 	       "KIND_ENUM stores an int");
 
 static cli_handler do_help, do_version, do_param, do_step, do_shell,
-	do_no_shell, do_ignore, do_output, do_counters;
+	do_no_shell, do_ignore, do_output, do_counters, do_cpus;
 
 static const struct cli_value order_values[] = {
 	{"sequential", ORDER_SEQUENTIAL, false},
@@ -60,6 +62,8 @@ static const struct cli_value metric_values[] = {
 	{"instructions", 0, false}, {"cycles", 0, false},
 	{"cache_misses", 0, false}, {"branch_misses", 0, false},
 	{NULL, 0, false}};
+static const struct cli_value aslr_values[] = {
+	{"on", ASLR_ON, false}, {"off", ASLR_OFF, false}, {NULL, 0, false}};
 static const struct cli_value match_values[] = {
 	{"command", MATCH_COMMAND, false}, {"name", MATCH_NAME, false},
 	{NULL, 0, false}};
@@ -280,6 +284,37 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_VERSION, .long_name = "version", .short_name = 'V',
 	 .arity = ARG_NONE, .kind = KIND_SPECIAL, .scope = SCOPE_BOTH,
 	 .handler = do_version, .help = "Print the version and exit."},
+	{.id = OPT_PIN, .long_name = "pin", .arity = ARG_ONE,
+	 .kind = KIND_SPECIAL, .arg_name = "CPUS", .scope = SCOPE_RUN,
+	 .show_def = DEF_TEXT, .def_text = "where cbench may run",
+	 .off = OFF(pin), .handler = do_cpus,
+	 .help = "Run the command (and its hooks, see --pin-hooks) on these "
+		 "CPUs: a list like 2 or 2-3,6, every CPU online"},
+	{.id = OPT_PIN_HOOKS, .long_name = "pin-hooks", .arity = ARG_ONE,
+	 .kind = KIND_SPECIAL, .arg_name = "CPUS", .scope = SCOPE_RUN,
+	 .show_def = DEF_TEXT, .def_text = "the --pin CPUS",
+	 .off = OFF(pin_hooks), .handler = do_cpus,
+	 .help = "Run --setup, --prepare, --conclude and --cleanup on these "
+		 "CPUs, or 'none' to leave them where cbench may run"},
+	{.id = OPT_PIN_SELF, .long_name = "pin-self", .arity = ARG_ONE,
+	 .kind = KIND_SPECIAL, .arg_name = "CPUS", .scope = SCOPE_RUN,
+	 .show_def = DEF_TEXT, .def_text = "not pinned",
+	 .off = OFF(pin_self), .handler = do_cpus,
+	 .help = "Run cbench itself on these CPUs (the commands keep the CPUs "
+		 "they had unless --pin says otherwise)"},
+	{.id = OPT_ASLR, .long_name = "aslr", .arity = ARG_ONE,
+	 .kind = KIND_ENUM, .arg_name = "MODE", .values = aslr_values,
+	 .scope = SCOPE_RUN, .def = ASLR_SYSTEM, .show_def = DEF_TEXT,
+	 .def_text = "as the system has it", .off = OFF(aslr),
+	 .help = "Address-space layout randomisation of the command: off "
+		 "gives the same addresses in every run (repeatable counts), on "
+		 "randomises them"},
+	{.id = OPT_RANDOMIZE_LAYOUT, .long_name = "randomize-layout",
+	 .arity = ARG_NONE, .kind = KIND_FLAG, .scope = SCOPE_RUN,
+	 .off = OFF(randomize_layout),
+	 .help = "Pad the command's environment by a random 0-4095 bytes per "
+		 "run (HYPERFINE_RANDOMIZED_ENVIRONMENT_OFFSET, seeded by --seed, "
+		 "recorded per run), so no result rests on one stack alignment"},
 };
 const size_t cli_n_options = sizeof cli_options / sizeof cli_options[0];
 
@@ -727,6 +762,22 @@ static int do_output(struct cli_state *st, const struct cli_option *o,
 	return 0;
 }
 
+/* --pin, --pin-hooks, --pin-self CPUS: a CPU list (cpulist.h); "none"
+ * for --pin-hooks.  Whether each CPU is online is checked before the
+ * first run (main.c). */
+static int do_cpus(struct cli_state *st, const struct cli_option *o,
+		   const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	char why[DIAG_MSG_MAX];
+	cpu_set_t set;
+	if (!(o->id == OPT_PIN_HOOKS && strcmp(a[0], "none") == 0) &&
+	    cpulist_parse(a[0], &set, why, sizeof why) != 0)
+		return bad_value(o, a[0], why);
+	*(const char **)target(st, o) = a[0];
+	return 0;
+}
+
 /* --counters LIST: known names only (counters_lookup), checked here so a
  * typo is a usage error before anything starts; none/default alone. */
 static int do_counters(struct cli_state *st, const struct cli_option *o,
@@ -1029,6 +1080,58 @@ static int parse_short_opts(struct cli_state *st, int argc, char **argv,
 	return 0;
 }
 
+/* The default number of noise-loop runs of `cbench system check`. */
+#define SYSTEM_RUNS 40
+
+/*
+ * `cbench system check [--json] [--runs N] | tune | reset | --help`: a
+ * subcommand with a handful of options of its own, parsed here rather
+ * than through the benchmark option table.  Returns 0, or -1 (exit with
+ * *exit_code).
+ */
+static int parse_system(int argc, char **argv, struct config *cfg, int *exit_code)
+{
+	static const struct {
+		const char *name;
+		enum system_action action;
+	} actions[] = {{"check", SYSTEM_CHECK}, {"tune", SYSTEM_TUNE},
+		       {"reset", SYSTEM_RESET}, {"spin", SYSTEM_SPIN}};
+	cfg->system_mode = true;
+	cfg->system_runs = SYSTEM_RUNS;
+	if (argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+		cfg->action = CLI_HELP;
+		*exit_code = CBENCH_EXIT_OK;
+		return -1;
+	}
+	for (size_t k = 0; argc > 2 && k < sizeof actions / sizeof *actions; k++)
+		if (strcmp(argv[2], actions[k].name) == 0)
+			cfg->system_action = actions[k].action;
+	if (cfg->system_action == SYSTEM_NONE)
+		USAGE("'cbench system' takes check, tune or reset%s%s%s",
+		      argc > 2 ? " (not '" : "", argc > 2 ? argv[2] : "",
+		      argc > 2 ? "')" : "");
+	for (int i = 3; i < argc; i++) {
+		bool check = cfg->system_action == SYSTEM_CHECK;
+		if (check && strcmp(argv[i], "--json") == 0) {
+			cfg->system_json = true;
+		} else if (check && strncmp(argv[i], "--runs", 6) == 0 &&
+			   (argv[i][6] == '=' || argv[i][6] == '\0')) {
+			const char *v = argv[i][6] == '=' ? argv[i] + 7
+					: i + 1 < argc ? argv[++i] : NULL;
+			if (v == NULL)
+				USAGE("'cbench system check --runs' needs N");
+			if (cli_parse_long(v, 0, 100000, &cfg->system_runs) != 0 ||
+			    (cfg->system_runs > 0 && cfg->system_runs < 5))
+				USAGE("invalid value '%s' for 'cbench system check --runs': "
+				      "expected 0 (no noise measurement) or 5 to 100000", v);
+		} else {
+			USAGE("'cbench system %s' does not take '%s'", argv[2], argv[i]);
+		}
+	}
+	*exit_code = CBENCH_EXIT_OK;
+	return 0;
+}
+
 int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 {
 	struct cli_state st = {.cfg = cfg};
@@ -1037,6 +1140,8 @@ int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 	*exit_code = CBENCH_EXIT_USAGE;
 
 	int i = 1;
+	if (argc > 1 && strcmp(argv[1], "system") == 0)
+		return parse_system(argc, argv, cfg, exit_code);
 	if (argc > 1 && strcmp(argv[1], "compare") == 0) {
 		cfg->compare_mode = true;
 		i = 2;
@@ -1148,6 +1253,23 @@ static void help_text(const struct cli_option *o, char *buf, size_t n)
 		 o->show_def == DEF_VALUE ? "" : o->def_text, defs);
 }
 
+void cli_print_system_help(FILE *f)
+{
+	fputs("Usage: cbench system check [--json] [--runs N]\n"
+	      "  or:  cbench system tune\n"
+	      "  or:  cbench system reset\n\n"
+	      "check  reads, without changing anything, what on this machine will\n"
+	      "       spoil measurements (CPU governor, boost, SMT, isolated CPUs, load\n"
+	      "       and busy processes, swap, huge pages, ASLR, perf access and PMU,\n"
+	      "       VM or container, clock source, battery): each item fine, a risk\n"
+	      "       or unknown, with the command that fixes it; then measures the\n"
+	      "       machine's noise with N runs of a fixed loop (default 40; 0: skip).\n"
+	      "       --json prints the same as JSON.\n"
+	      "tune   (root) applies what can be undone: governor performance, boost\n"
+	      "       off, perf sample rate 1; the previous values are saved.\n"
+	      "reset  (root) restores the values tune saved.\n", f);
+}
+
 void cli_print_help(FILE *f, bool compare)
 {
 	if (compare) {
@@ -1157,7 +1279,8 @@ void cli_print_help(FILE *f, bool compare)
 		     "NEW is a significant regression over BASE.\n" "\n", f);
 	} else {
 		fputs("Usage: cbench [OPTIONS] COMMAND...\n"
-		     "  or:  cbench compare [OPTIONS] BASE.json NEW.json\n\n"
+		     "  or:  cbench compare [OPTIONS] BASE.json NEW.json\n"
+		     "  or:  cbench system check|tune|reset (see cbench system --help)\n\n"
 		     "Benchmark commands with exec-exact timing and counters.\n\n"
 		     "Every run is measured by the frozen-exec engine: the child stops at\n"
 		     "exec, counters are attached before its first instruction, and wall\n"

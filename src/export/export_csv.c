@@ -271,6 +271,13 @@ int export_csv_runs_write(FILE *f, const struct export_doc *d)
 		if (has[m])
 			fieldf(f, metric_info((enum metric_id)m)->key);
 	}
+	/* --randomize-layout: the environment padding of each run, last so
+	 * the other columns keep their places (absent without it). */
+	bool pads = false;
+	for (size_t i = 0; i < o->n; i++)
+		pads |= o->results[i]->env_pad != NULL;
+	if (pads)
+		fieldf(f, "env_pad");
 	fputc('\n', f);
 
 	struct rowbuf *b = xmalloc(sizeof *b);
@@ -315,6 +322,9 @@ int export_csv_runs_write(FILE *f, const struct export_doc *d)
 			for (int mi = 0; mi < MET_COUNT; mi++)
 				if (has[mi])
 					row_number(b, r->has[mi] ? r->col[mi][k] : NAN);
+			if (pads)
+				row_number(b, r->env_pad && r->env_pad[k] >= 0
+					   ? (double)r->env_pad[k] : NAN);
 			row_str(b, "\n");
 		}
 		free(lead);

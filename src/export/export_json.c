@@ -22,6 +22,7 @@
  * U+FFFD so that strict parsers still read the file.
  */
 #include "export.h"
+#include "cpulist.h"
 #include "numfmt.h"
 #include "spawn.h"
 #include "xalloc.h"
@@ -183,6 +184,37 @@ static cJSON *options(const struct export_doc *d)
 	return j;
 }
 
+/* --pin, --pin-hooks, --pin-self (canonical lists, null when not given),
+ * --aslr ("on", "off", or null: as the system has it),
+ * --randomize-layout and the system check (syscheck_json, null when
+ * none), added to the context. */
+static void noise_context(cJSON *j, const struct export_context *ctx)
+{
+	const struct config *cfg = ctx->cfg;
+	const struct {
+		const char *key, *list;
+	} pins[] = {{"pin", cfg->pin},
+		    {"pin_hooks", cfg->pin_hooks ? cfg->pin_hooks : cfg->pin},
+		    {"pin_self", cfg->pin_self}};
+	for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++) {
+		char buf[1024], why[256];
+		cpu_set_t set;
+		if (pins[i].list && strcmp(pins[i].list, "none") != 0 &&
+		    cpulist_parse(pins[i].list, &set, why, sizeof why) == 0) {
+			cpulist_format(&set, buf, sizeof buf);
+			cJSON_AddItemToObject(j, pins[i].key, str(buf));
+		} else {
+			cJSON_AddItemToObject(j, pins[i].key, cJSON_CreateNull());
+		}
+	}
+	cJSON_AddItemToObject(j, "aslr", cfg->aslr == ASLR_SYSTEM
+			      ? cJSON_CreateNull()
+			      : str(cfg->aslr == ASLR_OFF ? "off" : "on"));
+	cJSON_AddBoolToObject(j, "randomize_layout", cfg->randomize_layout);
+	cJSON *check = ctx->check ? syscheck_json(ctx->check) : NULL;
+	cJSON_AddItemToObject(j, "system_check", check ? check : cJSON_CreateNull());
+}
+
 static cJSON *context(const struct export_doc *d)
 {
 	const struct machine_info *m = &d->ctx->machine;
@@ -201,6 +233,7 @@ static cJSON *context(const struct export_doc *d)
 	cJSON_AddItemToObject(j, "shell", str(o->shell));
 	cJSON_AddItemToObject(j, "shell_overhead_s", o->shell
 			      ? num(o->shell_overhead_s) : cJSON_CreateNull());
+	noise_context(j, d->ctx);
 	cJSON_AddItemToObject(j, "options", options(d));
 	cJSON *argv = cJSON_AddArrayToObject(j, "argv");
 	for (int i = 0; i < d->ctx->argc; i++)
@@ -220,7 +253,7 @@ static cJSON *units(void)
 
 /* A per-run array, printed after the tree (see the top). */
 enum lazy_kind { LAZY_COLUMN, LAZY_CODES, LAZY_SIGNALS, LAZY_TIMED_OUT,
-		 LAZY_FAILED, LAZY_OUTLIERS };
+		 LAZY_FAILED, LAZY_OUTLIERS, LAZY_ENV_PAD };
 
 struct lazy {
 	enum lazy_kind kind;
@@ -280,6 +313,10 @@ static cJSON *runs(const struct export_doc *d, size_t i, struct lazies *lz)
 				      later(lz, (struct lazy){.kind = per_run[k].kind,
 						.r = r, .outlier = d->an->bench[i].outlier,
 						.n = r->n_runs}));
+	if (r->env_pad)
+		cJSON_AddItemToObject(j, "env_pad",
+				      later(lz, (struct lazy){.kind = LAZY_ENV_PAD,
+						.r = r, .n = r->n_runs}));
 	return j;
 }
 
@@ -483,6 +520,10 @@ static void lazy_value(struct out *o, const struct lazy *l, size_t k)
 			OUT_LIT(o, "true");
 		else
 			OUT_LIT(o, "false");
+		break;
+	case LAZY_ENV_PAD:
+		o->len += numfmt_cjson(p, l->r->env_pad[k] >= 0
+				       ? (double)l->r->env_pad[k] : NAN);
 		break;
 	case LAZY_OUTLIERS:
 		if (l->outlier[k] & RUN_OUTLIER_SEVERE)

@@ -473,6 +473,11 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 		     "code paths. Look at the per-run times (--export-json) before "
 		     "trusting the mean.",
 		     ab->bimodality);
+	char cause[512];
+	if ((m & (STATS_WARN_DRIFT | STATS_WARN_OUTLIERS | STATS_WARN_BIMODAL)) &&
+	    st->likely_cause && st->likely_cause(st->cause_arg, cause, sizeof cause))
+		warn(st, "the likely cause on this machine: %s ('cbench system "
+		     "check' lists every item)", cause);
 }
 
 /* The largest time the report shows for r: its unit suits them all, so no

@@ -32,6 +32,13 @@ struct report *report_new(const struct config *cfg, const struct plan *plan,
 	return rep;
 }
 
+void report_set_cause(struct report *rep,
+		      bool (*fn)(void *arg, char *buf, size_t len), void *arg)
+{
+	rep->style.likely_cause = fn;
+	rep->style.cause_arg = arg;
+}
+
 void report_free(struct report *rep)
 {
 	free(rep);

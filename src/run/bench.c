@@ -11,6 +11,7 @@
  */
 #include "bench.h"
 #include "cmdline.h"
+#include "cpulist.h"
 #include "diag.h"
 #include "fileid.h"
 #include "export_text.h"
@@ -32,6 +33,11 @@
 #include <unistd.h>
 
 extern char **environ;
+
+/* --randomize-layout: the variable hyperfine pads the environment with,
+ * and the padding's range (hyperfine's: 0 to 4095 bytes). */
+#define PAD_VAR "HYPERFINE_RANDOMIZED_ENVIRONMENT_OFFSET"
+#define PAD_MAX 4096
 
 /* Runs used to calibrate the shell's start-up cost (after 3 warmups). */
 #define SHELL_CALIBRATION_RUNS 20
@@ -63,6 +69,17 @@ struct ctx {
 	} *outs;                 /* --output files, each opened once */
 	size_t n_outs;
 	bool told_fallback;
+	/* --pin / --pin-hooks / --pin-self and --aslr (see noise_setup):
+	 * the sets the command and the hooks get, NULL to inherit cbench's. */
+	cpu_set_t cmd_cpus, hook_cpus;
+	const cpu_set_t *cmd_pin, *hook_pin;
+	bool in_hook;            /* run() is starting a hook */
+	int aslr;                /* SPAWN_ASLR_* */
+	/* --randomize-layout: the padding variable (an envp slot), its
+	 * generator and the size drawn for the last command run. */
+	char *pad_slot;
+	uint64_t pad_rng;
+	int32_t pad;
 	bool default_cap;        /* bench_default_cap() set cfg->max_time_s */
 	char err[DIAG_MSG_MAX];
 };
@@ -255,12 +272,15 @@ static void build_env(struct ctx *x)
 	size_t n = 0;
 	for (char **e = environ; *e; e++)
 		n++;
-	x->envp = xcalloc(n + 2, sizeof *x->envp);
+	x->envp = xcalloc(n + 3, sizeof *x->envp);
 	size_t k = 0;
 	for (char **e = environ; *e; e++)
-		if (strncmp(*e, "CBENCH_ITERATION=", 17) != 0)
+		if (strncmp(*e, "CBENCH_ITERATION=", 17) != 0 &&
+		    !(x->pad_slot && strncmp(*e, PAD_VAR "=", sizeof PAD_VAR) == 0))
 			x->envp[k++] = *e;
 	x->envp[k++] = x->iter_slot;
+	if (x->pad_slot)
+		x->envp[k++] = x->pad_slot;
 	x->envp[k] = NULL;
 	set_iteration(x, "CBENCH_ITERATION=%zu", 0);
 }
@@ -318,6 +338,25 @@ static enum spawn_output output_mode(const char *o, int *fd, const char **path)
 	return SPAWN_OUT_FD;
 }
 
+/* SplitMix64 (Steele, Lea and Flood 2014), the generator of the padding. */
+static uint64_t pad_next(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* --randomize-layout: a new padding of 0 to PAD_MAX - 1 bytes ('X's, as
+ * hyperfine does) for the next command run. */
+static void repad(struct ctx *x)
+{
+	x->pad = (int32_t)(pad_next(&x->pad_rng) % PAD_MAX);
+	size_t at = sizeof PAD_VAR;  /* after "NAME=" */
+	memset(x->pad_slot + at, 'X', (size_t)x->pad);
+	x->pad_slot[at + (size_t)x->pad] = '\0';
+}
+
 /* Run p once: 0 with *res filled, -1 on an engine error (sent). */
 static int run(struct ctx *x, long bench, const struct prepared *p,
 	       enum spawn_output out, int out_fd, bool measured,
@@ -334,7 +373,11 @@ static int run(struct ctx *x, long bench, const struct prepared *p,
 		.stdout_fd = out_fd,
 		.timeout_s = x->cfg->timeout_s,
 		.counters = measured ? x->ctr : NULL,
+		.cpus = x->in_hook ? x->hook_pin : x->cmd_pin,
+		.aslr = x->aslr,
 	};
+	if (x->pad_slot && !x->in_hook)
+		repad(x);
 	if (spawn_run(&cmd, res, x->err, sizeof x->err) != 0) {
 		say(x, error_of(BENCH_MSG_ENGINE, bench, NULL), "%s", x->err);
 		return -1;
@@ -363,7 +406,9 @@ static int run_hook(struct ctx *x, long bench, const char *kind,
 	if (prepare(x, line, false, &p, bench, kind) != 0)
 		return -1;
 	struct spawn_result res;
+	x->in_hook = true;
 	int rc = run(x, bench, &p, out, out_fd, false, &res);
+	x->in_hook = false;
 	prepared_free(&p);
 	if (rc != 0)
 		return -1;
@@ -874,6 +919,8 @@ static void record_run(struct ctx *x, struct bstate *s,
 	int code = res->outcome == SPAWN_SIGNALED ? -res->code
 		   : timed_out ? -SIGKILL : res->code;
 	results_add_run(r, v, code, flags);
+	if (x->pad_slot)
+		results_set_env_pad(r, r->n_runs - 1, x->pad);
 }
 
 /*
@@ -1287,6 +1334,54 @@ static int resolve_all(struct ctx *x, const struct plan *plan)
 	return CBENCH_EXIT_OK;
 }
 
+/*
+ * --pin, --pin-hooks, --pin-self, --aslr and --randomize-layout, the
+ * lists already checked (cli.c, and main.c that every CPU is online).
+ * --pin-self moves cbench; a command not given --pin keeps the CPUs it
+ * would have had without it.  CBENCH_EXIT_*.
+ */
+static int noise_setup(struct ctx *x)
+{
+	const struct config *cfg = x->cfg;
+	cpu_set_t before;
+	bool self = cfg->pin_self && sched_getaffinity(0, sizeof before, &before) == 0;
+	if (cfg->pin) {
+		cpulist_parse(cfg->pin, &x->cmd_cpus, x->err, sizeof x->err);
+		x->cmd_pin = &x->cmd_cpus;
+	} else if (self) {
+		x->cmd_cpus = before;
+		x->cmd_pin = &x->cmd_cpus;
+	}
+	x->hook_pin = x->cmd_pin;
+	x->hook_cpus = x->cmd_cpus;
+	if (cfg->pin_hooks && strcmp(cfg->pin_hooks, "none") == 0) {
+		x->hook_pin = self ? &x->hook_cpus : NULL;
+		if (self)
+			x->hook_cpus = before;
+	} else if (cfg->pin_hooks) {
+		cpulist_parse(cfg->pin_hooks, &x->hook_cpus, x->err, sizeof x->err);
+		x->hook_pin = &x->hook_cpus;
+	}
+	if (cfg->pin_self) {
+		cpu_set_t set;
+		cpulist_parse(cfg->pin_self, &set, x->err, sizeof x->err);
+		if (sched_setaffinity(0, sizeof set, &set) != 0) {
+			struct bench_message m = error_of(BENCH_MSG_ENGINE, -1, NULL);
+			m.sys_errno = errno;
+			say(x, m, "--pin-self %s: %s", cfg->pin_self, strerror(errno));
+			return CBENCH_EXIT_FAILURE;
+		}
+	}
+	x->aslr = cfg->aslr == ASLR_ON ? SPAWN_ASLR_ON
+		  : cfg->aslr == ASLR_OFF ? SPAWN_ASLR_OFF : SPAWN_ASLR_INHERIT;
+	if (cfg->randomize_layout) {
+		x->pad_slot = xcalloc(sizeof PAD_VAR + PAD_MAX, 1);
+		memcpy(x->pad_slot, PAD_VAR "=", sizeof PAD_VAR);
+		x->pad_rng = cfg->seed_given ? cfg->seed : clock_seed();
+	}
+	return CBENCH_EXIT_OK;
+}
+
 /* The checks of bench_open, in order; the first failure's exit code. */
 static int open_checks(struct bench_runner *br)
 {
@@ -1300,7 +1395,8 @@ static int open_checks(struct bench_runner *br)
 		return rc;
 	if (open_outputs(x, br->st, plan->n) != 0)
 		return CBENCH_EXIT_USAGE;
-	if ((rc = open_engine(br)) != CBENCH_EXIT_OK ||
+	if ((rc = noise_setup(x)) != CBENCH_EXIT_OK ||
+	    (rc = open_engine(br)) != CBENCH_EXIT_OK ||
 	    (rc = find_shell(x, plan)) != CBENCH_EXIT_OK)
 		return rc;
 	/* After the usage checks, so a bad invocation prints one line. */
@@ -1388,6 +1484,7 @@ void bench_close(struct bench_runner *br)
 		return;
 	struct ctx *x = &br->x;
 	free(x->envp);
+	free(x->pad_slot);
 	free(x->shell_path);
 	counters_free(x->ctr);
 	if (br->engine)

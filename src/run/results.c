@@ -90,6 +90,7 @@ void results_free(struct bench_result *r)
 	for (int m = 0; m < MET_COUNT; m++)
 		free(r->col[m]);
 	free(r->exit_codes);
+	free(r->env_pad);
 	free(r->flags);
 	free(r->stop_reason);
 	free(r);
@@ -110,6 +111,8 @@ void results_add_run(struct bench_result *r, const double value[MET_COUNT],
 				r->col[m] = xreallocarray(r->col[m], ncap, sizeof(double));
 		r->exit_codes = xreallocarray(r->exit_codes, ncap, sizeof(int));
 		r->flags = xreallocarray(r->flags, ncap, 1);
+		if (r->env_pad)
+			r->env_pad = xreallocarray(r->env_pad, ncap, sizeof *r->env_pad);
 		r->cap = ncap;
 	}
 	for (int m = 0; m < MET_COUNT; m++)
@@ -120,6 +123,18 @@ void results_add_run(struct bench_result *r, const double value[MET_COUNT],
 	r->exit_codes[r->n_runs] = exit_code;
 	r->flags[r->n_runs] = flags;
 	r->n_runs++;
+}
+
+void results_set_env_pad(struct bench_result *r, size_t k, int32_t pad)
+{
+	if (k >= r->cap)
+		return;
+	if (r->env_pad == NULL) { /* the runs before had none: -1 */
+		r->env_pad = xreallocarray(NULL, r->cap, sizeof *r->env_pad);
+		for (size_t i = 0; i < r->cap; i++)
+			r->env_pad[i] = -1;
+	}
+	r->env_pad[k] = pad;
 }
 
 void results_values_from_spawn(const struct spawn_result *s,
