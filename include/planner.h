@@ -32,6 +32,8 @@ struct plan_bench {
 	char *name;               /* display name, parameters substituted; a
 				   * parameter the name does not show is
 				   * appended as " (NAME = VALUE, ...)" */
+	char *base_name;          /* the name before a " (#2)" was added to tell
+				   * it from an earlier benchmark's, or NULL */
 	char *command;            /* real command line, parameters substituted */
 	struct param_value *params;   /* every parameter of this combination */
 	size_t n_params;

@@ -32,7 +32,7 @@ _Static_assert(sizeof(enum style) == sizeof(int) &&
 	       "KIND_ENUM stores an int");
 
 static cli_handler do_help, do_version, do_param, do_step, do_shell,
-	do_no_shell, do_ignore, do_output, do_counters;
+	do_no_shell, do_ignore, do_output, do_counters, do_reference_name;
 
 static const struct cli_value order_values[] = {
 	{"sequential", ORDER_SEQUENTIAL, false},
@@ -280,6 +280,21 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_VERSION, .long_name = "version", .short_name = 'V',
 	 .arity = ARG_NONE, .kind = KIND_SPECIAL, .scope = SCOPE_BOTH,
 	 .handler = do_version, .help = "Print the version and exit."},
+	{.id = OPT_REFERENCE_NAME, .long_name = "reference-name",
+	 .arity = ARG_ONE, .kind = KIND_SPECIAL, .arg_name = "NAME",
+	 .scope = SCOPE_RUN, .handler = do_reference_name,
+	 .help = "Display name of the --reference command (hyperfine 1.20's "
+		 "option); -n names then go to the other commands."},
+	/* hyperfine's hidden name of --min-time: listed here, since --help
+	 * lists every hyperfine option cbench accepts. */
+	{.id = OPT_MIN_BENCH_TIME, .long_name = "min-benchmarking-time",
+	 .arity = ARG_ONE, .kind = KIND_SECONDS, .arg_name = "SECONDS",
+	 .scope = SCOPE_RUN, .min = 0, .max = MAX_SECONDS, .def = 3,
+	 .off = OFF(min_time_s),
+	 .help = "Same as --min-time (hyperfine's hidden name for it)."},
+	{.id = OPT_QUIET, .long_name = "quiet", .arity = ARG_NONE,
+	 .kind = KIND_FLAG, .scope = SCOPE_BOTH, .off = OFF(quiet),
+	 .help = "No notes on stderr (warnings and errors still show)."},
 };
 const size_t cli_n_options = sizeof cli_options / sizeof cli_options[0];
 
@@ -691,7 +706,8 @@ static int do_ignore(struct cli_state *st, const struct cli_option *o,
 	char what[64];
 	long l;
 	cfg->ignore_failure = true;
-	if (a[0] == NULL)
+	/* hyperfine 1.20's spelling of the bare -i. */
+	if (a[0] == NULL || strcmp(a[0], "all-non-zero") == 0)
 		return 0;
 	snprintf(what, sizeof what, "expected exit codes %g-%g, comma-separated",
 		 o->min, o->max);
@@ -708,6 +724,18 @@ static int do_ignore(struct cli_state *st, const struct cli_option *o,
 		cfg->ignore_codes[cfg->n_ignore_codes++] = (int)l;
 	}
 	free(copy);
+	return 0;
+}
+
+/* --reference-name NAME: any non-empty name (needs --reference, checked
+ * in validate). */
+static int do_reference_name(struct cli_state *st, const struct cli_option *o,
+			     const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	if (a[0][0] == '\0')
+		return bad_value(o, a[0], "expected a name");
+	st->cfg->reference_name = a[0];
 	return 0;
 }
 
@@ -912,10 +940,16 @@ static int validate(struct cli_state *st)
 		USAGE("--shell=SHELL cannot be combined with -N/--shell=none");
 	if (st->step_pending)
 		USAGE("-D/--parameter-step-size needs a -P/--parameter-scan");
+	if (cfg->reference_name && !cfg->reference)
+		USAGE("--reference-name needs --reference CMD");
 	size_t ncmd = cfg->commands.n + (cfg->reference ? 1 : 0);
-	if (cfg->names.n > ncmd)
-		USAGE("%zu command names (-n) given for %zu command%s",
-		      cfg->names.n, ncmd, ncmd == 1 ? "" : "s");
+	/* With --reference-name, -n names only the other commands. */
+	size_t nnamed = ncmd - (cfg->reference_name ? 1 : 0);
+	if (cfg->names.n > nnamed)
+		USAGE("%zu command names (-n) given for %zu command%s%s",
+		      cfg->names.n, nnamed, nnamed == 1 ? "" : "s",
+		      cfg->reference_name ? " (--reference-name names the "
+		      "reference)" : "");
 	const struct {
 		const struct strlist *l;
 		const char *opt;
