@@ -56,6 +56,8 @@ struct ctx {
 	size_t overhead_n;       /* calibration pairs */
 	char **envp;
 	char iter_slot[64];
+	char hf_slot[64];        /* HYPERFINE_ITERATION=..., at envp[hf_at] */
+	size_t hf_at;
 	int stdin_fd;
 	struct outfile {
 		const char *path;
@@ -249,20 +251,45 @@ static void set_iteration(struct ctx *x, const char *fmt, size_t k)
 	snprintf(x->iter_slot, sizeof x->iter_slot, fmt, k);
 }
 
-/* Environment: ours, with CBENCH_ITERATION in a slot rewritten per run. */
+/*
+ * HYPERFINE_ITERATION, for scripts written for hyperfine: its values
+ * (hyperfine's BenchmarkIteration): warmup-0, warmup-1, ... for warmups,
+ * 0, 1, ... for measured runs, and not set at all for anything else
+ * (setup, cleanup, the shell's calibration).  It is the last variable of
+ * the environment, so leaving it out is ending the array one earlier.
+ */
+static void set_hyperfine_iteration(struct ctx *x, bool set, const char *fmt,
+				    size_t k)
+{
+	if (set)
+		snprintf(x->hf_slot, sizeof x->hf_slot, fmt, k);
+	x->envp[x->hf_at] = set ? x->hf_slot : NULL;
+}
+
+static bool env_is(const char *e, const char *name)
+{
+	size_t n = strlen(name);
+	return strncmp(e, name, n) == 0 && e[n] == '=';
+}
+
+/* Environment: ours, with CBENCH_ITERATION and HYPERFINE_ITERATION in
+ * slots rewritten per run. */
 static void build_env(struct ctx *x)
 {
 	size_t n = 0;
 	for (char **e = environ; *e; e++)
 		n++;
-	x->envp = xcalloc(n + 2, sizeof *x->envp);
+	x->envp = xcalloc(n + 3, sizeof *x->envp);
 	size_t k = 0;
 	for (char **e = environ; *e; e++)
-		if (strncmp(*e, "CBENCH_ITERATION=", 17) != 0)
+		if (!env_is(*e, "CBENCH_ITERATION") &&
+		    !env_is(*e, "HYPERFINE_ITERATION"))
 			x->envp[k++] = *e;
 	x->envp[k++] = x->iter_slot;
-	x->envp[k] = NULL;
+	x->hf_at = k;
+	x->envp[k + 1] = NULL;
 	set_iteration(x, "CBENCH_ITERATION=%zu", 0);
+	set_hyperfine_iteration(x, false, NULL, 0);
 }
 
 /*
@@ -507,6 +534,7 @@ static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
 {
 	struct spawn_result res;
 	set_iteration(x, "CBENCH_ITERATION=calibration-%zu", (size_t)i + 1);
+	set_hyperfine_iteration(x, false, NULL, 0);
 	if (run(x, bench, p, SPAWN_OUT_NULL, -1, true, &res) != 0)
 		return -1;
 	if (res.outcome == SPAWN_INTERRUPTED)
@@ -898,11 +926,18 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 	return c == -1 ? -1 : 0;
 }
 
-/* CBENCH_ITERATION for a run and its prepare: warmup-K or the run's index. */
+/* CBENCH_ITERATION (warmup-K or the run's index) and HYPERFINE_ITERATION
+ * for a run and its prepare. */
 static void run_iteration(struct ctx *x, struct planner_step st)
 {
 	set_iteration(x, st.warmup ? "CBENCH_ITERATION=warmup-%zu"
 				   : "CBENCH_ITERATION=%zu", st.k);
+	/* hyperfine counts warmups from 0, cbench from 1. */
+	if (st.warmup)
+		set_hyperfine_iteration(x, true, "HYPERFINE_ITERATION=warmup-%zu",
+					st.k - 1);
+	else
+		set_hyperfine_iteration(x, true, "HYPERFINE_ITERATION=%zu", st.k);
 }
 
 /* Execute one step of the planner's sequence for s.  0, -1, -2. */
@@ -915,6 +950,7 @@ static int do_step(struct ctx *x, struct bstate *s, struct planner_step st)
 		return begin(x, s);
 	case PLANNER_STEP_SETUP:
 		set_iteration(x, "CBENCH_ITERATION=setup", 0);
+		set_hyperfine_iteration(x, false, NULL, 0);
 		return run_hook(x, i, "setup", b->setup, s->hook_out, -1);
 	case PLANNER_STEP_PREPARE:
 		run_iteration(x, st);
@@ -934,6 +970,7 @@ static int do_step(struct ctx *x, struct bstate *s, struct planner_step st)
 		return 0;
 	case PLANNER_STEP_CLEANUP:
 		set_iteration(x, "CBENCH_ITERATION=cleanup", 0);
+		set_hyperfine_iteration(x, false, NULL, 0);
 		return run_hook(x, i, "cleanup", b->cleanup, s->hook_out, -1);
 	case PLANNER_STEP_RUN_END:
 	case PLANNER_STEP_DONE:
