@@ -16,6 +16,8 @@ struct text_style {
 	bool color;          /* ANSI colours on stdout */
 	bool progress;       /* progress bar on stderr */
 	bool quiet;          /* --style=none: no report at all */
+	bool err_color;      /* colour on stderr (the warnings) */
+	int wrap_width;      /* wrap warnings at this width; 0: do not */
 	enum time_unit unit;
 	double confidence;   /* --confidence */
 	double precision;    /* --precision (relative), 0: off */
@@ -48,6 +50,11 @@ void text_bench_report(const struct text_style *st, const struct bench_result *r
  * in the document's summary order (--sort). */
 void text_summary(const struct text_style *st, const struct analysis *an,
 		  struct bench_result *const *rs);
+
+/* Print text to f from column col, wrapped at spaces before width (a
+ * word longer than a line stands alone), later lines indented by indent
+ * columns; ends with a newline. */
+void text_wrap(FILE *f, const char *text, int col, int indent, int width);
 
 /* Columns of the terminal on stderr (TIOCGWINSZ), else $COLUMNS, else 80. */
 int text_terminal_width(void);

@@ -449,6 +449,10 @@ static int run(int argc, char **argv)
 		cli_free(&cfg);
 		return exit_code;
 	}
+	/* hyperfine's --style none writes nothing but errors; --quiet
+	 * leaves out the notes. */
+	diag_set_quiet(cfg.style == STYLE_NONE);
+	diag_set_notes(!cfg.quiet);
 	if (cfg.compare_mode) {
 		for (size_t i = 0; i < cfg.n_exports; i++)
 			stdout_checked |= strcmp(cfg.exports[i].path, "-") == 0;

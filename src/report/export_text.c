@@ -44,6 +44,12 @@ struct text_style text_style_from(const struct config *cfg)
 			inherit = true;
 	if (inherit)
 		err_tty = false;
+	/* Warnings go to stderr: coloured and wrapped when it is a terminal
+	 * (or $COLUMNS asks for a width). */
+	bool err_term = isatty(STDERR_FILENO);
+	st.err_color = err_term && !no_color;
+	if (err_term || (getenv("COLUMNS") && *getenv("COLUMNS")))
+		st.wrap_width = text_terminal_width();
 	switch (cfg->style) {
 	case STYLE_AUTO:
 		st.color = out_tty && !no_color;
@@ -62,6 +68,7 @@ struct text_style text_style_from(const struct config *cfg)
 		st.progress = err_tty;
 		break;
 	case STYLE_BASIC:
+		st.err_color = false;
 		break;
 	case STYLE_NONE:
 		st.quiet = true;
@@ -77,6 +84,15 @@ struct text_style text_style_from(const struct config *cfg)
 static const char *c(const struct text_style *st, const char *code)
 {
 	return st->color ? code : "";
+}
+
+/* Columns the first n bytes of a UTF-8 string take (one per character). */
+static size_t display_width_n(const char *s, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		w += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return w;
 }
 
 const char *text_unit_name(enum time_unit u)
@@ -304,17 +320,54 @@ static void stop_line(const struct text_style *st, const struct bench_result *r,
 	}
 }
 
+void text_wrap(FILE *f, const char *text, int col, int indent, int width)
+{
+	const char *p = text;
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		size_t len = sp ? (size_t)(sp - p) : strlen(p);
+		int w = (int)display_width_n(p, len);
+		if (col > indent && col + 1 + w > width - 1) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)len, p);
+		col += w;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
 static void warn(const struct text_style *st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * A benchmark's warning, on stderr as hyperfine writes its warnings (so
+ * that stdout holds only the results), after the report lines before it.
+ * On a terminal, wrapped to its width at spaces, the continuation lines
+ * indented under the text; elsewhere one line, for grep.
+ */
 static void warn(const struct text_style *st, const char *fmt, ...)
 {
+	char text[2048];
 	va_list ap;
-	printf("  %sWarning:%s ", c(st, C_YELLOW), c(st, C_RESET));
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
-	putchar('\n');
+	fflush(stdout);
+	fprintf(stderr, "  %sWarning:%s ", st->err_color ? C_YELLOW : "",
+		st->err_color ? C_RESET : "");
+	int width = st->wrap_width;
+	if (width <= 0) {
+		fprintf(stderr, "%s\n", text);
+		return;
+	}
+	text_wrap(stderr, text, 11, 11, width);
 }
 
 /* "1 run", "3 runs". */

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 
 static unsigned warnings;
-static bool quiet;
+static bool quiet;        /* --style none: no warnings, no notes */
+static bool no_notes;     /* --quiet */
 
 static void vsay(const char *kind, const char *fmt, va_list ap)
 {
@@ -42,7 +43,7 @@ void diag_warning(const char *fmt, ...)
 void diag_note(const char *fmt, ...)
 {
 	va_list ap;
-	if (quiet)
+	if (quiet || no_notes)
 		return;
 	va_start(ap, fmt);
 	vsay("note: ", fmt, ap);
@@ -66,6 +67,11 @@ unsigned diag_warning_count(void)
 void diag_set_quiet(bool q)
 {
 	quiet = q;
+}
+
+void diag_set_notes(bool show)
+{
+	no_notes = !show;
 }
 
 void diag_out_of_memory(void)

@@ -10,10 +10,10 @@ test_sweep_two_parameters() {
 	cb -r 1 --output out.txt -P a 1 2 -P b 0.1 0.3 -D 0.1 'echo {a}-{b}' \
 		>out 2>err || fail "exit $?: $(cat err)"
 	expect_eq "benchmarks" "$(bench_lines out | tr '\n' ' ')" \
-		"echo 1-0.1 echo 1-0.2 echo 1-0.3 echo 2-0.1 echo 2-0.2 echo 2-0.3 "
+		"echo 1-0.1 echo 2-0.1 echo 1-0.2 echo 2-0.2 echo 1-0.3 echo 2-0.3 "
 	# One --output file for all commands: their outputs follow each other.
 	expect_eq "outputs" "$(tr '\n' ' ' <out.txt)" \
-		"1-0.1 1-0.2 1-0.3 2-0.1 2-0.2 2-0.3 "
+		"1-0.1 2-0.1 1-0.2 2-0.2 1-0.3 2-0.3 "
 }
 
 test_decimal_scan_exactly_ten_values() {
