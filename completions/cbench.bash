@@ -17,10 +17,10 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	--export-json --export-markdown --export-asciidoc --export-orgmode
 	--export-csv --export-csv-runs --baseline --save-baseline
 	--fail-if-slower --gate-metric --require-all --match-by
-	-h --help -V --version'
+	-h --help -V --version --reference-name --min-benchmarking-time --quiet'
 _cbench_compare_opts='--seed --style -u --time-unit --confidence
 	--export-markdown --fail-if-slower --gate-metric --require-all
-	--match-by -h --help -V --version'
+	--match-by -h --help -V --version --quiet'
 
 _cbench_counters='task-clock page-faults instructions cycles cache-references
 	cache-misses branches branch-misses none'
@@ -39,7 +39,7 @@ _cbench_nargs()
 	--confidence | --precision | --export-json | --export-markdown | \
 	--export-asciidoc | --export-orgmode | --export-csv | --export-csv-runs | \
 	--baseline | --save-baseline | --fail-if-slower | --gate-metric | \
-	--match-by)
+	--match-by | --reference-name | --min-benchmarking-time)
 		echo 1 ;;
 	*) echo 0 ;;
 	esac

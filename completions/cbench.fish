@@ -37,7 +37,8 @@ function __cbench_positional
                 --confidence --precision --export-json --export-markdown \
                 --export-asciidoc --export-orgmode --export-csv \
                 --export-csv-runs --baseline --save-baseline \
-                --fail-if-slower --gate-metric --match-by
+                --fail-if-slower --gate-metric --match-by --reference-name \
+                --min-benchmarking-time
                 set need 1
             case '-[wrmMDspCcSnu]'
                 set need 1
@@ -89,8 +90,8 @@ complete -c cbench -n $run -s w -l warmup -x -d 'Run each benchmark NUM times be
 complete -c cbench -n $run -s r -l runs -x -d 'Measure exactly NUM runs'
 complete -c cbench -n $run -s m -l min-runs -x -d 'Measure at least NUM runs (default: 10)'
 complete -c cbench -n $run -s M -l max-runs -x -d 'Measure at most NUM runs'
-complete -c cbench -n $run -l min-time -x -d 'Without -r, run until SECONDS of measured time'
-complete -c cbench -n $run -l max-time -x -d 'Stop a benchmark after SECONDS of measured time'
+complete -c cbench -n $run -l min-time -x -d 'Without -r, run until the runs have cost SECONDS'
+complete -c cbench -n $run -l max-time -x -d 'Stop a benchmark once its runs have cost SECONDS'
 complete -c cbench -n $run -s P -l parameter-scan -x -d 'Benchmark for each value NAME from MIN to MAX'
 complete -c cbench -n $run -s D -l parameter-step-size -x -d 'Step of the preceding -P'
 complete -c cbench -n $run -s L -l parameter-list -x -d 'Benchmark for each of the comma-separated VALUES'
@@ -118,6 +119,8 @@ complete -c cbench -n $run -l export-csv -r -F -d 'Write summary statistics as C
 complete -c cbench -n $run -l export-csv-runs -r -F -d 'Write every run as CSV'
 complete -c cbench -n $run -l baseline -r -k -a '(__fish_complete_suffix .json)' -d 'Compare with the saved results in FILE and gate'
 complete -c cbench -n $run -l save-baseline -r -F -d 'Save results as a baseline (JSON)'
+complete -c cbench -n $run -l reference-name -x -d 'Display name of the --reference command'
+complete -c cbench -n $run -l min-benchmarking-time -x -d 'Same as --min-time'
 
 # Options of both `cbench` and `cbench compare`.
 complete -c cbench -l seed -x -d 'Seed for --order=shuffled and bootstrap resampling'
@@ -131,3 +134,4 @@ complete -c cbench -l require-all -d 'Fail when a benchmark is missing from eith
 complete -c cbench -l match-by -x -a 'command name' -d 'Match benchmarks by command line or by display name'
 complete -c cbench -s h -l help -d 'Print the help and exit'
 complete -c cbench -s V -l version -d 'Print the version and exit'
+complete -c cbench -l quiet -d 'No notes on stderr'

@@ -105,12 +105,14 @@ const struct cli_option cli_options[] = {
 	 .kind = KIND_SECONDS, .arg_name = "SECONDS", .scope = SCOPE_RUN,
 	 .min = 0, .max = MAX_SECONDS, .def = 3, .show_def = DEF_VALUE,
 	 .off = OFF(min_time_s),
-	 .help = "Without -r, keep running until SECONDS of measured time"},
+	 .help = "Without -r, keep running until the runs have cost SECONDS of "
+		 "wall-clock time (prepare, run with its start-up, conclude)"},
 	{.id = OPT_MAX_TIME, .long_name = "max-time", .arity = ARG_ONE,
 	 .kind = KIND_SECONDS, .arg_name = "SECONDS", .scope = SCOPE_RUN,
 	 .min = 0, .max = MAX_SECONDS, .open = true, .show_def = DEF_TEXT,
 	 .def_text = "none", .off = OFF(max_time_s),
-	 .help = "Stop a benchmark after SECONDS of measured time"},
+	 .help = "Stop a benchmark once its runs have cost SECONDS of "
+		 "wall-clock time"},
 	{.id = OPT_PARAM_SCAN, .long_name = "parameter-scan", .short_name = 'P',
 	 .arity = ARG_THREE, .kind = KIND_SPECIAL, .arg_name = "NAME MIN MAX",
 	 .scope = SCOPE_RUN, .handler = do_param,
@@ -229,7 +231,7 @@ const struct cli_option cli_options[] = {
 	 .min = 0, .max = 1, .open = true, .off = OFF(precision),
 	 .help = "Run until the mean's confidence interval is within PCT % of "
 		 "the mean (or --max-runs / --max-time; without either, a "
-		 "default cap of 60 s of measured time per benchmark)."},
+		 "default cap of 60 s of wall-clock time per benchmark)."},
 	EXPORT(OPT_EXPORT_JSON, "export-json", EXPORT_JSON, SCOPE_RUN,
 	       "Write all results as JSON (- for stdout)."),
 	EXPORT(OPT_EXPORT_MARKDOWN, "export-markdown", EXPORT_MARKDOWN,

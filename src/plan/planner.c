@@ -505,7 +505,7 @@ void planner_free(struct plan *plan)
 /* ---- when to stop ---- */
 
 enum stop_reason planner_next(const struct config *cfg, size_t n,
-			      double total_wall_s, double rel_halfwidth)
+			      double cost_s, double rel_halfwidth)
 {
 	if (cfg->runs > 0)
 		return n >= (size_t)cfg->runs ? STOP_RUNS : STOP_CONTINUE;
@@ -515,12 +515,12 @@ enum stop_reason planner_next(const struct config *cfg, size_t n,
 		goal = n >= (size_t)cfg->min_runs && n >= 2 &&
 		       isfinite(rel_halfwidth) && rel_halfwidth <= cfg->precision;
 	else
-		goal = n >= (size_t)cfg->min_runs && total_wall_s >= cfg->min_time_s;
+		goal = n >= (size_t)cfg->min_runs && cost_s >= cfg->min_time_s;
 	if (goal)
 		return cfg->precision > 0 ? STOP_PRECISION : STOP_ENOUGH;
 	if (cfg->max_runs > 0 && n >= (size_t)cfg->max_runs)
 		return STOP_MAX_RUNS;
-	if (cfg->max_time_s > 0 && total_wall_s >= cfg->max_time_s &&
+	if (cfg->max_time_s > 0 && cost_s >= cfg->max_time_s &&
 	    n >= 1)
 		return STOP_MAX_TIME;
 	return STOP_CONTINUE;

@@ -630,13 +630,15 @@ static void warn_setuid(struct ctx *x, long bench, const struct prepared *p)
 		    (st.st_mode & S_ISUID) ? "uid" : "gid");
 }
 
-static size_t progress_total(const struct config *cfg, const struct bench_result *r)
+/* The runs benchmark r will take, from what its runs cost so far. */
+static size_t progress_total(const struct config *cfg, const struct bench_result *r,
+			     double cost_s)
 {
 	if (cfg->runs > 0)
 		return (size_t)cfg->runs;
 	size_t want = (size_t)cfg->min_runs;
 	if (r->n_runs > 0 && cfg->precision <= 0) {
-		double mean = r->total_wall_s / (double)r->n_runs;
+		double mean = cost_s / (double)r->n_runs;
 		if (mean > 0) {
 			double by_time = ceil(cfg->min_time_s / mean);
 			if (by_time > (double)want)
@@ -721,6 +723,12 @@ struct bstate {
 		size_t next_check;   /* runs before the next bootstrap check */
 	} wall;
 	bool told_leftover;      /* warned that the command leaves a daemon */
+	/* What its measured runs cost in wall-clock time: each run's
+	 * --prepare, the run with its start-up (fork, exec, a shell) and
+	 * cbench's bookkeeping, its --conclude.  --min-time and --max-time
+	 * count this, as hyperfine's budget does, so a 3 s budget takes
+	 * about 3 s; the measurement itself stays exec-exact. */
+	double cost_s;
 };
 
 /*
@@ -940,8 +948,30 @@ static void run_iteration(struct ctx *x, struct planner_step st)
 		set_hyperfine_iteration(x, true, "HYPERFINE_ITERATION=%zu", st.k);
 }
 
-/* Execute one step of the planner's sequence for s.  0, -1, -2. */
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int do_step_timed(struct ctx *x, struct bstate *s, struct planner_step st);
+
+/* Execute one step of the planner's sequence for s, adding a measured
+ * run's prepare, run and conclude to its cost.  0, -1, -2. */
 static int do_step(struct ctx *x, struct bstate *s, struct planner_step st)
+{
+	bool costs = !st.warmup && (st.kind == PLANNER_STEP_PREPARE ||
+				    st.kind == PLANNER_STEP_MEASURE ||
+				    st.kind == PLANNER_STEP_CONCLUDE);
+	double t0 = costs ? mono_s() : 0;
+	int rc = do_step_timed(x, s, st);
+	if (costs)
+		s->cost_s += mono_s() - t0;
+	return rc;
+}
+
+static int do_step_timed(struct ctx *x, struct bstate *s, struct planner_step st)
 {
 	const struct plan_bench *b = s->b;
 	long i = (long)s->index;
@@ -1011,7 +1041,7 @@ static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool report_now
 	if (rc == 0 && why == NULL) {
 		char buf[256];
 		why = bench_stop_text(s->why, x->cfg, x->default_cap, r->n_runs,
-				      r->total_wall_s, rel_halfwidth(x->cfg, s),
+				      s->cost_s, rel_halfwidth(x->cfg, s),
 				      buf, sizeof buf);
 		if (why)
 			r->stop_reason = xstrdup(why);
@@ -1088,16 +1118,15 @@ static bool after_run(struct ctx *x, struct loop *l, struct bstate *s)
 	double mean = r->total_wall_s / (double)r->n_runs;
 	if (l->seq) {
 		tell_progress(x, BENCH_PROGRESS_CURRENT, s->index, r->n_runs,
-			      progress_total(cfg, r), mean);
+			      progress_total(cfg, r, s->cost_s), mean);
 	} else {
-		size_t h = progress_total(cfg, r);
+		size_t h = progress_total(cfg, r, s->cost_s);
 		l->total_hint += h - s->hint;
 		s->hint = h;
 		tell_progress(x, BENCH_PROGRESS_RUNS, s->index, ++l->done_runs,
 			      l->total_hint, mean);
 	}
-	s->why = planner_next(cfg, r->n_runs, r->total_wall_s,
-			      rel_halfwidth(cfg, s));
+	s->why = planner_next(cfg, r->n_runs, s->cost_s, rel_halfwidth(cfg, s));
 	return s->why == STOP_CONTINUE;
 }
 
@@ -1156,7 +1185,7 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 	if (!l->seq)
 		for (size_t i = 0; i < n; i++) {
 			new_result(x, l->out, &l->st[i]);
-			l->st[i].hint = progress_total(cfg, l->st[i].r);
+			l->st[i].hint = progress_total(cfg, l->st[i].r, l->st[i].cost_s);
 			l->total_hint += l->st[i].hint;
 		}
 	struct planner_order *ord = planner_order_new(l->out->order, n, seed);
