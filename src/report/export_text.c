@@ -626,8 +626,9 @@ static void p_text(const struct stats_comparison *cmp, char *buf, size_t len)
  * names the other side when the ratio is undefined (" to B").
  */
 static void compare_text(const struct text_style *st,
-			 const struct stats_comparison *cmp, const char *more,
-			 const char *less, const char *what, const char *vs)
+			 const struct stats_comparison *cmp, double sd,
+			 const char *more, const char *less, const char *what,
+			 const char *vs)
 {
 	char lvl[16], p[24];
 	level_text(st->confidence, lvl, sizeof lvl);
@@ -650,8 +651,12 @@ static void compare_text(const struct text_style *st,
 	int d = 2;
 	while (d < 5 && r != 1 && fabs(r - 1) * pow(10, d) < 1)
 		d++;
-	printf("%s%.*f%s times %s%s", c(st, col), d, r, c(st, C_RESET),
-	       up ? more : less, what);
+	printf("%s%.*f%s", c(st, col), d, r, c(st, C_RESET));
+	/* hyperfine's "± σ" (analysis.h, ratio_sd), for the eyes and scripts
+	 * that look for it; the interval and p-value follow. */
+	if (isfinite(sd))
+		printf(" ± %s%.*f%s", c(st, C_GREEN), d, sd, c(st, C_RESET));
+	printf(" times %s%s", up ? more : less, what);
 	if (cmp->verdict == VERDICT_UNKNOWN)
 		printf(" (too few runs for a confidence interval)\n");
 	else if (!isfinite(lo) || !isfinite(hi))
@@ -683,7 +688,7 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 		snprintf(vs, sizeof vs, " to %s%s%s", c(st, C_MAGENTA), b->name,
 			 c(st, C_RESET));
 		printf("    ");
-		compare_text(st, &wc->cmp, "faster", "slower", what, vs);
+		compare_text(st, &wc->cmp, wc->ratio_sd, "faster", "slower", what, vs);
 		/* Counters: often a far steadier signal than time. */
 		for (int ck = 0; ck < CTR_MAX; ck++) {
 			enum metric_id m = (enum metric_id)(MET_CTR_FIRST + ck);
@@ -694,7 +699,7 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 			char label[40];
 			snprintf(label, sizeof label, "%s:", metric_info(m)->label);
 			printf("      %-13s ", label);
-			compare_text(st, &cc->cmp, "lower", "higher", "", "");
+			compare_text(st, &cc->cmp, NAN, "lower", "higher", "", "");
 		}
 	}
 	fflush(stdout);

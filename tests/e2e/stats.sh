@@ -35,7 +35,7 @@ test_more_work_reported_slower_time() {
 	cb -r 30 --order interleaved --reference "$HELPERS/spin 5" \
 		"$HELPERS/spin 60" >out 2>err || fail "exit $?"
 	expect_grep "time verdict" \
-		'^    [0-9.]+ times faster than .*spin 60 \(95 % CI [0-9.]+–[0-9.]+, p [<=] 0\.0[0-9]+\)$' out
+		'^    [0-9.]+ ± [0-9.]+ times faster than .*spin 60 \(95 % CI [0-9.]+–[0-9.]+, p [<=] 0\.0[0-9]+\)$' out
 	lo=$(sed -n 's/.*times faster than .*spin 60 (95 % CI \([0-9.]*\)–.*/\1/p' out)
 	awk -v lo="$lo" 'BEGIN { exit !(lo > 1) }' || fail "CI lower bound $lo not above 1"
 }
