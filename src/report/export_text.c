@@ -35,6 +35,8 @@ struct text_style text_style_from(const struct config *cfg)
 	bool no_color = nc != NULL && nc[0] != '\0';
 
 	st.unit = cfg->time_unit;
+	st.by_command = cfg->sort == SORT_COMMAND;
+	st.has_reference = cfg->reference != NULL;
 	st.confidence = cfg->confidence;
 	st.precision = cfg->precision;
 	/* The command's output on the terminal would mix with the bar. */
@@ -619,6 +621,28 @@ static void p_text(const struct stats_comparison *cmp, char *buf, size_t len)
 		snprintf(buf, len, "p = %.3f", p);
 }
 
+/* The interval and p-value that follow a ratio: " (95 % CI 1.90–1.92,
+ * p = 0.002)", with d decimals, and what a non-significant one means. */
+static void ci_tail(const struct text_style *st, const struct stats_comparison *cmp,
+		    int d)
+{
+	char lvl[16], p[24];
+	level_text(st->confidence, lvl, sizeof lvl);
+	p_text(cmp, p, sizeof p);
+	bool up = cmp->ratio >= 1;
+	double lo = up ? cmp->ratio_lo : 1 / cmp->ratio_hi;
+	double hi = up ? cmp->ratio_hi : 1 / cmp->ratio_lo;
+	bool sig = cmp->verdict == VERDICT_FASTER || cmp->verdict == VERDICT_SLOWER;
+	if (cmp->verdict == VERDICT_UNKNOWN)
+		printf(" (too few runs for a confidence interval)\n");
+	else if (!isfinite(lo) || !isfinite(hi))
+		printf(" (%s CI unbounded, %s)%s\n", lvl, p,
+		       sig ? "" : ": no significant difference");
+	else
+		printf(" (%s CI %.*f–%.*f, %s)%s\n", lvl, d, lo, d, hi, p,
+		       sig ? "" : ": no significant difference");
+}
+
 /*
  * The comparison of the base with one other benchmark on one metric, from
  * the base's side: "1.62 times faster than B (95 % CI 1.58–1.66, p < 0.001)".
@@ -630,9 +654,6 @@ static void compare_text(const struct text_style *st,
 			 const char *more, const char *less, const char *what,
 			 const char *vs)
 {
-	char lvl[16], p[24];
-	level_text(st->confidence, lvl, sizeof lvl);
-	p_text(cmp, p, sizeof p);
 	/* A ratio with a zero mean (both means 0 is possible once the
 	 * shell's start-up is subtracted) is undefined, not "nan times". */
 	if (!isfinite(cmp->ratio) || cmp->ratio == 0) {
@@ -642,8 +663,6 @@ static void compare_text(const struct text_style *st,
 	}
 	bool up = cmp->ratio >= 1;
 	double r = up ? cmp->ratio : 1 / cmp->ratio;
-	double lo = up ? cmp->ratio_lo : 1 / cmp->ratio_hi;
-	double hi = up ? cmp->ratio_hi : 1 / cmp->ratio_lo;
 	bool sig = cmp->verdict == VERDICT_FASTER || cmp->verdict == VERDICT_SLOWER;
 	const char *col = !sig ? "" : up ? C_GREEN C_BOLD : C_YELLOW C_BOLD;
 	/* Enough decimals that a small real difference does not read as
@@ -657,14 +676,49 @@ static void compare_text(const struct text_style *st,
 	if (isfinite(sd))
 		printf(" ± %s%.*f%s", c(st, C_GREEN), d, sd, c(st, C_RESET));
 	printf(" times %s%s", up ? more : less, what);
-	if (cmp->verdict == VERDICT_UNKNOWN)
-		printf(" (too few runs for a confidence interval)\n");
-	else if (!isfinite(lo) || !isfinite(hi))
-		printf(" (%s CI unbounded, %s)%s\n", lvl, p,
-		       sig ? "" : ": no significant difference");
-	else
-		printf(" (%s CI %.*f–%.*f, %s)%s\n", lvl, d, lo, d, hi, p,
-		       sig ? "" : ": no significant difference");
+	ci_tail(st, cmp, d);
+}
+
+/*
+ * --sort=command: hyperfine's "Relative speed comparison", one line per
+ * benchmark in command order, the base at 1.00 and every other at its
+ * ratio (the slower over the faster) with hyperfine's "± σ"; with
+ * --reference each line says (reference), (faster) or (slower), as
+ * hyperfine's does.  cbench's interval and p-value follow each line.
+ */
+static void summary_by_command(const struct text_style *st,
+			       const struct analysis *an,
+			       struct bench_result *const *rs)
+{
+	size_t base = (size_t)an->base;
+	printf("%sRelative speed comparison%s\n", c(st, C_BOLD), c(st, C_RESET));
+	for (size_t k = 0; k < an->n_summary; k++) {
+		size_t i = an->summary_order[k];
+		const struct analysis_cmp *wc = analysis_find_cmp(an, i, MET_WALL);
+		const char *label = "";
+		if (i == base) {
+			printf("  %s%10.2f%s          %s%s\n", c(st, C_GREEN C_BOLD), 1.0,
+			       c(st, C_RESET), rs[i]->name,
+			       st->has_reference ? " (reference)" : "");
+			continue;
+		}
+		if (wc == NULL || !isfinite(wc->cmp.ratio) || wc->cmp.ratio == 0) {
+			printf("  %10s          %s (ratio undefined)\n", "", rs[i]->name);
+			continue;
+		}
+		double q = wc->cmp.ratio;
+		if (st->has_reference)
+			label = q < 1 ? " (faster)" : q > 1 ? " (slower)" : " (same speed)";
+		printf("  %s%10.2f%s", c(st, C_GREEN C_BOLD), q >= 1 ? q : 1 / q,
+		       c(st, C_RESET));
+		if (isfinite(wc->ratio_sd))
+			printf(" ± %s%5.2f%s", c(st, C_GREEN), wc->ratio_sd, c(st, C_RESET));
+		else
+			printf("        ");
+		printf("  %s%s", rs[i]->name, label);
+		ci_tail(st, &wc->cmp, 2);
+	}
+	fflush(stdout);
 }
 
 void text_summary(const struct text_style *st, const struct analysis *an,
@@ -672,6 +726,10 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 {
 	if (st->quiet || an->n < 2 || an->n_summary < 2 || an->base < 0)
 		return;
+	if (st->by_command) {
+		summary_by_command(st, an, rs);
+		return;
+	}
 	size_t base = (size_t)an->base;
 	const struct bench_result *a = rs[base];
 	printf("%sSummary%s\n", c(st, C_BOLD), c(st, C_RESET));
