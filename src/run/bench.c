@@ -129,6 +129,28 @@ static const char *hook_prefix(const char *hook, char *buf, size_t len)
 }
 
 /* Describe an exec failure the way a user wants to read it. */
+/*
+ * `cbench sleep 0.1` benchmarks 'sleep' and '0.1': when a command that is
+ * not found is a whole one-word argument after another command, say that
+ * each command is one argument and show the two quoted as one (empty
+ * hint otherwise).
+ */
+static void unquoted_hint(const struct ctx *x, const char *hook,
+			  const char *prog, char *hint, size_t len)
+{
+	const struct strlist *c = &x->cfg->commands;
+	hint[0] = '\0';
+	if (hook != NULL || strpbrk(prog, " \t'/"))
+		return;
+	for (size_t k = 1; k < c->n; k++)
+		if (strcmp(c->v[k], prog) == 0 && !strchr(c->v[k - 1], '\'')) {
+			snprintf(hint, len, " (each command is one argument: to "
+				 "benchmark '%s %s', quote it: cbench '%s %s')",
+				 c->v[k - 1], prog, c->v[k - 1], prog);
+			return;
+		}
+}
+
 static void exec_error(struct ctx *x, long bench, const char *hook,
 		       const char *prog, int e)
 {
@@ -137,10 +159,13 @@ static void exec_error(struct ctx *x, long bench, const char *hook,
 	struct bench_message m = error_of(BENCH_MSG_EXEC_FAILED, bench, hook);
 	m.sys_errno = e;
 	switch (e) {
-	case ENOENT:
+	case ENOENT: {
 		m.kind = BENCH_MSG_EXEC_NOT_FOUND;
-		say(x, m, "%scommand '%s' not found", what, prog);
+		char hint[256];
+		unquoted_hint(x, hook, prog, hint, sizeof hint);
+		say(x, m, "%scommand '%s' not found%s", what, prog, hint);
 		break;
+	}
 	case EACCES:
 		m.kind = BENCH_MSG_EXEC_DENIED;
 		say(x, m, "%scommand '%s': permission denied", what, prog);
@@ -444,6 +469,16 @@ static bool ignored(const struct config *cfg, const struct spawn_result *r)
 	return false;
 }
 
+/* After a failure, where to see what the command said (as hyperfine
+ * points to --show-output): nothing when its output is already shown or
+ * kept in a file. */
+static const char *output_hint(const struct plan_bench *b)
+{
+	if (strcmp(b->output, "null") == 0 || strcmp(b->output, "pipe") == 0)
+		return ", or --show-output to see its error output";
+	return "";
+}
+
 /*
  * Check a measured (or warmup) run of benchmark bench.  Returns 0 to
  * record it, 1 to record it as failed-but-ignored, -1 to stop with exit 1
@@ -466,16 +501,16 @@ static int check_run(struct ctx *x, long bench, const struct plan_bench *b,
 		if (ignored(x->cfg, r))
 			return 1;
 		say(x, m, "command '%s' exited with code %d in %s; use "
-		    "-i/--ignore-failure to keep going", b->command, r->code,
-		    run_name);
+		    "-i/--ignore-failure to keep going%s", b->command, r->code,
+		    run_name, output_hint(b));
 		return -1;
 	case SPAWN_SIGNALED:
 		if (ignored(x->cfg, r))
 			return 1;
 		m.kind = BENCH_MSG_RUN_SIGNALED;
-		say(x, m, "command '%s' terminated by signal %s (%s) in %s",
+		say(x, m, "command '%s' terminated by signal %s (%s) in %s%s",
 		    b->command, spawn_signal_name(r->code), strsignal(r->code),
-		    run_name);
+		    run_name, output_hint(b));
 		return -1;
 	case SPAWN_STOPPED:
 		m.kind = BENCH_MSG_RUN_STOPPED;
