@@ -771,6 +771,17 @@ static double mono_s(void)
 }
 
 static bool bar_shown;
+static double bar_started;   /* when the bar of this phase first showed */
+
+/* Seconds as m:ss, or h:mm:ss from an hour. */
+static void clock_text(double s, char *buf, size_t len)
+{
+	long v = isfinite(s) && s > 0 ? (long)(fmin(s, 3.6e8) + 0.5) : 0;
+	if (v >= 3600)
+		snprintf(buf, len, "%ld:%02ld:%02ld", v / 3600, v / 60 % 60, v % 60);
+	else
+		snprintf(buf, len, "%ld:%02ld", v / 60, v % 60);
+}
 
 /* Columns a UTF-8 string takes (every character one column: the labels
  * are ASCII but for "µs"). */
@@ -818,8 +829,19 @@ void text_progress(const struct text_style *st, const char *what, size_t done,
 	 * never wraps (each redraw would leave a line behind): the bar
 	 * shrinks from 30 cells, and below 10 the label goes first. */
 	const char *label = est[0] ? est : what;
-	char count[48];
-	snprintf(count, sizeof count, "%zu/%zu", done, total_hint);
+	char count[128], el[32], eta[32];
+	if (bar_started == 0)
+		bar_started = t;
+	double elapsed = t - bar_started;
+	clock_text(elapsed, el, sizeof el);
+	snprintf(count, sizeof count, "%zu/%zu, %s elapsed", done, total_hint, el);
+	/* The time left at the pace so far, as hyperfine's bar shows it. */
+	if (done > 0 && total_hint > done) {
+		clock_text(elapsed * (double)(total_hint - done) / (double)done,
+			   eta, sizeof eta);
+		snprintf(count + strlen(count), sizeof count - strlen(count),
+			 ", ETA %s", eta);
+	}
 	int avail = text_terminal_width() - 1;
 	int lw = (int)display_width(label), cw = (int)strlen(count);
 	int width = avail - lw - 2 - cw;
@@ -861,4 +883,5 @@ void text_progress_clear(const struct text_style *st)
 	fputs("\r\033[K", stderr);
 	fflush(stderr);
 	bar_shown = false;
+	bar_started = 0;
 }
