@@ -153,7 +153,7 @@ const struct cli_option cli_options[] = {
 	 .arg_name = "CODES", .scope = SCOPE_RUN, .min = 1, .max = 255,
 	 .handler = do_ignore,
 	 .help = "Keep going when a command fails; with =CODES (comma list) "
-		 "only for those exit codes."},
+		 "only for those exit codes; =all-non-zero is the bare -i."},
 	{.id = OPT_TIMEOUT, .long_name = "timeout", .arity = ARG_ONE,
 	 .kind = KIND_SECONDS, .arg_name = "SECONDS", .scope = SCOPE_RUN,
 	 .min = 0, .max = MAX_SECONDS, .open = true, .show_def = DEF_TEXT,

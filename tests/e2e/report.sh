@@ -29,8 +29,8 @@ test_timed_out_runs_are_reported() {
 test_sort_command_keeps_fastest_base() {
 	cb -r 3 --sort command 'sleep 0.06' 'sleep 0.001' --export-json o.json \
 		--export-markdown o.md >out 2>err || fail "exit $?"
-	expect_grep "terminal base" '^  sleep 0\.001 ran$' out
-	expect_grep "other line" 'times faster than sleep 0\.06' out
+	expect_grep "terminal base" '^        1\.00          sleep 0\.001$' out
+	expect_grep "other line" '^ +[0-9.]+ ± +[0-9.]+  sleep 0\.06 \(95 % CI' out
 	expect_eq "json reference" "$(jq '[.comparisons[].reference] | unique | .[0]' o.json)" 1
 	expect_grep "markdown reference" '^\| `sleep 0\.001` .*\| 1\.00 \|' o.md
 }
