@@ -1231,6 +1231,10 @@ void cli_print_help(FILE *f, bool compare)
 	     "  NO_COLOR           disable colours (not the progress bar)\n"
 	     "  CBENCH_ITERATION   set for each run and its --prepare/--conclude:\n"
 	     "                     warmup-K or the run index; setup, cleanup\n"
+	     "  HYPERFINE_ITERATION  set beside it with hyperfine's values:\n"
+	     "                     warmup-0.., then 0..; not for setup, cleanup\n"
+	     "  XDG_CACHE_HOME     where the counters note is remembered\n"
+	     "                     (cbench/, else ~/.cache/cbench/)\n"
 	     "  GITHUB_ACTIONS     true: gates also print ::error:: annotation lines\n" "\n", f);
 }
 
