@@ -54,11 +54,6 @@ void text_bench_report(const struct text_style *st, const struct bench_result *r
 void text_summary(const struct text_style *st, const struct analysis *an,
 		  struct bench_result *const *rs);
 
-/* Print text to f from column col, wrapped at spaces before width (a
- * word longer than a line stands alone), later lines indented by indent
- * columns; ends with a newline. */
-void text_wrap(FILE *f, const char *text, int col, int indent, int width);
-
 /* Columns of the terminal on stderr (TIOCGWINSZ), else $COLUMNS, else 80. */
 int text_terminal_width(void);
 /* Progress bar on stderr; redraws at most every 50 ms.  The line fits the

@@ -322,7 +322,10 @@ static void stop_line(const struct text_style *st, const struct bench_result *r,
 	}
 }
 
-void text_wrap(FILE *f, const char *text, int col, int indent, int width)
+/* Print text to f from column col, wrapped at spaces before width (a word
+ * longer than a line stands alone), later lines indented by indent
+ * columns; ends with a newline. */
+static void text_wrap(FILE *f, const char *text, int col, int indent, int width)
 {
 	const char *p = text;
 	while (*p) {
