@@ -18,10 +18,10 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	--export-csv --export-csv-runs --baseline --save-baseline
 	--fail-if-slower --gate-metric --require-all --match-by
 	--pin --pin-hooks --pin-self --aslr --randomize-layout
-	-h --help -V --version'
+	-h --help -V --version --reference-name --min-benchmarking-time --quiet'
 _cbench_compare_opts='--seed --style -u --time-unit --confidence
 	--export-markdown --fail-if-slower --gate-metric --require-all
-	--match-by -h --help -V --version'
+	--match-by -h --help -V --version --quiet'
 
 _cbench_counters='task-clock page-faults instructions cycles cache-references
 	cache-misses branches branch-misses none'
@@ -40,7 +40,8 @@ _cbench_nargs()
 	--confidence | --precision | --export-json | --export-markdown | \
 	--export-asciidoc | --export-orgmode | --export-csv | --export-csv-runs | \
 	--baseline | --save-baseline | --fail-if-slower | --gate-metric | \
-	--match-by | --pin | --pin-hooks | --pin-self | --aslr)
+	--match-by | --pin | --pin-hooks | --pin-self | --aslr | \
+	--reference-name | --min-benchmarking-time)
 		echo 1 ;;
 	*) echo 0 ;;
 	esac

@@ -44,7 +44,8 @@ function __cbench_positional
                 --export-asciidoc --export-orgmode --export-csv \
                 --export-csv-runs --baseline --save-baseline \
                 --fail-if-slower --gate-metric --match-by \
-                --pin --pin-hooks --pin-self --aslr
+                --pin --pin-hooks --pin-self --aslr --reference-name \
+                --min-benchmarking-time
                 set need 1
             case '-[wrmMDspCcSnu]'
                 set need 1
@@ -101,8 +102,8 @@ complete -c cbench -n $run -s w -l warmup -x -d 'Run each benchmark NUM times be
 complete -c cbench -n $run -s r -l runs -x -d 'Measure exactly NUM runs'
 complete -c cbench -n $run -s m -l min-runs -x -d 'Measure at least NUM runs (default: 10)'
 complete -c cbench -n $run -s M -l max-runs -x -d 'Measure at most NUM runs'
-complete -c cbench -n $run -l min-time -x -d 'Without -r, run until SECONDS of measured time'
-complete -c cbench -n $run -l max-time -x -d 'Stop a benchmark after SECONDS of measured time'
+complete -c cbench -n $run -l min-time -x -d 'Without -r, run until the runs have cost SECONDS'
+complete -c cbench -n $run -l max-time -x -d 'Stop a benchmark once its runs have cost SECONDS'
 complete -c cbench -n $run -s P -l parameter-scan -x -d 'Benchmark for each value NAME from MIN to MAX'
 complete -c cbench -n $run -s D -l parameter-step-size -x -d 'Step of the preceding -P'
 complete -c cbench -n $run -s L -l parameter-list -x -d 'Benchmark for each of the comma-separated VALUES'
@@ -135,6 +136,8 @@ complete -c cbench -n $run -l pin-hooks -x -a 'none\t"Where cbench may run"' -d 
 complete -c cbench -n $run -l pin-self -x -d 'Run cbench itself on these CPUs'
 complete -c cbench -n $run -l aslr -x -a 'on off' -d 'Address-space randomisation of the command'
 complete -c cbench -n $run -l randomize-layout -d 'Pad the environment by a random size per run'
+complete -c cbench -n $run -l reference-name -x -d 'Display name of the --reference command'
+complete -c cbench -n $run -l min-benchmarking-time -x -d 'Same as --min-time'
 
 # Options of both `cbench` and `cbench compare`.
 complete -c cbench -l seed -x -d 'Seed for --order=shuffled and bootstrap resampling'
@@ -148,3 +151,4 @@ complete -c cbench -l require-all -d 'Fail when a benchmark is missing from eith
 complete -c cbench -l match-by -x -a 'command name' -d 'Match benchmarks by command line or by display name'
 complete -c cbench -s h -l help -d 'Print the help and exit'
 complete -c cbench -s V -l version -d 'Print the version and exit'
+complete -c cbench -l quiet -d 'No notes on stderr'

@@ -74,6 +74,7 @@ enum opt_id {
 	OPT_FAIL_IF_SLOWER, OPT_GATE_METRIC, OPT_REQUIRE_ALL, OPT_MATCH_BY,
 	OPT_HELP, OPT_VERSION,
 	OPT_PIN, OPT_PIN_HOOKS, OPT_PIN_SELF, OPT_ASLR, OPT_RANDOMIZE_LAYOUT,
+	OPT_REFERENCE_NAME, OPT_MIN_BENCH_TIME, OPT_QUIET,
 	OPT__COUNT
 };
 
@@ -185,6 +186,7 @@ struct config {
 
 	double timeout_s;              /* 0: none */
 	const char *reference;
+	const char *reference_name;    /* --reference-name, NULL if none */
 	enum run_order order;
 	uint64_t seed;
 	bool seed_given;
@@ -193,6 +195,7 @@ struct config {
 	struct strlist outputs;        /* --output, once or per command */
 	bool show_output;
 	enum style style;
+	bool quiet;                    /* --quiet: no notes */
 	enum time_unit time_unit;
 	const char *counters;          /* NULL: default set */
 

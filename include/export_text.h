@@ -16,6 +16,11 @@ struct text_style {
 	bool color;          /* ANSI colours on stdout */
 	bool progress;       /* progress bar on stderr */
 	bool quiet;          /* --style=none: no report at all */
+	bool err_color;      /* colour on stderr (the warnings) */
+	int wrap_width;      /* wrap warnings at this width; 0: do not */
+	bool by_command;     /* --sort=command: hyperfine's "Relative speed
+				comparison" listing, in command order */
+	bool has_reference;  /* --reference: the listing labels each line */
 	enum time_unit unit;
 	double confidence;   /* --confidence */
 	double precision;    /* --precision (relative), 0: off */

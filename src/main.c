@@ -568,6 +568,26 @@ static int run_system(const struct config *cfg)
 	}
 }
 
+/* Interrupted before the last benchmarks started: say which never ran
+ * (their report would otherwise just be missing). */
+static void tell_never_ran(const struct plan *plan, const struct bench_outcome *out)
+{
+	if (!spawn_stop_signal() || out->n >= plan->n)
+		return;
+	size_t left = plan->n - out->n;
+	char names[DIAG_MSG_MAX] = "";
+	size_t len = 0;
+	for (size_t i = out->n; i < plan->n && len < sizeof names - 1; i++) {
+		int w = snprintf(names + len, sizeof names - len, "%s%zu: %s",
+				 i > out->n ? "; " : "", i + 1, plan->bench[i].name);
+		len += w > 0 ? (size_t)w : 0;
+	}
+	if (len >= sizeof names - 1)
+		memcpy(names + sizeof names - 4, "...", 4);
+	diag_warning("interrupted: %zu of %zu benchmark%s never ran (%s)", left,
+		     plan->n, plan->n == 1 ? "" : "s", names);
+}
+
 static int run(int argc, char **argv)
 {
 	struct config cfg;
@@ -587,6 +607,10 @@ static int run(int argc, char **argv)
 		cli_free(&cfg);
 		return exit_code;
 	}
+	/* hyperfine's --style none writes nothing but errors; --quiet
+	 * leaves out the notes. */
+	diag_set_quiet(cfg.style == STYLE_NONE);
+	diag_set_notes(!cfg.quiet);
 	if (cfg.system_mode) {
 		exit_code = run_system(&cfg);
 		cli_free(&cfg);
@@ -632,6 +656,7 @@ static int run(int argc, char **argv)
 	struct bench_outcome out;
 	run_benchmarks(&cfg, &plan, &ex, &out);
 
+	tell_never_ran(&plan, &out);
 	struct text_style st = text_style_from(&cfg);
 	analysis_update(ex.an, out.results, out.n, out.reference);
 	if (out.n > 1)

@@ -34,7 +34,8 @@ _Static_assert(sizeof(enum style) == sizeof(int) &&
 	       "KIND_ENUM stores an int");
 
 static cli_handler do_help, do_version, do_param, do_step, do_shell,
-	do_no_shell, do_ignore, do_output, do_counters, do_cpus;
+	do_no_shell, do_ignore, do_output, do_counters, do_cpus,
+	do_reference_name;
 
 static const struct cli_value order_values[] = {
 	{"sequential", ORDER_SEQUENTIAL, false},
@@ -109,12 +110,14 @@ const struct cli_option cli_options[] = {
 	 .kind = KIND_SECONDS, .arg_name = "SECONDS", .scope = SCOPE_RUN,
 	 .min = 0, .max = MAX_SECONDS, .def = 3, .show_def = DEF_VALUE,
 	 .off = OFF(min_time_s),
-	 .help = "Without -r, keep running until SECONDS of measured time"},
+	 .help = "Without -r, keep running until the runs have cost SECONDS of "
+		 "wall-clock time (prepare, run with its start-up, conclude)"},
 	{.id = OPT_MAX_TIME, .long_name = "max-time", .arity = ARG_ONE,
 	 .kind = KIND_SECONDS, .arg_name = "SECONDS", .scope = SCOPE_RUN,
 	 .min = 0, .max = MAX_SECONDS, .open = true, .show_def = DEF_TEXT,
 	 .def_text = "none", .off = OFF(max_time_s),
-	 .help = "Stop a benchmark after SECONDS of measured time"},
+	 .help = "Stop a benchmark once its runs have cost SECONDS of "
+		 "wall-clock time"},
 	{.id = OPT_PARAM_SCAN, .long_name = "parameter-scan", .short_name = 'P',
 	 .arity = ARG_THREE, .kind = KIND_SPECIAL, .arg_name = "NAME MIN MAX",
 	 .scope = SCOPE_RUN, .handler = do_param,
@@ -155,7 +158,7 @@ const struct cli_option cli_options[] = {
 	 .arg_name = "CODES", .scope = SCOPE_RUN, .min = 1, .max = 255,
 	 .handler = do_ignore,
 	 .help = "Keep going when a command fails; with =CODES (comma list) "
-		 "only for those exit codes."},
+		 "only for those exit codes; =all-non-zero is the bare -i."},
 	{.id = OPT_TIMEOUT, .long_name = "timeout", .arity = ARG_ONE,
 	 .kind = KIND_SECONDS, .arg_name = "SECONDS", .scope = SCOPE_RUN,
 	 .min = 0, .max = MAX_SECONDS, .open = true, .show_def = DEF_TEXT,
@@ -233,7 +236,7 @@ const struct cli_option cli_options[] = {
 	 .min = 0, .max = 1, .open = true, .off = OFF(precision),
 	 .help = "Run until the mean's confidence interval is within PCT % of "
 		 "the mean (or --max-runs / --max-time; without either, a "
-		 "default cap of 60 s of measured time per benchmark)."},
+		 "default cap of 60 s of wall-clock time per benchmark)."},
 	EXPORT(OPT_EXPORT_JSON, "export-json", EXPORT_JSON, SCOPE_RUN,
 	       "Write all results as JSON (- for stdout)."),
 	EXPORT(OPT_EXPORT_MARKDOWN, "export-markdown", EXPORT_MARKDOWN,
@@ -315,6 +318,21 @@ const struct cli_option cli_options[] = {
 	 .help = "Pad the command's environment by a random 0-4095 bytes per "
 		 "run (HYPERFINE_RANDOMIZED_ENVIRONMENT_OFFSET, seeded by --seed, "
 		 "recorded per run), so no result rests on one stack alignment"},
+	{.id = OPT_REFERENCE_NAME, .long_name = "reference-name",
+	 .arity = ARG_ONE, .kind = KIND_SPECIAL, .arg_name = "NAME",
+	 .scope = SCOPE_RUN, .handler = do_reference_name,
+	 .help = "Display name of the --reference command (hyperfine 1.20's "
+		 "option); -n names then go to the other commands."},
+	/* hyperfine's hidden name of --min-time: listed here, since --help
+	 * lists every hyperfine option cbench accepts. */
+	{.id = OPT_MIN_BENCH_TIME, .long_name = "min-benchmarking-time",
+	 .arity = ARG_ONE, .kind = KIND_SECONDS, .arg_name = "SECONDS",
+	 .scope = SCOPE_RUN, .min = 0, .max = MAX_SECONDS, .def = 3,
+	 .off = OFF(min_time_s),
+	 .help = "Same as --min-time (hyperfine's hidden name for it)."},
+	{.id = OPT_QUIET, .long_name = "quiet", .arity = ARG_NONE,
+	 .kind = KIND_FLAG, .scope = SCOPE_BOTH, .off = OFF(quiet),
+	 .help = "No notes on stderr (warnings and errors still show)."},
 };
 const size_t cli_n_options = sizeof cli_options / sizeof cli_options[0];
 
@@ -726,7 +744,8 @@ static int do_ignore(struct cli_state *st, const struct cli_option *o,
 	char what[64];
 	long l;
 	cfg->ignore_failure = true;
-	if (a[0] == NULL)
+	/* hyperfine 1.20's spelling of the bare -i. */
+	if (a[0] == NULL || strcmp(a[0], "all-non-zero") == 0)
 		return 0;
 	snprintf(what, sizeof what, "expected exit codes %g-%g, comma-separated",
 		 o->min, o->max);
@@ -743,6 +762,18 @@ static int do_ignore(struct cli_state *st, const struct cli_option *o,
 		cfg->ignore_codes[cfg->n_ignore_codes++] = (int)l;
 	}
 	free(copy);
+	return 0;
+}
+
+/* --reference-name NAME: any non-empty name (needs --reference, checked
+ * in validate). */
+static int do_reference_name(struct cli_state *st, const struct cli_option *o,
+			     const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	if (a[0][0] == '\0')
+		return bad_value(o, a[0], "expected a name");
+	st->cfg->reference_name = a[0];
 	return 0;
 }
 
@@ -963,10 +994,16 @@ static int validate(struct cli_state *st)
 		USAGE("--shell=SHELL cannot be combined with -N/--shell=none");
 	if (st->step_pending)
 		USAGE("-D/--parameter-step-size needs a -P/--parameter-scan");
+	if (cfg->reference_name && !cfg->reference)
+		USAGE("--reference-name needs --reference CMD");
 	size_t ncmd = cfg->commands.n + (cfg->reference ? 1 : 0);
-	if (cfg->names.n > ncmd)
-		USAGE("%zu command names (-n) given for %zu command%s",
-		      cfg->names.n, ncmd, ncmd == 1 ? "" : "s");
+	/* With --reference-name, -n names only the other commands. */
+	size_t nnamed = ncmd - (cfg->reference_name ? 1 : 0);
+	if (cfg->names.n > nnamed)
+		USAGE("%zu command names (-n) given for %zu command%s%s",
+		      cfg->names.n, nnamed, nnamed == 1 ? "" : "s",
+		      cfg->reference_name ? " (--reference-name names the "
+		      "reference)" : "");
 	const struct {
 		const struct strlist *l;
 		const char *opt;
@@ -1318,6 +1355,10 @@ void cli_print_help(FILE *f, bool compare)
 	     "  NO_COLOR           disable colours (not the progress bar)\n"
 	     "  CBENCH_ITERATION   set for each run and its --prepare/--conclude:\n"
 	     "                     warmup-K or the run index; setup, cleanup\n"
+	     "  HYPERFINE_ITERATION  set beside it with hyperfine's values:\n"
+	     "                     warmup-0.., then 0..; not for setup, cleanup\n"
+	     "  XDG_CACHE_HOME     where the counters note is remembered\n"
+	     "                     (cbench/, else ~/.cache/cbench/)\n"
 	     "  GITHUB_ACTIONS     true: gates also print ::error:: annotation lines\n" "\n", f);
 }
 

@@ -1,6 +1,7 @@
 /*
  * export_json.c: --export-json.  A superset of hyperfine's JSON export
- * (hyperfine 1.15, src/export/json.rs): each item of "results" carries
+ * (hyperfine 1.15, src/export/json.rs, and 1.20's per-run
+ * "memory_usage_byte"): each item of "results" carries
  * hyperfine's fields unchanged ("command" is the display name; times in
  * seconds; "stddev" null for one run; "exit_codes" null for a run killed by
  * a signal; "parameters" only when parameterised, values as strings), so
@@ -370,6 +371,12 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	cJSON_AddItemToObject(j, "times", r->has[MET_WALL]
 			      ? column(lz, r->col[MET_WALL], r->n_runs)
 			      : cJSON_CreateArray());
+	/* hyperfine 1.20's per-run peak RSS in bytes (its "memory_usage_byte",
+	 * between "times" and "exit_codes"); the same values as
+	 * runs.peak_rss. */
+	if (r->has[MET_MAX_RSS])
+		cJSON_AddItemToObject(j, "memory_usage_byte",
+				      column(lz, r->col[MET_MAX_RSS], r->n_runs));
 	cJSON_AddItemToObject(j, "exit_codes",
 			      later(lz, (struct lazy){.kind = LAZY_CODES, .r = r,
 						     .n = r->n_runs}));

@@ -62,6 +62,8 @@ struct ctx {
 	size_t overhead_n;       /* calibration pairs */
 	char **envp;
 	char iter_slot[64];
+	char hf_slot[64];        /* HYPERFINE_ITERATION=..., at envp[hf_at] */
+	size_t hf_at;
 	int stdin_fd;
 	struct outfile {
 		const char *path;
@@ -144,6 +146,28 @@ static const char *hook_prefix(const char *hook, char *buf, size_t len)
 }
 
 /* Describe an exec failure the way a user wants to read it. */
+/*
+ * `cbench sleep 0.1` benchmarks 'sleep' and '0.1': when a command that is
+ * not found is a whole one-word argument after another command, say that
+ * each command is one argument and show the two quoted as one (empty
+ * hint otherwise).
+ */
+static void unquoted_hint(const struct ctx *x, const char *hook,
+			  const char *prog, char *hint, size_t len)
+{
+	const struct strlist *c = &x->cfg->commands;
+	hint[0] = '\0';
+	if (hook != NULL || strpbrk(prog, " \t'/"))
+		return;
+	for (size_t k = 1; k < c->n; k++)
+		if (strcmp(c->v[k], prog) == 0 && !strchr(c->v[k - 1], '\'')) {
+			snprintf(hint, len, " (each command is one argument: to "
+				 "benchmark '%s %s', quote it: cbench '%s %s')",
+				 c->v[k - 1], prog, c->v[k - 1], prog);
+			return;
+		}
+}
+
 static void exec_error(struct ctx *x, long bench, const char *hook,
 		       const char *prog, int e)
 {
@@ -152,10 +176,13 @@ static void exec_error(struct ctx *x, long bench, const char *hook,
 	struct bench_message m = error_of(BENCH_MSG_EXEC_FAILED, bench, hook);
 	m.sys_errno = e;
 	switch (e) {
-	case ENOENT:
+	case ENOENT: {
 		m.kind = BENCH_MSG_EXEC_NOT_FOUND;
-		say(x, m, "%scommand '%s' not found", what, prog);
+		char hint[256];
+		unquoted_hint(x, hook, prog, hint, sizeof hint);
+		say(x, m, "%scommand '%s' not found%s", what, prog, hint);
 		break;
+	}
 	case EACCES:
 		m.kind = BENCH_MSG_EXEC_DENIED;
 		say(x, m, "%scommand '%s': permission denied", what, prog);
@@ -266,23 +293,49 @@ static void set_iteration(struct ctx *x, const char *fmt, size_t k)
 	snprintf(x->iter_slot, sizeof x->iter_slot, fmt, k);
 }
 
-/* Environment: ours, with CBENCH_ITERATION in a slot rewritten per run. */
+/*
+ * HYPERFINE_ITERATION, for scripts written for hyperfine: its values
+ * (hyperfine's BenchmarkIteration): warmup-0, warmup-1, ... for warmups,
+ * 0, 1, ... for measured runs, and not set at all for anything else
+ * (setup, cleanup, the shell's calibration).  It is the last variable of
+ * the environment, so leaving it out is ending the array one earlier.
+ */
+static void set_hyperfine_iteration(struct ctx *x, bool set, const char *fmt,
+				    size_t k)
+{
+	if (set)
+		snprintf(x->hf_slot, sizeof x->hf_slot, fmt, k);
+	x->envp[x->hf_at] = set ? x->hf_slot : NULL;
+}
+
+static bool env_is(const char *e, const char *name)
+{
+	size_t n = strlen(name);
+	return strncmp(e, name, n) == 0 && e[n] == '=';
+}
+
+/* Environment: ours, with CBENCH_ITERATION and HYPERFINE_ITERATION in
+ * slots rewritten per run. */
 static void build_env(struct ctx *x)
 {
 	size_t n = 0;
 	for (char **e = environ; *e; e++)
 		n++;
-	x->envp = xcalloc(n + 3, sizeof *x->envp);
+	x->envp = xcalloc(n + 4, sizeof *x->envp);
 	size_t k = 0;
 	for (char **e = environ; *e; e++)
-		if (strncmp(*e, "CBENCH_ITERATION=", 17) != 0 &&
-		    !(x->pad_slot && strncmp(*e, PAD_VAR "=", sizeof PAD_VAR) == 0))
+		if (!env_is(*e, "CBENCH_ITERATION") &&
+		    !env_is(*e, "HYPERFINE_ITERATION") &&
+		    !(x->pad_slot && env_is(*e, PAD_VAR)))
 			x->envp[k++] = *e;
 	x->envp[k++] = x->iter_slot;
 	if (x->pad_slot)
 		x->envp[k++] = x->pad_slot;
-	x->envp[k] = NULL;
+	/* HYPERFINE_ITERATION last: leaving it out ends the array there. */
+	x->hf_at = k;
+	x->envp[k + 1] = NULL;
 	set_iteration(x, "CBENCH_ITERATION=%zu", 0);
+	set_hyperfine_iteration(x, false, NULL, 0);
 }
 
 /*
@@ -462,6 +515,16 @@ static bool ignored(const struct config *cfg, const struct spawn_result *r)
 	return false;
 }
 
+/* After a failure, where to see what the command said (as hyperfine
+ * points to --show-output): nothing when its output is already shown or
+ * kept in a file. */
+static const char *output_hint(const struct plan_bench *b)
+{
+	if (strcmp(b->output, "null") == 0 || strcmp(b->output, "pipe") == 0)
+		return ", or --show-output to see its error output";
+	return "";
+}
+
 /*
  * Check a measured (or warmup) run of benchmark bench.  Returns 0 to
  * record it, 1 to record it as failed-but-ignored, -1 to stop with exit 1
@@ -484,16 +547,16 @@ static int check_run(struct ctx *x, long bench, const struct plan_bench *b,
 		if (ignored(x->cfg, r))
 			return 1;
 		say(x, m, "command '%s' exited with code %d in %s; use "
-		    "-i/--ignore-failure to keep going", b->command, r->code,
-		    run_name);
+		    "-i/--ignore-failure to keep going%s", b->command, r->code,
+		    run_name, output_hint(b));
 		return -1;
 	case SPAWN_SIGNALED:
 		if (ignored(x->cfg, r))
 			return 1;
 		m.kind = BENCH_MSG_RUN_SIGNALED;
-		say(x, m, "command '%s' terminated by signal %s (%s) in %s",
+		say(x, m, "command '%s' terminated by signal %s (%s) in %s%s",
 		    b->command, spawn_signal_name(r->code), strsignal(r->code),
-		    run_name);
+		    run_name, output_hint(b));
 		return -1;
 	case SPAWN_STOPPED:
 		m.kind = BENCH_MSG_RUN_STOPPED;
@@ -552,6 +615,7 @@ static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
 {
 	struct spawn_result res;
 	set_iteration(x, "CBENCH_ITERATION=calibration-%zu", (size_t)i + 1);
+	set_hyperfine_iteration(x, false, NULL, 0);
 	if (run(x, bench, p, SPAWN_OUT_NULL, -1, true, &res) != 0)
 		return -1;
 	if (res.outcome == SPAWN_INTERRUPTED)
@@ -647,13 +711,15 @@ static void warn_setuid(struct ctx *x, long bench, const struct prepared *p)
 		    (st.st_mode & S_ISUID) ? "uid" : "gid");
 }
 
-static size_t progress_total(const struct config *cfg, const struct bench_result *r)
+/* The runs benchmark r will take, from what its runs cost so far. */
+static size_t progress_total(const struct config *cfg, const struct bench_result *r,
+			     double cost_s)
 {
 	if (cfg->runs > 0)
 		return (size_t)cfg->runs;
 	size_t want = (size_t)cfg->min_runs;
 	if (r->n_runs > 0 && cfg->precision <= 0) {
-		double mean = r->total_wall_s / (double)r->n_runs;
+		double mean = cost_s / (double)r->n_runs;
 		if (mean > 0) {
 			double by_time = ceil(cfg->min_time_s / mean);
 			if (by_time > (double)want)
@@ -738,6 +804,12 @@ struct bstate {
 		size_t next_check;   /* runs before the next bootstrap check */
 	} wall;
 	bool told_leftover;      /* warned that the command leaves a daemon */
+	/* What its measured runs cost in wall-clock time: each run's
+	 * --prepare, the run with its start-up (fork, exec, a shell) and
+	 * cbench's bookkeeping, its --conclude.  --min-time and --max-time
+	 * count this, as hyperfine's budget does, so a 3 s budget takes
+	 * about 3 s; the measurement itself stays exec-exact. */
+	double cost_s;
 };
 
 /*
@@ -945,15 +1017,44 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 	return c == -1 ? -1 : 0;
 }
 
-/* CBENCH_ITERATION for a run and its prepare: warmup-K or the run's index. */
+/* CBENCH_ITERATION (warmup-K or the run's index) and HYPERFINE_ITERATION
+ * for a run and its prepare. */
 static void run_iteration(struct ctx *x, struct planner_step st)
 {
 	set_iteration(x, st.warmup ? "CBENCH_ITERATION=warmup-%zu"
 				   : "CBENCH_ITERATION=%zu", st.k);
+	/* hyperfine counts warmups from 0, cbench from 1. */
+	if (st.warmup)
+		set_hyperfine_iteration(x, true, "HYPERFINE_ITERATION=warmup-%zu",
+					st.k - 1);
+	else
+		set_hyperfine_iteration(x, true, "HYPERFINE_ITERATION=%zu", st.k);
 }
 
-/* Execute one step of the planner's sequence for s.  0, -1, -2. */
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int do_step_timed(struct ctx *x, struct bstate *s, struct planner_step st);
+
+/* Execute one step of the planner's sequence for s, adding a measured
+ * run's prepare, run and conclude to its cost.  0, -1, -2. */
 static int do_step(struct ctx *x, struct bstate *s, struct planner_step st)
+{
+	bool costs = !st.warmup && (st.kind == PLANNER_STEP_PREPARE ||
+				    st.kind == PLANNER_STEP_MEASURE ||
+				    st.kind == PLANNER_STEP_CONCLUDE);
+	double t0 = costs ? mono_s() : 0;
+	int rc = do_step_timed(x, s, st);
+	if (costs)
+		s->cost_s += mono_s() - t0;
+	return rc;
+}
+
+static int do_step_timed(struct ctx *x, struct bstate *s, struct planner_step st)
 {
 	const struct plan_bench *b = s->b;
 	long i = (long)s->index;
@@ -962,6 +1063,7 @@ static int do_step(struct ctx *x, struct bstate *s, struct planner_step st)
 		return begin(x, s);
 	case PLANNER_STEP_SETUP:
 		set_iteration(x, "CBENCH_ITERATION=setup", 0);
+		set_hyperfine_iteration(x, false, NULL, 0);
 		return run_hook(x, i, "setup", b->setup, s->hook_out, -1);
 	case PLANNER_STEP_PREPARE:
 		run_iteration(x, st);
@@ -981,6 +1083,7 @@ static int do_step(struct ctx *x, struct bstate *s, struct planner_step st)
 		return 0;
 	case PLANNER_STEP_CLEANUP:
 		set_iteration(x, "CBENCH_ITERATION=cleanup", 0);
+		set_hyperfine_iteration(x, false, NULL, 0);
 		return run_hook(x, i, "cleanup", b->cleanup, s->hook_out, -1);
 	case PLANNER_STEP_RUN_END:
 	case PLANNER_STEP_DONE:
@@ -1021,7 +1124,7 @@ static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool report_now
 	if (rc == 0 && why == NULL) {
 		char buf[256];
 		why = bench_stop_text(s->why, x->cfg, x->default_cap, r->n_runs,
-				      r->total_wall_s, rel_halfwidth(x->cfg, s),
+				      s->cost_s, rel_halfwidth(x->cfg, s),
 				      buf, sizeof buf);
 		if (why)
 			r->stop_reason = xstrdup(why);
@@ -1098,16 +1201,15 @@ static bool after_run(struct ctx *x, struct loop *l, struct bstate *s)
 	double mean = r->total_wall_s / (double)r->n_runs;
 	if (l->seq) {
 		tell_progress(x, BENCH_PROGRESS_CURRENT, s->index, r->n_runs,
-			      progress_total(cfg, r), mean);
+			      progress_total(cfg, r, s->cost_s), mean);
 	} else {
-		size_t h = progress_total(cfg, r);
+		size_t h = progress_total(cfg, r, s->cost_s);
 		l->total_hint += h - s->hint;
 		s->hint = h;
 		tell_progress(x, BENCH_PROGRESS_RUNS, s->index, ++l->done_runs,
 			      l->total_hint, mean);
 	}
-	s->why = planner_next(cfg, r->n_runs, r->total_wall_s,
-			      rel_halfwidth(cfg, s));
+	s->why = planner_next(cfg, r->n_runs, s->cost_s, rel_halfwidth(cfg, s));
 	return s->why == STOP_CONTINUE;
 }
 
@@ -1166,7 +1268,7 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 	if (!l->seq)
 		for (size_t i = 0; i < n; i++) {
 			new_result(x, l->out, &l->st[i]);
-			l->st[i].hint = progress_total(cfg, l->st[i].r);
+			l->st[i].hint = progress_total(cfg, l->st[i].r, l->st[i].cost_s);
 			l->total_hint += l->st[i].hint;
 		}
 	struct planner_order *ord = planner_order_new(l->out->order, n, seed);

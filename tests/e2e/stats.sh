@@ -35,7 +35,7 @@ test_more_work_reported_slower_time() {
 	cb -r 30 --order interleaved --reference "$HELPERS/spin 5" \
 		"$HELPERS/spin 60" >out 2>err || fail "exit $?"
 	expect_grep "time verdict" \
-		'^    [0-9.]+ times faster than .*spin 60 \(95 % CI [0-9.]+–[0-9.]+, p [<=] 0\.0[0-9]+\)$' out
+		'^    [0-9.]+ ± [0-9.]+ times faster than .*spin 60 \(95 % CI [0-9.]+–[0-9.]+, p [<=] 0\.0[0-9]+\)$' out
 	lo=$(sed -n 's/.*times faster than .*spin 60 (95 % CI \([0-9.]*\)–.*/\1/p' out)
 	awk -v lo="$lo" 'BEGIN { exit !(lo > 1) }' || fail "CI lower bound $lo not above 1"
 }
@@ -63,7 +63,7 @@ test_outlier_flagged() {
 	cb -r 10 "if [ \"\$CBENCH_ITERATION\" = 3 ]; then $HELPERS/spin 60; else $HELPERS/touch_pages 10; fi" \
 		>out 2>err || fail "exit $?"
 	expect_grep "outlier count" '^  Outliers: +[0-9]+ mild, [1-9][0-9]* severe of 10 runs \(Tukey fences; kept\)$' out
-	expect_grep "outlier warning" 'Warning: [0-9]+ of 10 runs are statistical outliers \([1-9][0-9]* beyond 3 IQR\).*quieter system' out
+	expect_grep "outlier warning" 'Warning: [0-9]+ of 10 runs are statistical outliers \([1-9][0-9]* beyond 3 IQR\).*quieter system' err
 	expect_grep "all runs kept" 'Range \(min … max\):.* 10 runs' out
 }
 
@@ -72,20 +72,20 @@ test_first_run_slow_warning() {
 	# which is subtracted (runs clamped at 0 suppress this warning).
 	cb -r 10 "if [ \"\$CBENCH_ITERATION\" = 0 ]; then $HELPERS/spin 200; else $HELPERS/touch_pages 2000; fi" \
 		>out 2>err || fail "exit $?"
-	expect_grep "first-run warning" 'Warning: the first run \(.*\) was much slower than the rest .*--warmup' out
+	expect_grep "first-run warning" 'Warning: the first run \(.*\) was much slower than the rest .*--warmup' err
 }
 
 # `true` (well under a millisecond) stays under 5 ms on average even when
 # a loaded machine stretches some runs tenfold.
 test_too_fast_warning() {
 	cb -r 20 true >out 2>err || fail "exit $?"
-	expect_grep "too fast" 'Warning: runs take under 5 ms on average' out
+	expect_grep "too fast" 'Warning: runs take under 5 ms on average' err
 }
 
 test_waiting_warning() {
 	[ "${VALGRIND:-}" = 1 ] && skip "under valgrind the command is a fork of valgrind: its rusage CPU time includes valgrind's work before exec"
 	cb -r 5 'sleep 0.02' >out 2>err || fail "exit $?"
-	expect_grep "waits" 'Warning: wall time .* is far above CPU time .*mostly waits' out
+	expect_grep "waits" 'Warning: wall time .* is far above CPU time .*mostly waits' err
 }
 
 test_precision_reached() {
@@ -118,9 +118,9 @@ test_precision_stops_on_the_widened_interval() {
 test_drift_warning() {
 	cb -r 20 --export-json o.json "sleep \$(printf 0.%03d \$(((CBENCH_ITERATION / 4 + 1) * 30)))" >out 2>err ||
 		fail "exit $?: $(cat err)"
-	expect_grep "drift warning" "Warning: the machine's speed changed during the benchmark: consecutive runs are alike \(lag-1 autocorrelation 0\.[0-9]+\), so the runs are not independent and the interval is [0-9.]+x as wide" out
+	expect_grep "drift warning" "Warning: the machine's speed changed during the benchmark: consecutive runs are alike \(lag-1 autocorrelation 0\.[0-9]+\), so the runs are not independent and the interval is [0-9.]+x as wide" err
 	local f
-	f=$(sed -n 's/.*the interval is \([0-9.]*\)x as wide.*/\1/p' out)
+	f=$(sed -n 's/.*the interval is \([0-9.]*\)x as wide.*/\1/p' err)
 	jq -e --argjson f "$f" '.results[0].dependence_factor >= 1.5 and
 		(.results[0].dependence_factor * 10 | round) == ($f * 10 | round)' o.json >/dev/null ||
 		fail "factor $f vs JSON $(jq '.results[0].dependence_factor' o.json)"
@@ -146,7 +146,7 @@ test_precision_stopped_by_max_time() {
 test_bimodal_warning() {
 	cb -r 20 "case \$CBENCH_ITERATION in *[13579]) sleep 0.4;; *) sleep 0.02;; esac" \
 		>out 2>err || fail "exit $?"
-	expect_grep "bimodal" 'Warning: the run times form two groups \(bimodality coefficient [0-9.]+ > 5/9\)' out
+	expect_grep "bimodal" 'Warning: the run times form two groups \(bimodality coefficient [0-9.]+ > 5/9\)' err
 }
 
 # The README's JSON example comes from a real run of 3 rounds, so its
