@@ -47,8 +47,12 @@ test_peak_rss_does_not_grow_with_runs_kept() {
 	# by a few pages from the next; growth would move the whole tail.
 	first=$(jq '.results[0].runs.peak_rss[:200] | sort | .[100]' out.json)
 	last=$(jq '.results[0].runs.peak_rss[-200:] | sort | .[100]' out.json)
-	# The ~250 KiB of columns that 3000 runs add to cbench must not leak
-	# into the command's figure (it is cloned from the launcher).
-	awk -v a="$first" -v b="$last" 'BEGIN { exit !(b - a < 64 * 1024) }' ||
+	# The ~250-300 KiB of columns that 3000 runs add to cbench must not
+	# leak into the command's figure (it is cloned from the launcher).
+	# The figure also steps by up to ~130 KiB when other programs change
+	# how much of libc the page cache holds (fault-around maps cached
+	# neighbours of a faulting page): seen on a machine busy with
+	# compilers, at any point of the series.  Between the two: 192 KiB.
+	awk -v a="$first" -v b="$last" 'BEGIN { exit !(b - a < 192 * 1024) }' ||
 		fail "peak RSS went from $first to $last bytes over 3000 runs"
 }
