@@ -40,6 +40,22 @@ GSL_LIBS := $(shell $(PKG_CONFIG) --libs gsl)
 endif
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs libcjson) $(GSL_LIBS)
 
+# The results history (src/history/): SQLite is required, libpq optional
+# (without it a postgresql:// history is refused with a message saying so,
+# and --version says "without PostgreSQL").  NO_LIBPQ=1 builds without it.
+ifeq ($(shell $(PKG_CONFIG) --exists sqlite3 && echo yes),)
+$(error SQLite not found by $(PKG_CONFIG): install libsqlite3-dev)
+endif
+PKG_CFLAGS += $(shell $(PKG_CONFIG) --cflags sqlite3)
+PKG_LIBS += $(shell $(PKG_CONFIG) --libs sqlite3)
+NO_LIBPQ ?=
+ifeq ($(NO_LIBPQ),)
+ifneq ($(shell $(PKG_CONFIG) --exists libpq && echo yes),)
+PKG_CFLAGS += -DHAVE_LIBPQ $(shell $(PKG_CONFIG) --cflags libpq)
+PKG_LIBS += $(shell $(PKG_CONFIG) --libs libpq)
+endif
+endif
+
 FINAL_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude $(PKG_CFLAGS) $(CFLAGS)
 FINAL_LDFLAGS := $(LDFLAGS)
 FINAL_LIBS := $(PKG_LIBS) -lm
