@@ -73,6 +73,8 @@ enum opt_id {
 	OPT_EXPORT_CSV_RUNS, OPT_BASELINE, OPT_SAVE_BASELINE,
 	OPT_FAIL_IF_SLOWER, OPT_GATE_METRIC, OPT_REQUIRE_ALL, OPT_MATCH_BY,
 	OPT_HELP, OPT_VERSION,
+	OPT_HISTORY, OPT_HISTORY_LABEL, OPT_BASELINE_HISTORY,
+	OPT_HISTORY_WINDOW, OPT_HISTORY_BRANCH,
 	OPT__COUNT
 };
 
@@ -206,6 +208,18 @@ struct config {
 
 	/* compare mode */
 	const char *compare_base, *compare_new;
+
+	/* the results history (history.h) */
+	const char *history;           /* --history TARGET, else $CBENCH_HISTORY */
+	struct strlist history_labels; /* --history-label KEY=VALUE */
+	bool baseline_history;         /* gate against the history */
+	long history_window;           /* invocations it looks at, default 10 */
+	bool history_window_given;
+	const char *history_branch;    /* of those invocations, NULL: any */
+	/* `cbench history SUBCOMMAND ...`: the words after "history" */
+	bool history_mode;
+	int history_argc;
+	char **history_argv;
 };
 
 /*

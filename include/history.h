@@ -81,6 +81,8 @@ struct history_context {
 					  override it */
 	const char *const *labels;     /* "KEY=VALUE" */
 	size_t n_labels;
+	const char *machine_name;      /* instead of the fingerprint
+					  ("hyperfine"), or NULL */
 };
 
 /* Check "KEY=VALUE" (a non-empty key of letters, digits, _ . -). */
@@ -186,5 +188,36 @@ int history_prune(struct history *h, const struct history_filter *f,
 /* The ids matching f, newest first (for exports). */
 int history_ids(struct history *h, const struct history_filter *f,
 		int64_t **ids, size_t *n, char *err, size_t errlen);
+
+/* Write the invocations matching f, newest first: cbench-history JSON
+ * (each invocation a cbench-results document) or CSV, one row per run. */
+#include <stdio.h>
+int history_export(struct history *h, const struct history_filter *f, bool csv,
+		   FILE *out, char *err, size_t errlen);
+
+/* Record the results in a JSON file (cbench's, a history export, or
+ * hyperfine's), each invocation of it in its own transaction, with base's
+ * labels.  The new ids go to *ids (freed by the caller), even on a
+ * failure part way. */
+int history_import(struct history *h, const char *path,
+		   const struct history_context *base, int64_t **ids, size_t *n,
+		   char *err, size_t errlen);
+
+/*
+ * The base of a gate against the history (--baseline-history): for each
+ * benchmark of planned, its newest `window` invocations on machine (a
+ * fingerprint) and branch (NULL: any), matched by command line or by name,
+ * as a benchmark whose "runs" are those invocations' means, oldest first,
+ * one column per metric recorded.  Benchmarks with fewer than two such
+ * invocations are left out; none with two is HISTORY_EINPUT.
+ */
+int history_base_set(struct history *h, const struct cmp_set *planned,
+		     bool by_command, const char *machine, const char *branch,
+		     size_t window, struct cmp_set **out, char *err,
+		     size_t errlen);
+
+/* The distinct benchmark names of the history, in order of first record. */
+int history_bench_names(struct history *h, char ***names, size_t *n,
+			char *err, size_t errlen);
 
 #endif

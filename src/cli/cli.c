@@ -18,6 +18,7 @@
 #include "counters.h"
 #include "xalloc.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -280,6 +281,34 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_VERSION, .long_name = "version", .short_name = 'V',
 	 .arity = ARG_NONE, .kind = KIND_SPECIAL, .scope = SCOPE_BOTH,
 	 .handler = do_version, .help = "Print the version and exit."},
+	{.id = OPT_HISTORY, .long_name = "history", .arity = ARG_ONE,
+	 .kind = KIND_FILE, .arg_name = "TARGET", .completion = "file",
+	 .scope = SCOPE_RUN, .show_def = DEF_TEXT, .def_text = "$CBENCH_HISTORY",
+	 .off = OFF(history),
+	 .help = "Record this invocation in the results history TARGET: an "
+		 "SQLite file (created if missing) or a postgresql:// URL"},
+	{.id = OPT_HISTORY_LABEL, .long_name = "history-label", .arity = ARG_ONE,
+	 .kind = KIND_LIST, .arg_name = "KEY=VALUE", .scope = SCOPE_RUN,
+	 .off = OFF(history_labels),
+	 .help = "Record KEY=VALUE with the invocation (commit=, branch= and "
+		 "dirty= override the git state). Repeatable."},
+	{.id = OPT_BASELINE_HISTORY, .long_name = "baseline-history",
+	 .arity = ARG_NONE, .kind = KIND_FLAG, .scope = SCOPE_RUN,
+	 .off = OFF(baseline_history),
+	 .help = "Gate against the recent history of each benchmark on this "
+		 "machine, using the variation between invocations."},
+	{.id = OPT_HISTORY_WINDOW, .long_name = "history-window",
+	 .arity = ARG_ONE, .kind = KIND_COUNT, .arg_name = "NUM",
+	 .scope = SCOPE_RUN, .min = 2, .max = 100000, .def = 10,
+	 .show_def = DEF_VALUE, .off = OFF(history_window),
+	 .given_off = OFF(history_window_given),
+	 .help = "With --baseline-history, the newest NUM invocations"},
+	{.id = OPT_HISTORY_BRANCH, .long_name = "history-branch",
+	 .arity = ARG_ONE, .kind = KIND_FILE, .arg_name = "BRANCH",
+	 .scope = SCOPE_RUN, .show_def = DEF_TEXT, .def_text = "any branch",
+	 .off = OFF(history_branch),
+	 .help = "With --baseline-history, only invocations of BRANCH (the "
+		 "base branch)"},
 };
 const size_t cli_n_options = sizeof cli_options / sizeof cli_options[0];
 
@@ -877,6 +906,40 @@ static int no_command(const struct cli_state *st)
 	USAGE("no command to benchmark: '%s' was taken as the %s of %s %s",
 	      st->last_word, arg, opt, o->arg_name);
 }
+/* The history options: a target (or $CBENCH_HISTORY) for the gate, the
+ * gate for its window and branch, labels of the right shape. */
+static int validate_history(struct config *cfg)
+{
+	if (cfg->history == NULL) {
+		const char *env = getenv("CBENCH_HISTORY");
+		cfg->history = env && *env ? env : NULL;
+	}
+	if (cfg->baseline_history && cfg->history == NULL)
+		USAGE("--baseline-history gates against a history: give --history "
+		      "TARGET (or set CBENCH_HISTORY)");
+	if (cfg->baseline_history && cfg->baseline)
+		USAGE("--baseline-history cannot be combined with --baseline");
+	if ((cfg->history_window_given || cfg->history_branch) &&
+	    !cfg->baseline_history)
+		USAGE("--%s is for the gate against the history: add "
+		      "--baseline-history", cfg->history_branch
+		      ? "history-branch" : "history-window");
+	if (cfg->history_labels.n && cfg->history == NULL)
+		USAGE("--history-label labels a recorded invocation: give "
+		      "--history TARGET (or set CBENCH_HISTORY)");
+	for (size_t i = 0; i < cfg->history_labels.n; i++) {
+		const char *l = cfg->history_labels.v[i], *eq = strchr(l, '=');
+		bool ok = eq && eq != l;
+		for (const char *p = l; ok && p < eq; p++)
+			ok = isalnum((unsigned char)*p) || *p == '_' || *p == '.' ||
+			     *p == '-';
+		if (!ok)
+			USAGE("--history-label '%s': expected KEY=VALUE (KEY of "
+			      "letters, digits, _ . -)", l);
+	}
+	return 0;
+}
+
 /* Checks that need the whole command line. */
 static int validate(struct cli_state *st)
 {
@@ -934,18 +997,21 @@ static int validate(struct cli_state *st)
 	if (cfg->show_output && cfg->outputs.n)
 		USAGE("--show-output cannot be combined with --output");
 	/* A threshold with nothing to gate would be ignored silently. */
-	if (cfg->fail_if_slower_given && !cfg->baseline && !cfg->reference)
+	if (cfg->fail_if_slower_given && !cfg->baseline && !cfg->reference &&
+	    !cfg->baseline_history)
 		USAGE("--fail-if-slower needs something to compare with: "
 		      "--baseline FILE, or --reference CMD to gate the other "
 		      "commands against it in this run");
-	if (cfg->gate_metric && !cfg->baseline &&
+	if (cfg->gate_metric && !cfg->baseline && !cfg->baseline_history &&
 	    !(cfg->reference && cfg->fail_if_slower_given))
 		USAGE("--gate-metric is for a gate: give --baseline FILE, or "
 		      "--reference CMD with --fail-if-slower PCT");
 	if (cfg->reference && cfg->fail_if_slower_given && !cfg->baseline &&
-	    cfg->commands.n == 0)
+	    !cfg->baseline_history && cfg->commands.n == 0)
 		USAGE("--reference with --fail-if-slower gates the other commands "
 		      "against the reference: give at least one command besides it");
+	if (validate_history(cfg) != 0)
+		return -1;
 	/* Two exports to stdout would interleave. */
 	int to_stdout = 0;
 	for (size_t i = 0; i < cfg->n_exports; i++)
@@ -1037,6 +1103,13 @@ int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 	*exit_code = CBENCH_EXIT_USAGE;
 
 	int i = 1;
+	if (argc > 1 && strcmp(argv[1], "history") == 0) {
+		cfg->history_mode = true;
+		cfg->history_argc = argc - 2;
+		cfg->history_argv = argv + 2;
+		*exit_code = CBENCH_EXIT_OK;
+		return 0;
+	}
 	if (argc > 1 && strcmp(argv[1], "compare") == 0) {
 		cfg->compare_mode = true;
 		i = 2;
@@ -1080,6 +1153,7 @@ void cli_free(struct config *cfg)
 	free(cfg->conclude.v);
 	free(cfg->cleanup.v);
 	free(cfg->outputs.v);
+	free(cfg->history_labels.v);
 	free(cfg->params);
 	free(cfg->ignore_codes);
 	free(cfg->exports);
@@ -1157,7 +1231,9 @@ void cli_print_help(FILE *f, bool compare)
 		     "NEW is a significant regression over BASE.\n" "\n", f);
 	} else {
 		fputs("Usage: cbench [OPTIONS] COMMAND...\n"
-		     "  or:  cbench compare [OPTIONS] BASE.json NEW.json\n\n"
+		     "  or:  cbench compare [OPTIONS] BASE.json NEW.json\n"
+		     "  or:  cbench history list|show|trend|detect|export|import|prune ...\n"
+		     "       (cbench history --help)\n\n"
 		     "Benchmark commands with exec-exact timing and counters.\n\n"
 		     "Every run is measured by the frozen-exec engine: the child stops at\n"
 		     "exec, counters are attached before its first instruction, and wall\n"
@@ -1195,7 +1271,10 @@ void cli_print_help(FILE *f, bool compare)
 	     "  NO_COLOR           disable colours (not the progress bar)\n"
 	     "  CBENCH_ITERATION   set for each run and its --prepare/--conclude:\n"
 	     "                     warmup-K or the run index; setup, cleanup\n"
-	     "  GITHUB_ACTIONS     true: gates also print ::error:: annotation lines\n" "\n", f);
+	     "  GITHUB_ACTIONS     true: gates also print ::error:: annotation lines\n"
+	     "  CBENCH_HISTORY     the results history when --history is not given\n"
+	     "                     (recording, --baseline-history, cbench history)\n"
+	     "\n", f);
 }
 
 void cli_print_version(FILE *f)

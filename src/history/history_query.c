@@ -347,7 +347,8 @@ int history_show(struct history *h, int64_t id, bool with_samples,
 			      "s.stddev, s.median, s.min, s.max, s.ci_lo, s.ci_hi, "
 			      "s.confidence FROM cbench_summary s JOIN "
 			      "cbench_benchmark b ON b.id = s.benchmark_id WHERE "
-			      "b.invocation_id = ?", &a, 1, take_summary, d, err,
+			      "b.invocation_id = ? ORDER BY s.benchmark_id, s.metric",
+			      &a, 1, take_summary, d, err,
 			      errlen);
 	if (rc == 0 && with_samples)
 		rc = st->exec(st, "SELECT s.benchmark_id, s.metric, s.n, s.vals "
