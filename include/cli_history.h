@@ -34,6 +34,7 @@ struct history_cmd {
 	bool csv;                      /* --format csv (else json) */
 	const char *output;            /* --output FILE, NULL: stdout */
 	double older_than_s;           /* --older-than, 0: none */
+	const char *older_than_text;   /* as given: "30d" */
 	long keep;                     /* --keep, 0: none */
 	const char **words;            /* import's files */
 	size_t n_words;

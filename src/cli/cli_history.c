@@ -140,6 +140,7 @@ static int take_value(struct history_cmd *c, const char *name, const char *v,
 		if (parse_age(v, &c->older_than_s) != 0)
 			FAIL("--older-than '%s': expected an age such as 30d, 12h, "
 			     "90m, 2w or seconds", v);
+		c->older_than_text = v;
 	} else if (strcmp(name, "keep") == 0) {
 		if (cli_parse_long(v, 1, 100000000, &c->keep) != 0)
 			FAIL("--keep '%s': expected a whole number of at least 1", v);

@@ -129,6 +129,15 @@ static cJSON *invocation_json(const struct history_detail *d)
 	cJSON_AddItemToObject(j, "history", history_block(&d->inv));
 	cJSON *ctx = cJSON_AddObjectToObject(j, "context");
 	cJSON_AddStringToObject(ctx, "started_at", d->inv.recorded_at);
+	/* The machine as cbench's results files describe it. */
+	cJSON *mj = d->inv.machine_json ? cJSON_Parse(d->inv.machine_json) : NULL;
+	static const char *const keys[] = {"hostname", "kernel", "cpu_model", "cpus"};
+	for (size_t k = 0; mj && k < sizeof keys / sizeof keys[0]; k++) {
+		cJSON *v = cJSON_GetObjectItemCaseSensitive(mj, keys[k]);
+		if (v)
+			cJSON_AddItemToObject(ctx, keys[k], cJSON_Duplicate(v, 1));
+	}
+	cJSON_Delete(mj);
 	cJSON *res = cJSON_AddArrayToObject(j, "results");
 	for (size_t k = 0; k < d->n_bench; k++)
 		cJSON_AddItemToArray(res, result_json(&d->bench[k]));
@@ -286,7 +295,7 @@ static const char *jstr(const cJSON *o, const char *key)
 /* The context of one results document: time, machine, and (from a history
  * export) its source state. */
 static void doc_context(const cJSON *doc, time_t mtime, struct history_context *c,
-			struct machine_info *m, bool *have_machine)
+			struct machine_info *m, bool *have_machine, char fp[17])
 {
 	const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(doc, "context");
 	const cJSON *hb = cJSON_GetObjectItemCaseSensitive(doc, "history");
@@ -314,6 +323,12 @@ static void doc_context(const cJSON *doc, time_t mtime, struct history_context *
 		const cJSON *dirty = cJSON_GetObjectItemCaseSensitive(hb, "dirty");
 		c->source.dirty = cJSON_IsBool(dirty) ? cJSON_IsTrue(dirty) : -1;
 		snprintf(c->source.from, sizeof c->source.from, "import");
+		/* A history export keeps its machine's fingerprint. */
+		const char *machine = jstr(hb, "machine");
+		if (machine) {
+			snprintf(fp, 17, "%s", machine);
+			c->machine_name = fp;
+		}
 	}
 }
 
@@ -331,12 +346,15 @@ static int import_doc(struct history *h, const cJSON *doc, const char *path,
 	struct history_context c = *base;
 	struct machine_info m;
 	bool have_machine;
-	doc_context(doc, mtime, &c, &m, &have_machine);
+	char fp[17];
+	c.machine_name = NULL;
+	doc_context(doc, mtime, &c, &m, &have_machine, fp);
 	bool hyperfine = set->format == CMP_FMT_HYPERFINE;
 	char *origin = xasprintf("import %s%s", hyperfine ? "hyperfine " : "", path);
 	c.origin = origin;
 	c.machine = have_machine ? &m : NULL;
-	c.machine_name = hyperfine ? "hyperfine" : NULL;
+	if (hyperfine)
+		c.machine_name = "hyperfine";
 	rc = history_record(h, &c, set, NULL, id, err, errlen);
 	free(origin);
 	gate_set_free(set);

@@ -40,11 +40,18 @@ static int classify(int rc)
 static int sq_error(struct sq *q, int rc, char *err, size_t errlen)
 {
 	const char *what = sqlite3_errmsg(q->db);
+	/* A full disk may also come back as a failed write. */
+	if ((rc & 0xff) == SQLITE_IOERR && sqlite3_system_errno(q->db) == ENOSPC)
+		rc = SQLITE_FULL;
 	switch (rc & 0xff) {
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
 		snprintf(err, errlen, "the history %s is locked by another writer "
 			 "(waited %.1f s): %s", q->path, q->busy_ms / 1000.0, what);
+		break;
+	case SQLITE_IOERR:
+		snprintf(err, errlen, "history %s: %s (%s)", q->path, what,
+			 strerror(sqlite3_system_errno(q->db)));
 		break;
 	case SQLITE_FULL:
 		snprintf(err, errlen, "cannot write to the history %s: the disk is "
@@ -312,7 +319,18 @@ int hist_sqlite_open(const char *path, int write, int busy_ms, int create,
 	q->busy_ms = busy_ms;
 	int flags = write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
 			  : SQLITE_OPEN_READONLY;
-	int src = sqlite3_open_v2(path, &q->db, flags, NULL);
+	/* Read-only, with no writer's -wal file beside it and no right to
+	 * create one: nothing can change it under us, so read it as
+	 * immutable (SQLite cannot otherwise open a WAL file read-only). */
+	char *wal = xasprintf("%s-wal", path);
+	char *uri = NULL;
+	if (!write && access(wal, F_OK) != 0) {
+		uri = sqlite3_mprintf("file:%q?immutable=1", path);
+		flags |= SQLITE_OPEN_URI;
+	}
+	free(wal);
+	int src = sqlite3_open_v2(uri ? uri : path, &q->db, flags, NULL);
+	sqlite3_free(uri);
 	if (src != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open the history %s: %s", path,
 			 q->db ? sqlite3_errmsg(q->db) : "out of memory");

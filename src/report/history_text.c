@@ -496,8 +496,7 @@ static int do_prune(struct history *h, const struct history_cmd *c)
 	}
 	char why[128] = "";
 	if (c->older_than_s > 0)
-		snprintf(why, sizeof why, "recorded more than %.0f s ago",
-			 c->older_than_s);
+		snprintf(why, sizeof why, "older than %s", c->older_than_text);
 	if (c->keep)
 		snprintf(why + strlen(why), sizeof why - strlen(why), "%sbeyond the "
 			 "newest %ld", why[0] ? " or " : "", c->keep);
@@ -518,7 +517,8 @@ int history_text_main(int argc, char **argv)
 	struct history_cmd c;
 	char err[DIAG_MSG_MAX];
 	if (cli_history_parse(argc, argv, &c, err, sizeof err) != 0) {
-		diag_usage("%s", err);
+		diag_error("%s", err);
+		fputs("try 'cbench history --help' for more information\n", stderr);
 		cli_history_free(&c);
 		return CBENCH_EXIT_USAGE;
 	}
