@@ -145,6 +145,13 @@ $(BUILD)/bench/changepoint: tests/bench/changepoint.c $(LIB_OBJS) $(BUILD)/.flag
 	$(Q)$(CC) $(FINAL_CFLAGS) -o $@ $< $(LIB_OBJS) $(FINAL_LDFLAGS) $(FINAL_LIBS)
 bench: $(BUILD)/bench/changepoint
 
+# The results history on SQLite (tests/bench/history.c).
+$(BUILD)/bench/history: tests/bench/history.c $(LIB_OBJS) $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(FINAL_CFLAGS) -o $@ $< $(LIB_OBJS) $(FINAL_LDFLAGS) $(FINAL_LIBS)
+bench: $(BUILD)/bench/history
+
 bench: cbench $(BUILD)/bench/floor $(BUILD)/bench/backend $(BUILD)/helpers/hwm
 ifdef SANITIZE
 	$(error make bench measures the plain build: run it without SANITIZE)

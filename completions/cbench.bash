@@ -17,10 +17,17 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	--export-json --export-markdown --export-asciidoc --export-orgmode
 	--export-csv --export-csv-runs --baseline --save-baseline
 	--fail-if-slower --gate-metric --require-all --match-by
-	-h --help -V --version'
+	--history --history-label --baseline-history --history-window
+	--history-branch -h --help -V --version'
 _cbench_compare_opts='--seed --style -u --time-unit --confidence
 	--export-markdown --fail-if-slower --gate-metric --require-all
 	--match-by -h --help -V --version'
+
+# `cbench history SUBCOMMAND`: its subcommands and options (cli_history.c).
+_cbench_history_subs='list show trend detect export import prune'
+_cbench_history_opts='--history --benchmark --branch --machine --commit
+	--limit --metric --all-machines --alpha --test --format --output
+	--history-label --older-than --keep --help'
 
 _cbench_counters='task-clock page-faults instructions cycles cache-references
 	cache-misses branches branch-misses none'
@@ -39,7 +46,8 @@ _cbench_nargs()
 	--confidence | --precision | --export-json | --export-markdown | \
 	--export-asciidoc | --export-orgmode | --export-csv | --export-csv-runs | \
 	--baseline | --save-baseline | --fail-if-slower | --gate-metric | \
-	--match-by)
+	--match-by | --history | --history-label | --history-window | \
+	--history-branch)
 		echo 1 ;;
 	*) echo 0 ;;
 	esac
@@ -79,6 +87,7 @@ _cbench_value()
 	--export-orgmode | --export-csv | --export-csv-runs | --save-baseline)
 		_filedir ;;
 	--baseline) _filedir json ;;
+	--history) _filedir ;;
 	-S | --shell)
 		COMPREPLY=($(compgen -W 'none' -- "$cur") $(compgen -c -- "$cur")) ;;
 	-s | --setup | -p | --prepare | -C | --conclude | -c | --cleanup | --reference)
@@ -87,10 +96,43 @@ _cbench_value()
 	esac
 }
 
+# `cbench history ...`: the subcommand, then its options and their values.
+_cbench_history()
+{
+	if ((cword == 2)); then
+		COMPREPLY=($(compgen -W "$_cbench_history_subs" -- "$cur"))
+		return
+	fi
+	local opt=$prev
+	[[ $split == true ]] || [[ $prev == --* ]] || opt=
+	case $opt in
+	--metric)
+		COMPREPLY=($(compgen -W 'wall_time user_time system_time peak_rss
+			minor_faults major_faults task_clock page_faults instructions
+			cycles cache_misses branch_misses' -- "$cur"))
+		return ;;
+	--format) COMPREPLY=($(compgen -W 'json csv' -- "$cur")); return ;;
+	--test) COMPREPLY=($(compgen -W 't permutation' -- "$cur")); return ;;
+	--history | --output) _filedir; return ;;
+	--benchmark | --branch | --machine | --commit | --limit | --alpha | \
+	--history-label | --older-than | --keep) return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$_cbench_history_opts" -- "$cur"))
+	elif [[ ${words[2]} == import ]]; then
+		_filedir json
+	fi
+}
+
 _cbench()
 {
 	local cur prev words cword split
 	_init_completion -s || return
+
+	if [[ ${words[1]-} == history ]] && ((cword > 1)); then
+		_cbench_history
+		return
+	fi
 
 	local mode=run i=1
 	if [[ ${words[1]-} == compare ]] && ((cword > 1)); then
@@ -153,7 +195,7 @@ _cbench()
 		_filedir
 	else
 		COMPREPLY=($(compgen -c -- "$cur"))
-		((cword == 1)) && COMPREPLY+=($(compgen -W compare -- "$cur"))
+		((cword == 1)) && COMPREPLY+=($(compgen -W 'compare history' -- "$cur"))
 	fi
 } &&
 	complete -F _cbench cbench
