@@ -50,7 +50,7 @@ test_records_into_a_new_file_and_lists_newest_first() {
 	cbq --history .cbench/history.db --history-label commit=bbbb2222 -r 3 -n two \
 		"$HELPERS/touch_pages 10" "$HELPERS/touch_pages 20" >/dev/null 2>&1 ||
 		fail "second record failed"
-	cb history list --history .cbench/history.db >list 2>err || fail "list: $(cat err)"
+	cbq history list --history .cbench/history.db >list 2>err || fail "list: $(cat err)"
 	expect_eq "rows" "$(grep -cE '^ +[0-9]+  ' list)" 2
 	expect_grep "newest first" "^ +2  .* bbbb2222 .*two, touch_pages 20|^ +2  .* bbbb2222 " list
 	[ "$(grep -nE '^ +2  ' list | cut -d: -f1)" -lt "$(grep -nE '^ +1  ' list | cut -d: -f1)" ] ||
@@ -100,7 +100,7 @@ test_trend_shows_the_series_per_commit() {
 	expect_grep "sparkline" "^  ▁▁▁███$" t
 	expect_grep "first row" "^ +1  .* c1111 +main +[0-9]{3}\.[0-9]  \[" t
 	expect_grep "last row" "^ +6  .* c6666 +main +[0-9]{4}\.[0-9]  \[" t
-	cb history detect grow --history h.db --metric page_faults >d 2>err || fail "detect: $(cat err)"
+	cbq history detect grow --history h.db --metric page_faults >d 2>err || fail "detect: $(cat err)"
 	expect_grep "one change" "^'grow' \(page_faults, machine [0-9a-f]{16}, 6 points, t test at alpha 0.05\): 1 change$" d
 	expect_grep "range" "^  between #3 and #4: commit c3333 -> c4444" d
 	cbq history trend nosuch --history h.db >/dev/null 2>err
@@ -184,7 +184,7 @@ test_import_hyperfine_keeps_it_apart() {
   "median": 0.0105, "user": 0.0004, "system": 0.0006, "min": 0.0103,
   "max": 0.0107, "times": [0.0103, 0.0105, 0.0107], "exit_codes": [0, 0, 0]}]}
 EOF
-	cb history import --history h.db hf.json >o 2>err || fail "import: $(cat err)"
+	cbq history import --history h.db hf.json >o 2>err || fail "import: $(cat err)"
 	expect_grep "recorded" "^hf.json: recorded as invocation 1 in h.db$" o
 	cbq history list --history h.db --machine hyperfine >l || fail "list"
 	expect_grep "machine" "^ +1  .* hyperfine +sleep 0.01$" l
@@ -247,7 +247,7 @@ test_gate_against_history() {
 expect_refused() {
 	local what=$1 pattern=$2
 	cp h.db before
-	${CB:-cbq} --history h.db -r 3 "$HELPERS/touch_pages 10" >/dev/null 2>err
+	cbq --history h.db -r 3 "$HELPERS/touch_pages 10" >/dev/null 2>err
 	expect_eq "$what: exit" "$?" 2
 	expect_grep "$what: message" "$pattern" err
 	cmp -s h.db before || fail "$what: the file was changed"
@@ -262,7 +262,7 @@ test_not_a_history_is_refused_unchanged() {
 	rm h.db
 	rec c1 "$HELPERS/touch_pages 10" >/dev/null 2>&1 || fail "record"
 	"$PY" -c 'import sqlite3; c = sqlite3.connect("h.db"); c.execute("PRAGMA journal_mode=DELETE"); c.execute("UPDATE cbench_meta SET value = 9 WHERE key = '"'version'"'"); c.commit()'
-	CB=cb expect_refused "newer schema" "schema version 9, made by a newer cbench; this one knows versions 1 to [0-9]+: upgrade cbench"
+	expect_refused "newer schema" "schema version 9, made by a newer cbench; this one knows versions 1 to [0-9]+: upgrade cbench"
 	cbq history list --history h.db >/dev/null 2>err
 	expect_eq "list newer" "$?" 2
 }
@@ -362,7 +362,7 @@ test_history_subcommand_usage_errors() {
 	cbq history frobnicate --history h.db >/dev/null 2>err
 	expect_eq "unknown" "$?" 2
 	expect_grep "unknown message" "unknown history subcommand 'frobnicate'" err
-	cb history list --history h.db --keep 3 >/dev/null 2>err
+	cbq history list --history h.db --keep 3 >/dev/null 2>err
 	expect_eq "misplaced option" "$?" 2
 	expect_grep "misplaced message" "--keep does not apply to 'cbench history list'" err
 	cbq history show x --history h.db >/dev/null 2>err
@@ -373,7 +373,7 @@ test_history_subcommand_usage_errors() {
 	expect_eq "bad format" "$?" 2
 	cbq history detect --history h.db --limit 0 >/dev/null 2>err
 	expect_eq "bad limit" "$?" 2
-	cb history --help >help || fail "help"
+	cbq history --help >help || fail "help"
 	expect_grep "help" "^  trend BENCH " help
 	expect_grep "help option" "^  --older-than AGE " help
 }
@@ -427,7 +427,7 @@ test_postgresql_real_server() {
 	wait "$p1" || fail "first writer: $(cat o1)"
 	cbq --history "$PGURL" --history-label commit=pg3 -r 3 -n a "$HELPERS/touch_pages 8000" \
 		>/dev/null 2>&1 || fail "third"
-	cb history list --history "$PGURL" >l 2>err || fail "list: $(cat err)"
+	cbq history list --history "$PGURL" >l 2>err || fail "list: $(cat err)"
 	expect_eq "rows" "$(grep -cE '^ +[0-9]+  ' l)" 3
 	expect_grep "backend" "\(PostgreSQL\)$" l
 	cbq history trend a --metric minor_faults --history "$PGURL" >t 2>err || fail "trend: $(cat err)"
