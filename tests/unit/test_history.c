@@ -331,6 +331,83 @@ static void test_labels_and_fingerprint(void)
 	history_close(h);
 }
 
+/* gate.c's comparison against the history (cmp_options.between): base
+ * "runs" are five invocations' means, new the three runs of this one.
+ * Expected values from SciPy 1.10 (/usr/bin/python3):
+ *   a = [1.00, 1.02, 0.98, 1.01, 0.99]; b = [1.05, 1.06, 1.04]
+ *   se = a.std(ddof=1) * sqrt(1 + 1/5); t = (b.mean() - a.mean()) / se
+ *   scipy.stats.t.sf(t, 4) * 2          -> 0.044708587279680606
+ *   q = scipy.stats.t.ppf(0.975, 4); 1 + (b.mean() - a.mean() -+ q * se)
+ *                                        -> 1.001910560133715, 1.098089439866285
+ */
+static struct cmp_set *one_bench_set(const double *x, size_t n)
+{
+	struct cmp_set *s = xcalloc(1, sizeof *s);
+	s->origin = xstrdup("t");
+	s->format = CMP_FMT_CBENCH;
+	s->n = 1;
+	s->bench = xcalloc(1, sizeof *s->bench);
+	s->bench[0].name = xstrdup("b");
+	s->bench[0].command = xstrdup("./b");
+	s->bench[0].n_runs = n;
+	s->bench[0].col[MET_WALL] = xcalloc(n, sizeof(double));
+	memcpy(s->bench[0].col[MET_WALL], x, n * sizeof(double));
+	return s;
+}
+
+static void test_gate_between_invocations(void)
+{
+	const double a[] = {1.00, 1.02, 0.98, 1.01, 0.99}, b[] = {1.05, 1.06, 1.04};
+	struct cmp_set *base = one_bench_set(a, 5), *new = one_bench_set(b, 3);
+	struct cmp_options o = {.metric = MET_WALL, .threshold = 0.001,
+				.confidence = 0.95, .seed = 1, .between = true};
+	struct cmp_report rep;
+	CHECK(gate_compare(base, new, &o, &rep, err, sizeof err) == 0);
+	const struct cmp_row *r = &rep.rows[0];
+	CHECK_REL(r->st.p_welch, 0.044708587279680606, 1e-9);
+	CHECK_REL(r->st.ratio, 1.05, 1e-12);
+	CHECK_REL(r->st.ratio_lo, 1.001910560133715, 1e-9);
+	CHECK_REL(r->st.ratio_hi, 1.098089439866285, 1e-9);
+	CHECK(r->verdict == CMP_REGRESSION);   /* lo - 1 = 0.0019 > 0.001 */
+	gate_report_free(&rep);
+	o.threshold = 0.05;                     /* the interval reaches below 5 % */
+	CHECK(gate_compare(base, new, &o, &rep, err, sizeof err) == 0);
+	CHECK(rep.rows[0].verdict == CMP_NOISE);
+	gate_report_free(&rep);
+	gate_set_free(base);
+	gate_set_free(new);
+}
+
+/* history_base_set: the newest invocations' means, this machine and
+ * branch only, benchmarks with fewer than two left out. */
+static void test_base_set_from_history(void)
+{
+	struct history *h;
+	CHECK(history_open(path, true, &h, err, sizeof err) == 0);
+	for (int k = 0; k < 4; k++)
+		CHECK(record(h, 100 + k, "c", "main", 0.010 + 0.001 * k) > 0);
+	CHECK(record(h, 200, "c", "feature", 0.5) > 0);
+	struct cmp_set *planned = make_set("sort", 1, 0, 0);
+	struct machine_info m = *context(0, "", "").machine;
+	char fp[17];
+	history_fingerprint(&m, fp);
+	struct cmp_set *base;
+	CHECK(history_base_set(h, planned, true, fp, "main", 3, &base, err,
+			       sizeof err) == 0);
+	CHECK(base->n == 1 && base->bench[0].n_runs == 3);
+	/* Means of invocations 2..4: 0.013, 0.014, 0.015, oldest first. */
+	CHECK_NEAR(base->bench[0].col[MET_WALL][0], 0.013, 1e-15);
+	CHECK_NEAR(base->bench[0].col[MET_WALL][2], 0.015, 1e-15);
+	CHECK_NEAR(base->bench[0].col[MET_MINFLT][0], 102.25, 1e-12);
+	CHECK(strstr(base->origin, "newest 3 invocations of main") != NULL);
+	gate_set_free(base);
+	CHECK(history_base_set(h, planned, true, "0000000000000000", "main", 3,
+			       &base, err, sizeof err) == HISTORY_EINPUT);
+	CHECK(strstr(err, "fewer than 2 invocations") != NULL);
+	gate_set_free(planned);
+	history_close(h);
+}
+
 static void cleanup(void)
 {
 	char cmd[400];
@@ -356,6 +433,8 @@ int main(void)
 	RUN(test_refuses_newer_schema);
 	RUN(test_missing_file_for_reading);
 	RUN(test_labels_and_fingerprint);
+	RUN(test_gate_between_invocations);
+	RUN(test_base_set_from_history);
 	rmdir(dir);
 	return unit_failures ? 1 : 0;
 }
