@@ -52,6 +52,9 @@ static void print_help(void)
 		printf("  %-26s %s\n", left, o->help);
 		printf("  %-26s (%s)\n", "", o->subs);
 	}
+	printf("\nPostgreSQL targets: %s.\n", history_have_postgresql()
+	       ? "supported (built with libpq)"
+	       : "not supported (built without libpq)");
 	fputs("\nExit status: 0 success, 1 the history could not be used (locked,\n"
 	      "full, unreachable), 2 usage error or a file that is not a cbench\n"
 	      "history.\n", stdout);

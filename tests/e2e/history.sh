@@ -376,6 +376,7 @@ test_history_subcommand_usage_errors() {
 	cbq history --help >help || fail "help"
 	expect_grep "help" "^  trend BENCH " help
 	expect_grep "help option" "^  --older-than AGE " help
+	expect_grep "libpq" "^PostgreSQL targets: (supported \(built with libpq\)|not supported \(built without libpq\))\.$" help
 }
 
 # ---- PostgreSQL ----
