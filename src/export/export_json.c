@@ -228,11 +228,15 @@ struct lazy {
 	const struct bench_result *r;
 	const unsigned char *outlier;
 	size_t n;
+	bool repeated;   /* a later placeholder prints the same column */
 };
 
+/* first: the first placeholder of the result being built; a column is
+ * only ever repeated within one result ("times" and runs.wall_time), so
+ * later() looks back no further, and the writer needs no search. */
 struct lazies {
 	struct lazy *v;
-	size_t n, cap;
+	size_t n, cap, first;
 };
 
 /* Placeholders are "\x01<index>\x02": cJSON escapes control characters in
@@ -242,6 +246,10 @@ static cJSON *later(struct lazies *lz, struct lazy l)
 	char mark[32];
 	xgrow((void **)&lz->v, &lz->cap, lz->n + 1, sizeof *lz->v);
 	snprintf(mark, sizeof mark, "\x01%zu\x02", lz->n);
+	for (size_t j = lz->first; l.kind == LAZY_COLUMN && j < lz->n; j++)
+		if (lz->v[j].kind == LAZY_COLUMN && lz->v[j].col == l.col &&
+		    lz->v[j].n == l.n)
+			lz->v[j].repeated = true;
 	lz->v[lz->n++] = l;
 	return cJSON_CreateRaw(mark);
 }
@@ -311,6 +319,7 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	const struct stats_summary *sy = &d->an->bench[i].sum[MET_SYSTEM];
 	double nan = NAN;
 	cJSON *j = cJSON_CreateObject();
+	lz->first = lz->n;
 
 	/* hyperfine's fields, in hyperfine's order. */
 	cJSON_AddItemToObject(j, "command", str(r->name));
@@ -542,12 +551,8 @@ int export_json_write(FILE *f, const struct export_doc *d)
 			out_bytes(o, again, again_len);
 			continue;
 		}
-		bool repeats = false;
-		for (size_t j = idx + 1; j < lz.n && l->kind == LAZY_COLUMN && !repeats; j++)
-			repeats = lz.v[j].kind == LAZY_COLUMN && lz.v[j].col == l->col &&
-				  lz.v[j].n == l->n;
 		FILE *m = NULL;
-		if (repeats) {
+		if (l->repeated) {
 			free(again);
 			again = NULL;
 			again_col = NULL;
