@@ -560,13 +560,3 @@ int history_record(struct history *h, const struct history_context *ctx,
 		rollback(st);
 	return rc;
 }
-
-/* Until sysinfo.c's reader reaches this branch (merge of main): the
- * source state unknown.  Weak, so the real one wins wherever it is linked. */
-__attribute__((weak)) void sysinfo_source_state(const char *dir,
-						struct source_state *out)
-{
-	(void)dir;
-	memset(out, 0, sizeof *out);
-	out->dirty = -1;
-}
