@@ -42,7 +42,7 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs libcjson) $(GSL_LIBS)
 
 # The results history (src/history/): SQLite is required, libpq optional
 # (without it a postgresql:// history is refused with a message saying so,
-# and --version says "without PostgreSQL").  NO_LIBPQ=1 builds without it.
+# as `cbench history --help` does).  NO_LIBPQ=1 builds without it.
 ifeq ($(shell $(PKG_CONFIG) --exists sqlite3 && echo yes),)
 $(error SQLite not found by $(PKG_CONFIG): install libsqlite3-dev)
 endif
@@ -51,8 +51,11 @@ PKG_LIBS += $(shell $(PKG_CONFIG) --libs sqlite3)
 NO_LIBPQ ?=
 ifeq ($(NO_LIBPQ),)
 ifneq ($(shell $(PKG_CONFIG) --exists libpq && echo yes),)
+# Headers only: history_pg.c loads libpq.so.5 with dlopen() when a
+# postgresql:// history is used, so its twenty libraries stay out of
+# every other cbench process (and of the commands' peak RSS).
 PKG_CFLAGS += -DHAVE_LIBPQ $(shell $(PKG_CONFIG) --cflags libpq)
-PKG_LIBS += $(shell $(PKG_CONFIG) --libs libpq)
+PKG_LIBS += -ldl
 endif
 endif
 

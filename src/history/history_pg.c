@@ -8,7 +8,12 @@
  * advisory lock first, so two runners creating or migrating the schema at
  * once take turns instead of colliding.
  *
- * Built without libpq (HAVE_LIBPQ undefined), hist_pg_open says so.
+ * libpq is loaded with dlopen() on first use, not linked: it pulls in
+ * some twenty libraries (TLS, Kerberos, LDAP) whose start-up pages would
+ * otherwise be in every cbench process, and so in the peak RSS of every
+ * command it launches (README, "Peak RSS of the command").  Built without
+ * libpq's headers (HAVE_LIBPQ undefined), or without libpq.so.5 at run
+ * time, hist_pg_open says so.
  */
 #include "history.h"
 #include "history_int.h"
@@ -38,7 +43,69 @@ int hist_pg_open(const char *conninfo, struct hist_store **out, char *err,
 
 #else
 
+#include <dlfcn.h>
 #include <libpq-fe.h>
+
+/* The libpq functions used here, resolved from libpq.so.5. */
+static struct {
+	bool loaded;
+	PGconn *(*connectdb)(const char *);
+	ConnStatusType (*status)(const PGconn *);
+	char *(*errorMessage)(const PGconn *);
+	void (*finish)(PGconn *);
+	PQnoticeProcessor (*setNoticeProcessor)(PGconn *, PQnoticeProcessor, void *);
+	PGresult *(*execParams)(PGconn *, const char *, int, const Oid *,
+				const char *const *, const int *, const int *, int);
+	ExecStatusType (*resultStatus)(const PGresult *);
+	char *(*resultErrorMessage)(const PGresult *);
+	void (*clear)(PGresult *);
+	int (*ntuples)(const PGresult *);
+	int (*nfields)(const PGresult *);
+	int (*getisnull)(const PGresult *, int, int);
+	char *(*getvalue)(const PGresult *, int, int);
+	Oid (*ftype)(const PGresult *, int);
+	unsigned char *(*unescapeBytea)(const unsigned char *, size_t *);
+	void (*freemem)(void *);
+} pq;
+
+#define PQ_SYM(field, name) { (void **)&pq.field, name }
+
+/* Load libpq once (it stays loaded).  Returns 0, or -1 with a message. */
+static int load_libpq(char *err, size_t errlen)
+{
+	if (pq.loaded)
+		return 0;
+	void *lib = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
+	if (lib == NULL) {
+		snprintf(err, errlen, "PostgreSQL history: cannot load libpq "
+			 "(libpq.so.5: install libpq5): %s", dlerror());
+		return -1;
+	}
+	const struct { void **to; const char *name; } syms[] = {
+		PQ_SYM(connectdb, "PQconnectdb"), PQ_SYM(status, "PQstatus"),
+		PQ_SYM(errorMessage, "PQerrorMessage"), PQ_SYM(finish, "PQfinish"),
+		PQ_SYM(setNoticeProcessor, "PQsetNoticeProcessor"),
+		PQ_SYM(execParams, "PQexecParams"),
+		PQ_SYM(resultStatus, "PQresultStatus"),
+		PQ_SYM(resultErrorMessage, "PQresultErrorMessage"),
+		PQ_SYM(clear, "PQclear"), PQ_SYM(ntuples, "PQntuples"),
+		PQ_SYM(nfields, "PQnfields"), PQ_SYM(getisnull, "PQgetisnull"),
+		PQ_SYM(getvalue, "PQgetvalue"), PQ_SYM(ftype, "PQftype"),
+		PQ_SYM(unescapeBytea, "PQunescapeBytea"),
+		PQ_SYM(freemem, "PQfreemem"),
+	};
+	for (size_t k = 0; k < sizeof syms / sizeof syms[0]; k++) {
+		*syms[k].to = dlsym(lib, syms[k].name);
+		if (*syms[k].to == NULL) {
+			snprintf(err, errlen, "PostgreSQL history: libpq.so.5 has no "
+				 "%s", syms[k].name);
+			dlclose(lib);
+			return -1;
+		}
+	}
+	pq.loaded = true;
+	return 0;
+}
 
 #define BYTEAOID 17
 #define INT2OID 21
@@ -63,7 +130,7 @@ int hist_pg_available(void)
 static void pg_message(PGconn *c, const PGresult *r, const char *sql,
 		       char *err, size_t errlen)
 {
-	const char *m = r ? PQresultErrorMessage(r) : PQerrorMessage(c);
+	const char *m = r ? pq.resultErrorMessage(r) : pq.errorMessage(c);
 	char one[400];
 	snprintf(one, sizeof one, "%s", m && *m ? m : "unknown error");
 	one[strcspn(one, "\n")] = '\0';
@@ -97,10 +164,10 @@ static void row_values(PGresult *r, int row, struct hv *cols, int n,
 		struct hv *v = &cols[c];
 		memset(v, 0, sizeof *v);
 		freeme[c] = NULL;
-		if (PQgetisnull(r, row, c))
+		if (pq.getisnull(r, row, c))
 			continue;
-		const char *s = PQgetvalue(r, row, c);
-		switch (PQftype(r, c)) {
+		const char *s = pq.getvalue(r, row, c);
+		switch (pq.ftype(r, c)) {
 		case INT2OID:
 		case INT4OID:
 		case INT8OID:
@@ -116,7 +183,7 @@ static void row_values(PGresult *r, int row, struct hv *cols, int n,
 			break;
 		case BYTEAOID: {
 			size_t len = 0;
-			freeme[c] = PQunescapeBytea((const unsigned char *)s, &len);
+			freeme[c] = pq.unescapeBytea((const unsigned char *)s, &len);
 			v->t = HV_BLOB;
 			v->b = freeme[c];
 			v->len = len;
@@ -133,16 +200,16 @@ static void row_values(PGresult *r, int row, struct hv *cols, int n,
 static int each_row(PGresult *r, hist_row_fn *fn, void *ctx, char *err,
 		    size_t errlen)
 {
-	int ncols = PQnfields(r);
+	int ncols = pq.nfields(r);
 	if (ncols > 32)
 		ncols = 32;
 	struct hv cols[32];
 	unsigned char *freeme[32];
-	for (int row = 0; fn && row < PQntuples(r); row++) {
+	for (int row = 0; fn && row < pq.ntuples(r); row++) {
 		row_values(r, row, cols, ncols, freeme);
 		int stop = fn(ctx, cols, ncols);
 		for (int c = 0; c < ncols; c++)
-			PQfreemem(freeme[c]);
+			pq.freemem(freeme[c]);
 		if (stop) {
 			snprintf(err, errlen, "PostgreSQL history: unexpected data");
 			return stop < 0 ? stop : HISTORY_EINPUT;
@@ -183,17 +250,17 @@ static int pg_exec(struct hist_store *s, const char *sql, const struct hv *args,
 			values[k] = NULL;
 		}
 	}
-	PGresult *r = PQexecParams(p->conn, text, nargs, NULL, values, lengths,
+	PGresult *r = pq.execParams(p->conn, text, nargs, NULL, values, lengths,
 				   formats, 0);
 	int rc = 0;
-	ExecStatusType status = PQresultStatus(r);
+	ExecStatusType status = pq.resultStatus(r);
 	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
 		pg_message(p->conn, r, text, err, errlen);
 		rc = HISTORY_EFAIL;
 	} else {
 		rc = each_row(r, fn, ctx, err, errlen);
 	}
-	PQclear(r);
+	pq.clear(r);
 	free(text);
 	free(values);
 	free(lengths);
@@ -225,7 +292,7 @@ static void pg_close(struct hist_store *s)
 	struct pg *p = (struct pg *)s;
 	if (p == NULL)
 		return;
-	PQfinish(p->conn);
+	pq.finish(p->conn);
 	free(p);
 }
 
@@ -233,13 +300,15 @@ int hist_pg_open(const char *conninfo, struct hist_store **out, char *err,
 		 size_t errlen)
 {
 	*out = NULL;
+	if (load_libpq(err, errlen) != 0)
+		return HISTORY_EFAIL;
 	struct pg *p = xcalloc(1, sizeof *p);
 	p->st = (struct hist_store){.name = "PostgreSQL",
 		.t_id = "BIGSERIAL PRIMARY KEY", .t_int = "BIGINT",
 		.t_real = "DOUBLE PRECISION", .t_blob = "BYTEA",
 		.exec = pg_exec, .begin = pg_begin, .close = pg_close};
-	p->conn = PQconnectdb(conninfo);
-	if (p->conn == NULL || PQstatus(p->conn) != CONNECTION_OK) {
+	p->conn = pq.connectdb(conninfo);
+	if (p->conn == NULL || pq.status(p->conn) != CONNECTION_OK) {
 		if (p->conn)
 			pg_message(p->conn, NULL, NULL, err, errlen);
 		else
@@ -247,7 +316,7 @@ int hist_pg_open(const char *conninfo, struct hist_store **out, char *err,
 		pg_close(&p->st);
 		return HISTORY_EFAIL;
 	}
-	PQsetNoticeProcessor(p->conn, no_notices, NULL);
+	pq.setNoticeProcessor(p->conn, no_notices, NULL);
 	*out = &p->st;
 	return 0;
 }
