@@ -355,7 +355,23 @@ static int import_doc(struct history *h, const cJSON *doc, const char *path,
 	c.machine = have_machine ? &m : NULL;
 	if (hyperfine)
 		c.machine_name = "hyperfine";
+	/* A history export's labels, then the command line's (which win). */
+	const cJSON *hl = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(doc, "history"), "labels");
+	size_t nl = 0, cap = (size_t)cJSON_GetArraySize(hl) + base->n_labels + 1;
+	char **labels = xcalloc(cap, sizeof *labels);
+	const cJSON *l;
+	cJSON_ArrayForEach(l, hl)
+		if (cJSON_IsString(l) && nl < cap)
+			labels[nl++] = xasprintf("%s=%s", l->string, l->valuestring);
+	for (size_t k = 0; k < base->n_labels; k++)
+		labels[nl++] = xstrdup(base->labels[k]);
+	c.labels = (const char *const *)labels;
+	c.n_labels = nl;
 	rc = history_record(h, &c, set, NULL, id, err, errlen);
+	for (size_t k = 0; k < nl; k++)
+		free(labels[k]);
+	free(labels);
 	free(origin);
 	gate_set_free(set);
 	return rc;

@@ -60,10 +60,10 @@ static void where_of(const struct history_filter *f, int64_t id, struct where *w
 	if (f && f->branch)
 		where_add(w, "i.branch = ?", f->branch, 1);
 	if (f && f->machine)
-		where_add(w, "(i.machine LIKE ? || '%' OR i.hostname = ?)",
+		where_add(w, "(i.machine LIKE (? || '%') OR i.hostname = ?)",
 			  f->machine, 2);
 	if (f && f->commit)
-		where_add(w, "i.commit_sha LIKE ? || '%'", f->commit, 1);
+		where_add(w, "i.commit_sha LIKE (? || '%')", f->commit, 1);
 	if (id > 0) {
 		where_add(w, "i.id = ?", NULL, 0);
 		w->args[w->n++] = hv_int(id);

@@ -174,6 +174,8 @@ test_export_json_is_cbench_results_and_csv_has_every_run() {
 		"$(jq -c '[.invocations[].results[].runs.wall_time]' all.json)"
 	expect_eq "machine kept" "$(jq -c '[.invocations[].history.machine]' back.json)" \
 		"$(jq -c '[.invocations[].history.machine]' all.json)"
+	expect_eq "labels kept" "$(jq -c '[.invocations[].history.labels]' back.json)" \
+		'[{"branch":"main","commit":"c2"},{"branch":"main","commit":"c1"}]'
 }
 
 # hyperfine's documented --export-json format (results[].command, mean,
