@@ -40,6 +40,25 @@ GSL_LIBS := $(shell $(PKG_CONFIG) --libs gsl)
 endif
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs libcjson) $(GSL_LIBS)
 
+# The results history (src/history/): SQLite is required, libpq optional
+# (without it a postgresql:// history is refused with a message saying so,
+# as `cbench history --help` does).  NO_LIBPQ=1 builds without it.
+ifeq ($(shell $(PKG_CONFIG) --exists sqlite3 && echo yes),)
+$(error SQLite not found by $(PKG_CONFIG): install libsqlite3-dev)
+endif
+PKG_CFLAGS += $(shell $(PKG_CONFIG) --cflags sqlite3)
+PKG_LIBS += $(shell $(PKG_CONFIG) --libs sqlite3)
+NO_LIBPQ ?=
+ifeq ($(NO_LIBPQ),)
+ifneq ($(shell $(PKG_CONFIG) --exists libpq && echo yes),)
+# Headers only: history_pg.c loads libpq.so.5 with dlopen() when a
+# postgresql:// history is used, so its twenty libraries stay out of
+# every other cbench process (and of the commands' peak RSS).
+PKG_CFLAGS += -DHAVE_LIBPQ $(shell $(PKG_CONFIG) --cflags libpq)
+PKG_LIBS += -ldl
+endif
+endif
+
 FINAL_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude $(PKG_CFLAGS) $(CFLAGS)
 FINAL_LDFLAGS := $(LDFLAGS)
 FINAL_LIBS := $(PKG_LIBS) -lm
@@ -128,6 +147,13 @@ $(BUILD)/bench/changepoint: tests/bench/changepoint.c $(LIB_OBJS) $(BUILD)/.flag
 	@echo "  CC      $<"
 	$(Q)$(CC) $(FINAL_CFLAGS) -o $@ $< $(LIB_OBJS) $(FINAL_LDFLAGS) $(FINAL_LIBS)
 bench: $(BUILD)/bench/changepoint
+
+# The results history on SQLite (tests/bench/history.c).
+$(BUILD)/bench/history: tests/bench/history.c $(LIB_OBJS) $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(FINAL_CFLAGS) -o $@ $< $(LIB_OBJS) $(FINAL_LDFLAGS) $(FINAL_LIBS)
+bench: $(BUILD)/bench/history
 
 bench: cbench $(BUILD)/bench/floor $(BUILD)/bench/backend $(BUILD)/helpers/hwm
 ifdef SANITIZE

@@ -18,10 +18,18 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	--export-csv --export-csv-runs --baseline --save-baseline
 	--fail-if-slower --gate-metric --require-all --match-by
 	--pin --pin-hooks --pin-self --aslr --randomize-layout
-	-h --help -V --version --reference-name --min-benchmarking-time --quiet'
+	--history --history-label --baseline-history --history-window
+	--history-branch -h --help -V --version --reference-name
+	--min-benchmarking-time --quiet'
 _cbench_compare_opts='--seed --style -u --time-unit --confidence
 	--export-markdown --fail-if-slower --gate-metric --require-all
 	--match-by -h --help -V --version --quiet'
+
+# `cbench history SUBCOMMAND`: its subcommands and options (cli_history.c).
+_cbench_history_subs='list show trend detect export import prune'
+_cbench_history_opts='--history --benchmark --branch --machine --commit
+	--limit --metric --all-machines --alpha --test --format --output
+	--history-label --older-than --keep --help'
 
 _cbench_counters='task-clock page-faults instructions cycles cache-references
 	cache-misses branches branch-misses none'
@@ -41,7 +49,8 @@ _cbench_nargs()
 	--export-asciidoc | --export-orgmode | --export-csv | --export-csv-runs | \
 	--baseline | --save-baseline | --fail-if-slower | --gate-metric | \
 	--match-by | --pin | --pin-hooks | --pin-self | --aslr | \
-	--reference-name | --min-benchmarking-time)
+	--reference-name | --min-benchmarking-time | --history | \
+	--history-label | --history-window | --history-branch)
 		echo 1 ;;
 	*) echo 0 ;;
 	esac
@@ -83,6 +92,7 @@ _cbench_value()
 	--export-orgmode | --export-csv | --export-csv-runs | --save-baseline)
 		_filedir ;;
 	--baseline) _filedir json ;;
+	--history) _filedir ;;
 	-S | --shell)
 		COMPREPLY=($(compgen -W 'none' -- "$cur") $(compgen -c -- "$cur")) ;;
 	-s | --setup | -p | --prepare | -C | --conclude | -c | --cleanup | --reference)
@@ -91,10 +101,43 @@ _cbench_value()
 	esac
 }
 
+# `cbench history ...`: the subcommand, then its options and their values.
+_cbench_history()
+{
+	if ((cword == 2)); then
+		COMPREPLY=($(compgen -W "$_cbench_history_subs" -- "$cur"))
+		return
+	fi
+	local opt=$prev
+	[[ $split == true ]] || [[ $prev == --* ]] || opt=
+	case $opt in
+	--metric)
+		COMPREPLY=($(compgen -W 'wall_time user_time system_time peak_rss
+			minor_faults major_faults task_clock page_faults instructions
+			cycles cache_misses branch_misses' -- "$cur"))
+		return ;;
+	--format) COMPREPLY=($(compgen -W 'json csv' -- "$cur")); return ;;
+	--test) COMPREPLY=($(compgen -W 't permutation' -- "$cur")); return ;;
+	--history | --output) _filedir; return ;;
+	--benchmark | --branch | --machine | --commit | --limit | --alpha | \
+	--history-label | --older-than | --keep) return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$_cbench_history_opts" -- "$cur"))
+	elif [[ ${words[2]} == import ]]; then
+		_filedir json
+	fi
+}
+
 _cbench()
 {
 	local cur prev words cword split
 	_init_completion -s || return
+
+	if [[ ${words[1]-} == history ]] && ((cword > 1)); then
+		_cbench_history
+		return
+	fi
 
 	local mode=run i=1
 	if [[ ${words[1]-} == system ]] && ((cword > 1)); then
@@ -166,7 +209,7 @@ _cbench()
 		_filedir
 	else
 		COMPREPLY=($(compgen -c -- "$cur"))
-		((cword == 1)) && COMPREPLY+=($(compgen -W 'compare system' -- "$cur"))
+		((cword == 1)) && COMPREPLY+=($(compgen -W 'compare system history' -- "$cur"))
 	fi
 } &&
 	complete -F _cbench cbench

@@ -16,6 +16,12 @@ function __cbench_is_system
     test (count $words) -ge 2; and test "$words[2]" = system
 end
 
+# Is this `cbench history ...`?
+function __cbench_is_history
+    set -l words (commandline -opc)
+    test (count $words) -ge 2; and test "$words[2]" = history
+end
+
 # Is the current word a positional argument (not an option's value)?
 # -P takes three words and -L two, which fish's -r/-x cannot say.
 function __cbench_positional
@@ -45,7 +51,8 @@ function __cbench_positional
                 --export-csv-runs --baseline --save-baseline \
                 --fail-if-slower --gate-metric --match-by \
                 --pin --pin-hooks --pin-self --aslr --reference-name \
-                --min-benchmarking-time
+                --min-benchmarking-time --history \
+                --history-label --history-window --history-branch
                 set need 1
             case '-[wrmMDspCcSnu]'
                 set need 1
@@ -84,7 +91,7 @@ end
 complete -c cbench -e
 complete -c cbench -f
 
-set -l run 'not __cbench_is_compare; and not __cbench_is_system'
+set -l run 'not __cbench_is_compare; and not __cbench_is_system; and not __cbench_is_history'
 
 # The command to benchmark, or the compare subcommand.
 complete -c cbench -n "$run; and __cbench_positional" -a '(__fish_complete_command)'
@@ -94,6 +101,7 @@ complete -c cbench -n "$run; and __fish_is_first_arg" -a system -d 'Check, tune 
 complete -c cbench -n '__cbench_is_system; and __fish_is_nth_token 2' -f -a 'check\t"What will spoil measurements here" tune\t"Apply the undoable recommendations (root)" reset\t"Restore what tune changed (root)"'
 complete -c cbench -n '__cbench_is_system; and __fish_seen_subcommand_from check' -f -l json -d 'Print the check as JSON'
 complete -c cbench -n '__cbench_is_system; and __fish_seen_subcommand_from check' -x -l runs -d 'Noise-loop runs (0: none)'
+complete -c cbench -n "$run; and __fish_is_first_arg" -a history -d 'The results history'
 # compare BASE.json NEW.json
 complete -c cbench -n '__cbench_is_compare; and __cbench_positional' -k -a '(__fish_complete_suffix .json)'
 
@@ -138,6 +146,31 @@ complete -c cbench -n $run -l aslr -x -a 'on off' -d 'Address-space randomisatio
 complete -c cbench -n $run -l randomize-layout -d 'Pad the environment by a random size per run'
 complete -c cbench -n $run -l reference-name -x -d 'Display name of the --reference command'
 complete -c cbench -n $run -l min-benchmarking-time -x -d 'Same as --min-time'
+complete -c cbench -n $run -l history -r -F -d 'Record this invocation in the results history TARGET'
+complete -c cbench -n $run -l history-label -x -d 'Record KEY=VALUE with the invocation'
+complete -c cbench -n $run -l baseline-history -d 'Gate against the recent history of each benchmark'
+complete -c cbench -n $run -l history-window -x -d 'With --baseline-history, the newest NUM invocations'
+complete -c cbench -n $run -l history-branch -x -d 'With --baseline-history, only invocations of BRANCH'
+
+# `cbench history SUBCOMMAND [OPTIONS]` (cli_history.c).
+set -l hist '__cbench_is_history'
+complete -c cbench -n "$hist; and test (count (commandline -opc)) -eq 2" -a 'list show trend detect export import prune'
+complete -c cbench -n "$hist; and contains -- import (commandline -opc)" -k -a '(__fish_complete_suffix .json)'
+complete -c cbench -n $hist -l history -r -F -d 'The history'
+complete -c cbench -n $hist -l benchmark -x -d 'Only invocations with this benchmark'
+complete -c cbench -n $hist -l branch -x -d 'Only invocations recorded on BRANCH'
+complete -c cbench -n $hist -l machine -x -d 'Only this machine (fingerprint or hostname)'
+complete -c cbench -n $hist -l commit -x -d 'Only this commit'
+complete -c cbench -n $hist -l limit -x -d 'Only the newest NUM'
+complete -c cbench -n $hist -l metric -x -a 'wall_time user_time system_time peak_rss minor_faults major_faults task_clock page_faults instructions cycles cache_misses branch_misses' -d 'The metric'
+complete -c cbench -n $hist -l all-machines -d "Mix every machine's points"
+complete -c cbench -n $hist -l alpha -x -d 'Significance level of each change'
+complete -c cbench -n $hist -l test -x -a 't permutation' -d 'The significance test'
+complete -c cbench -n $hist -l format -x -a 'json csv' -d 'Export format'
+complete -c cbench -n $hist -l output -r -F -d 'Write the export to FILE'
+complete -c cbench -n $hist -l history-label -x -d 'Label the imported invocations'
+complete -c cbench -n $hist -l older-than -x -d 'Prune invocations older than AGE'
+complete -c cbench -n $hist -l keep -x -d 'Prune all but the newest NUM'
 
 # Options of both `cbench` and `cbench compare`.
 complete -c cbench -l seed -x -d 'Seed for --order=shuffled and bootstrap resampling'

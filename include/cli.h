@@ -75,6 +75,8 @@ enum opt_id {
 	OPT_HELP, OPT_VERSION,
 	OPT_PIN, OPT_PIN_HOOKS, OPT_PIN_SELF, OPT_ASLR, OPT_RANDOMIZE_LAYOUT,
 	OPT_REFERENCE_NAME, OPT_MIN_BENCH_TIME, OPT_QUIET,
+	OPT_HISTORY, OPT_HISTORY_LABEL, OPT_BASELINE_HISTORY,
+	OPT_HISTORY_WINDOW, OPT_HISTORY_BRANCH,
 	OPT__COUNT
 };
 
@@ -226,6 +228,17 @@ struct config {
 	enum system_action system_action;
 	bool system_json;              /* check --json */
 	long system_runs;              /* check --runs N: noise loop runs, 0: none */
+	/* the results history (history.h) */
+	const char *history;           /* --history TARGET, else $CBENCH_HISTORY */
+	struct strlist history_labels; /* --history-label KEY=VALUE */
+	bool baseline_history;         /* gate against the history */
+	long history_window;           /* invocations it looks at, default 10 */
+	bool history_window_given;
+	const char *history_branch;    /* of those invocations, NULL: any */
+	/* `cbench history SUBCOMMAND ...`: the words after "history" */
+	bool history_mode;
+	int history_argc;
+	char **history_argv;
 };
 
 /*

@@ -150,6 +150,9 @@ struct cmp_options {
 	enum match_by match_by;
 	bool paired;            /* the two sides' runs were interleaved in
 				   one invocation: compare by rounds */
+	bool between;           /* base "runs" are the means of earlier
+				   invocations (the history): compare this
+				   invocation's mean with their spread */
 };
 
 struct cmp_report {
@@ -197,6 +200,7 @@ struct gate_options {
 	unsigned long seed;
 	enum match_by match_by;
 	bool require_all;       /* a one-sided benchmark is an input error */
+	bool between;           /* base from the history (cmp_options) */
 };
 
 /* What the gate decided, with what the user should hear about it. */

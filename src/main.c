@@ -12,6 +12,8 @@
 #include "export_compare.h"
 #include "export_text.h"
 #include "gate.h"
+#include "history.h"
+#include "history_text.h"
 #include "planner.h"
 #include "report.h"
 #include "spawn.h"
@@ -256,6 +258,7 @@ static struct gate_options gate_options_from(const struct config *cfg)
 		.seed = cfg->seed_given ? (unsigned long)cfg->seed : GATE_DEFAULT_SEED,
 		.match_by = cfg->match_by,
 		.require_all = cfg->require_all,
+		.between = cfg->baseline_history,
 	};
 }
 
@@ -335,6 +338,8 @@ static int run_compare(const struct config *cfg)
 	struct cmp_set *base = NULL, *new = NULL;
 	char err[DIAG_MSG_MAX];
 	int rc = CBENCH_EXIT_USAGE;
+	for (size_t i = 0; i < cfg->n_exports; i++)
+		stdout_checked |= strcmp(cfg->exports[i].path, "-") == 0;
 	if (gate_load(cfg->compare_base, &base, err, sizeof err) != 0 ||
 	    gate_load(cfg->compare_new, &new, err, sizeof err) != 0 ||
 	    export_check_destinations(cfg, err, sizeof err) != 0)
@@ -461,6 +466,75 @@ static int before_running(const struct config *cfg,
 	if (report_to_stderr(cfg) != 0)
 		return CBENCH_EXIT_FAILURE;
 	return CBENCH_EXIT_OK;
+}
+
+/*
+ * --history TARGET: opened (the file and its directory created if
+ * missing, an older schema migrated) before anything runs, so that a
+ * wrong target costs nothing (mi gets this machine's description, for
+ * the exports too); with --baseline-history the gate's base is
+ * read from it now too, from this machine's invocations.  Returns
+ * CBENCH_EXIT_OK or the exit code (message printed).
+ */
+static int open_history(const struct config *cfg, const struct plan *plan,
+			time_t started, struct machine_info *mi, struct history **h,
+			struct cmp_set **base)
+{
+	char err[DIAG_MSG_MAX];
+	sysinfo_collect(mi, started);
+	*h = NULL;
+	if (cfg->history == NULL)
+		return CBENCH_EXIT_OK;
+	int rc = history_open(cfg->history, true, h, err, sizeof err);
+	if (rc == 0 && cfg->baseline_history) {
+		struct cmp_set *planned = gate_from_plan(plan, "this run");
+		char fp[17];
+		history_fingerprint(mi, fp);
+		rc = history_base_set(*h, planned, cfg->match_by == MATCH_COMMAND,
+				      fp, cfg->history_branch,
+				      (size_t)cfg->history_window, base, err,
+				      sizeof err);
+		gate_set_free(planned);
+	}
+	if (rc == 0)
+		return CBENCH_EXIT_OK;
+	diag_error("%s", err);
+	history_close(*h);
+	*h = NULL;
+	return rc == HISTORY_EINPUT ? CBENCH_EXIT_USAGE : CBENCH_EXIT_FAILURE;
+}
+
+/* Record the invocation in the history, after its analysis: all of it in
+ * one transaction, or (interrupted, or the store failing) nothing.
+ * Returns 0, or -1 (message printed). */
+static int record_history(const struct config *cfg, struct history *h,
+			  const struct exports *ex, const struct bench_outcome *out,
+			  time_t started)
+{
+	if (h == NULL)
+		return 0;
+	if (out->n == 0 || spawn_stop_signal()) {
+		diag_note("not recorded in the history: the benchmarks did not "
+			  "complete");
+		return 0;
+	}
+	struct history_context c = {.when = started, .origin = "run",
+		.argc = ex->ctx.argc, .argv = ex->ctx.argv,
+		.machine = &ex->ctx.machine, .labels = cfg->history_labels.v,
+		.n_labels = cfg->history_labels.n};
+	sysinfo_source_state(NULL, &c.source);
+	struct cmp_set *now = gate_from_results(out->results, out->n, "this run");
+	char err[DIAG_MSG_MAX];
+	int64_t id;
+	int rc = history_record(h, &c, now, ex->an, &id, err, sizeof err);
+	gate_set_free(now);
+	if (rc != 0) {
+		diag_error("%s", err);
+		return -1;
+	}
+	diag_note("recorded in the history %s as invocation %lld", cfg->history,
+		  (long long)id);
+	return 0;
 }
 
 /* --order sequential with several benchmarks is the user's choice, and a
@@ -639,10 +713,12 @@ static int run(int argc, char **argv)
 		cli_free(&cfg);
 		return exit_code;
 	}
-	if (cfg.compare_mode) {
+	if (cfg.compare_mode || cfg.history_mode) {
 		for (size_t i = 0; i < cfg.n_exports; i++)
 			stdout_checked |= strcmp(cfg.exports[i].path, "-") == 0;
-		exit_code = run_compare(&cfg);
+		exit_code = cfg.history_mode
+			? history_text_main(cfg.history_argc, cfg.history_argv)
+			: run_compare(&cfg);
 		cli_free(&cfg);
 		return exit_code;
 	}
@@ -661,8 +737,13 @@ static int run(int argc, char **argv)
 		return CBENCH_EXIT_USAGE;
 	}
 	warn_sequential(&plan);
-	exit_code = before_running(&cfg, baseline, &plan);
+	struct machine_info machine;
+	struct history *hist;
+	exit_code = open_history(&cfg, &plan, started, &machine, &hist, &baseline);
+	if (exit_code == CBENCH_EXIT_OK)
+		exit_code = before_running(&cfg, baseline, &plan);
 	if (exit_code != CBENCH_EXIT_OK) {
+		history_close(hist);
 		gate_set_free(baseline);
 		planner_free(&plan);
 		cli_free(&cfg);
@@ -672,7 +753,7 @@ static int run(int argc, char **argv)
 	aopt.paired = plan.order != ORDER_SEQUENTIAL;
 	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv},
 			     .an = analysis_new(&aopt)};
-	sysinfo_collect(&ex.ctx.machine, started);
+	ex.ctx.machine = machine;
 	syscheck_watch_start(&ex.watch, "/");
 
 	install_signals();
@@ -687,6 +768,8 @@ static int run(int argc, char **argv)
 	write_exports(&ex, &out, true);
 	exit_code = gate_after_run(&cfg, baseline, &out, ex.an);
 	gate_set_free(baseline);
+	ex.failed |= record_history(&cfg, hist, &ex, &out, started) != 0;
+	history_close(hist);
 	if (ex.failed && (exit_code == CBENCH_EXIT_OK ||
 			  exit_code == CBENCH_EXIT_REGRESSION))
 		exit_code = CBENCH_EXIT_FAILURE;

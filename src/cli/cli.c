@@ -19,6 +19,7 @@
 #include "cpulist.h"
 #include "xalloc.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -333,6 +334,34 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_QUIET, .long_name = "quiet", .arity = ARG_NONE,
 	 .kind = KIND_FLAG, .scope = SCOPE_BOTH, .off = OFF(quiet),
 	 .help = "No notes on stderr (warnings and errors still show)."},
+	{.id = OPT_HISTORY, .long_name = "history", .arity = ARG_ONE,
+	 .kind = KIND_FILE, .arg_name = "TARGET", .completion = "file",
+	 .scope = SCOPE_RUN, .show_def = DEF_TEXT, .def_text = "$CBENCH_HISTORY",
+	 .off = OFF(history),
+	 .help = "Record this invocation in the results history TARGET: an "
+		 "SQLite file (created if missing) or a postgresql:// URL"},
+	{.id = OPT_HISTORY_LABEL, .long_name = "history-label", .arity = ARG_ONE,
+	 .kind = KIND_LIST, .arg_name = "KEY=VALUE", .scope = SCOPE_RUN,
+	 .off = OFF(history_labels),
+	 .help = "Record KEY=VALUE with the invocation (commit=, branch= and "
+		 "dirty= override the git state). Repeatable."},
+	{.id = OPT_BASELINE_HISTORY, .long_name = "baseline-history",
+	 .arity = ARG_NONE, .kind = KIND_FLAG, .scope = SCOPE_RUN,
+	 .off = OFF(baseline_history),
+	 .help = "Gate against the recent history of each benchmark on this "
+		 "machine, using the variation between invocations."},
+	{.id = OPT_HISTORY_WINDOW, .long_name = "history-window",
+	 .arity = ARG_ONE, .kind = KIND_COUNT, .arg_name = "NUM",
+	 .scope = SCOPE_RUN, .min = 2, .max = 100000, .def = 10,
+	 .show_def = DEF_VALUE, .off = OFF(history_window),
+	 .given_off = OFF(history_window_given),
+	 .help = "With --baseline-history, the newest NUM invocations"},
+	{.id = OPT_HISTORY_BRANCH, .long_name = "history-branch",
+	 .arity = ARG_ONE, .kind = KIND_FILE, .arg_name = "BRANCH",
+	 .scope = SCOPE_RUN, .show_def = DEF_TEXT, .def_text = "any branch",
+	 .off = OFF(history_branch),
+	 .help = "With --baseline-history, only invocations of BRANCH (the "
+		 "base branch)"},
 };
 const size_t cli_n_options = sizeof cli_options / sizeof cli_options[0];
 
@@ -959,6 +988,40 @@ static int no_command(const struct cli_state *st)
 	USAGE("no command to benchmark: '%s' was taken as the %s of %s %s",
 	      st->last_word, arg, opt, o->arg_name);
 }
+/* The history options: a target (or $CBENCH_HISTORY) for the gate, the
+ * gate for its window and branch, labels of the right shape. */
+static int validate_history(struct config *cfg)
+{
+	if (cfg->history == NULL) {
+		const char *env = getenv("CBENCH_HISTORY");
+		cfg->history = env && *env ? env : NULL;
+	}
+	if (cfg->baseline_history && cfg->history == NULL)
+		USAGE("--baseline-history gates against a history: give --history "
+		      "TARGET (or set CBENCH_HISTORY)");
+	if (cfg->baseline_history && cfg->baseline)
+		USAGE("--baseline-history cannot be combined with --baseline");
+	if ((cfg->history_window_given || cfg->history_branch) &&
+	    !cfg->baseline_history)
+		USAGE("--%s is for the gate against the history: add "
+		      "--baseline-history", cfg->history_branch
+		      ? "history-branch" : "history-window");
+	if (cfg->history_labels.n && cfg->history == NULL)
+		USAGE("--history-label labels a recorded invocation: give "
+		      "--history TARGET (or set CBENCH_HISTORY)");
+	for (size_t i = 0; i < cfg->history_labels.n; i++) {
+		const char *l = cfg->history_labels.v[i], *eq = strchr(l, '=');
+		bool ok = eq && eq != l;
+		for (const char *p = l; ok && p < eq; p++)
+			ok = isalnum((unsigned char)*p) || *p == '_' || *p == '.' ||
+			     *p == '-';
+		if (!ok)
+			USAGE("--history-label '%s': expected KEY=VALUE (KEY of "
+			      "letters, digits, _ . -)", l);
+	}
+	return 0;
+}
+
 /* Checks that need the whole command line. */
 static int validate(struct cli_state *st)
 {
@@ -1022,18 +1085,21 @@ static int validate(struct cli_state *st)
 	if (cfg->show_output && cfg->outputs.n)
 		USAGE("--show-output cannot be combined with --output");
 	/* A threshold with nothing to gate would be ignored silently. */
-	if (cfg->fail_if_slower_given && !cfg->baseline && !cfg->reference)
+	if (cfg->fail_if_slower_given && !cfg->baseline && !cfg->reference &&
+	    !cfg->baseline_history)
 		USAGE("--fail-if-slower needs something to compare with: "
 		      "--baseline FILE, or --reference CMD to gate the other "
 		      "commands against it in this run");
-	if (cfg->gate_metric && !cfg->baseline &&
+	if (cfg->gate_metric && !cfg->baseline && !cfg->baseline_history &&
 	    !(cfg->reference && cfg->fail_if_slower_given))
 		USAGE("--gate-metric is for a gate: give --baseline FILE, or "
 		      "--reference CMD with --fail-if-slower PCT");
 	if (cfg->reference && cfg->fail_if_slower_given && !cfg->baseline &&
-	    cfg->commands.n == 0)
+	    !cfg->baseline_history && cfg->commands.n == 0)
 		USAGE("--reference with --fail-if-slower gates the other commands "
 		      "against the reference: give at least one command besides it");
+	if (validate_history(cfg) != 0)
+		return -1;
 	/* Two exports to stdout would interleave. */
 	int to_stdout = 0;
 	for (size_t i = 0; i < cfg->n_exports; i++)
@@ -1179,6 +1245,13 @@ int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 	int i = 1;
 	if (argc > 1 && strcmp(argv[1], "system") == 0)
 		return parse_system(argc, argv, cfg, exit_code);
+	if (argc > 1 && strcmp(argv[1], "history") == 0) {
+		cfg->history_mode = true;
+		cfg->history_argc = argc - 2;
+		cfg->history_argv = argv + 2;
+		*exit_code = CBENCH_EXIT_OK;
+		return 0;
+	}
 	if (argc > 1 && strcmp(argv[1], "compare") == 0) {
 		cfg->compare_mode = true;
 		i = 2;
@@ -1222,6 +1295,7 @@ void cli_free(struct config *cfg)
 	free(cfg->conclude.v);
 	free(cfg->cleanup.v);
 	free(cfg->outputs.v);
+	free(cfg->history_labels.v);
 	free(cfg->params);
 	free(cfg->ignore_codes);
 	free(cfg->exports);
@@ -1317,7 +1391,9 @@ void cli_print_help(FILE *f, bool compare)
 	} else {
 		fputs("Usage: cbench [OPTIONS] COMMAND...\n"
 		     "  or:  cbench compare [OPTIONS] BASE.json NEW.json\n"
-		     "  or:  cbench system check|tune|reset (see cbench system --help)\n\n"
+		     "  or:  cbench system check|tune|reset (see cbench system --help)\n"
+		     "  or:  cbench history list|show|trend|detect|export|import|prune ...\n"
+		     "       (cbench history --help)\n\n"
 		     "Benchmark commands with exec-exact timing and counters.\n\n"
 		     "Every run is measured by the frozen-exec engine: the child stops at\n"
 		     "exec, counters are attached before its first instruction, and wall\n"
@@ -1359,7 +1435,10 @@ void cli_print_help(FILE *f, bool compare)
 	     "                     warmup-0.., then 0..; not for setup, cleanup\n"
 	     "  XDG_CACHE_HOME     where the counters note is remembered\n"
 	     "                     (cbench/, else ~/.cache/cbench/)\n"
-	     "  GITHUB_ACTIONS     true: gates also print ::error:: annotation lines\n" "\n", f);
+	     "  GITHUB_ACTIONS     true: gates also print ::error:: annotation lines\n"
+	     "  CBENCH_HISTORY     the results history when --history is not given\n"
+	     "                     (recording, --baseline-history, cbench history)\n"
+	     "\n", f);
 }
 
 void cli_print_version(FILE *f)

@@ -10,6 +10,7 @@
 #include "stats_robust.h"
 #include "xalloc.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -169,6 +170,52 @@ static int robust_pair(const struct cmp_row *r, int m, const struct cmp_options 
 	return 0;
 }
 
+/*
+ * The comparison against the history (opt->between): base a[0..na) holds
+ * the means of na earlier invocations, b this invocation's runs.  The new
+ * mean x is one more draw from the invocations' distribution, so the
+ * difference x - m from their mean m has the standard error
+ * s * sqrt(1 + 1/na), s the invocations' standard deviation, and a
+ * Student t with na - 1 degrees of freedom: the prediction interval of a
+ * new observation (Hahn and Meeker, "Statistical Intervals", 1991, ch. 4).
+ * The ratio's interval is that of the difference divided by m.  Only the
+ * t-test decides (no rank test: p_mann_whitney NaN, underpowered).
+ */
+static int between_pair(const struct cmp_row *r, int m, const struct cmp_options *opt,
+			struct stats_comparison *st)
+{
+	struct stats_summary sa, sb;
+	if (stats_summarize(r->base->col[m], r->base->n_runs, opt->confidence, &sa) != 0 ||
+	    stats_summarize(r->new->col[m], r->new->n_runs, opt->confidence, &sb) != 0 ||
+	    sa.n < 2 || sa.mean == 0)
+		return -1;
+	memset(st, 0, sizeof *st);
+	st->confidence = opt->confidence;
+	st->na = sa.n;
+	st->nb = sb.n;
+	st->ratio = sb.mean / sa.mean;
+	st->p_mann_whitney = NAN;
+	st->mw_underpowered = true;
+	double se = sa.stddev * sqrt(1.0 + 1.0 / (double)sa.n);
+	double df = (double)sa.n - 1;
+	st->welch_df = df;
+	if (!(se > 0)) {   /* constant history: decided by the exact difference */
+		st->ratio_lo = st->ratio_hi = st->ratio;
+		st->p_welch = sb.mean == sa.mean ? 1.0 : 0.0;
+		st->welch_t = NAN;
+		return 0;
+	}
+	double t = (sb.mean - sa.mean) / se;
+	double q = gsl_cdf_tdist_Qinv((1 - opt->confidence) / 2, df);
+	st->welch_t = t;
+	st->p_welch = 2 * gsl_cdf_tdist_Q(fabs(t), df);
+	st->ratio_lo = 1 + (sb.mean - sa.mean - q * se) / sa.mean;
+	st->ratio_hi = 1 + (sb.mean - sa.mean + q * se) / sa.mean;
+	if (st->ratio_lo < 0)
+		st->ratio_lo = 0;
+	return 0;
+}
+
 /* Decide a row on metric m: from the comparison given (the run's analysis
  * made it), or one computed here. */
 static void compare_pair(struct cmp_row *r, int m, const struct cmp_options *opt,
@@ -187,7 +234,9 @@ static void compare_pair(struct cmp_row *r, int m, const struct cmp_options *opt
 	r->p = NAN;
 	if (ok_a && ok_b && given)
 		r->st = *given;
-	if (!ok_a || !ok_b || (!given && robust_pair(r, m, opt, &r->st) != 0)) {
+	if (!ok_a || !ok_b || (!given && opt->between &&
+			       between_pair(r, m, opt, &r->st) != 0) ||
+	    (!given && !opt->between && robust_pair(r, m, opt, &r->st) != 0)) {
 		memset(&r->st, 0, sizeof r->st);
 		r->st.ratio = r->st.ratio_lo = r->st.ratio_hi = NAN;
 		r->st.p_welch = r->st.p_mann_whitney = NAN;
@@ -477,6 +526,7 @@ int gate_run(const struct gate_options *opt, const struct cmp_set *base,
 		.confidence = opt->confidence,
 		.seed = opt->seed,
 		.match_by = opt->match_by,
+		.between = opt->between,
 	};
 	if (gate_compare(base, new, &co, &out->rep, out->error,
 			 sizeof out->error) != 0) {
@@ -544,7 +594,7 @@ int gate_run_reference(const struct gate_options *opt, const struct cmp_set *set
 				.base = base->bench, .new = &set->bench[i],
 				.by_reference = true};
 	struct cmp_options co = {opt->metric, opt->threshold, opt->confidence,
-				 opt->seed, opt->match_by, paired};
+				 opt->seed, opt->match_by, paired, false};
 	if (choose_metric(base, new, rep->rows, rep->n_rows, &co, rep, out->error,
 			  sizeof out->error) != 0) {
 		out->exit_code = CBENCH_EXIT_USAGE;

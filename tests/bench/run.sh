@@ -219,6 +219,16 @@ if [ -x "$CHANGEPOINT" ]; then
 else
 	echo "  not timed (missing): change points ($CHANGEPOINT)"
 fi
+# The results history (tests/bench/history.c) on SQLite files in $tmp.
+HISTORY_BENCH=${HISTORY_BENCH:-$(dirname "$BACKEND")/history}
+if [ -x "$HISTORY_BENCH" ]; then
+	"$HISTORY_BENCH" "$tmp" >"$tmp/hist" || { echo "history bench failed" >&2; exit 1; }
+	row "history: record an invocation of 100,000 runs" "$(awk '$1 == "insert_100000_runs" {print $2}' "$tmp/hist")s" "<=" 1 "(8 metrics, one transaction)"
+	row "history: list 10,000 invocations" "$(awk '$1 == "list_10000" {print $2}' "$tmp/hist")s" "<=" 1
+	row "history: read and detect over 10,000 points" "$(awk '$1 == "detect_10000" {print $2}' "$tmp/hist")s" "<=" 1 "($(awk '$1 == "changes" {print $2}' "$tmp/hist") changes found of 2)"
+else
+	echo "  not timed (missing): the history ($HISTORY_BENCH)"
+fi
 echo
 
 # ---- 5. peak RSS accuracy ----

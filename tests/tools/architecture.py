@@ -20,7 +20,9 @@ import sys
 # report, the gate's terminal table and the diagnostics module.
 # system_text.c: the output of `cbench system check|tune|reset`.
 PRINT_OK = {"main.c", "diag.c", "report.c", "export_text.c", "export_compare.c",
-            "system_text.c"}
+            "system_text.c",
+            # `cbench history`: its listings, trends and change points
+            "history_text.c"}
 # Printing to the terminal: to stdout/stderr by name, or stdio calls that
 # imply them.  Writing to a FILE the caller passed in is an exporter's job.
 PRINT_RE = re.compile(

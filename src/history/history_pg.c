@@ -1,0 +1,324 @@
+/*
+ * history_pg.c: the shared store (history_int.h) on a PostgreSQL server
+ * through libpq, for histories that many machines and CI runners write to.
+ * Statements go with PQexecParams: '?' placeholders become $1, $2, ...,
+ * numbers and text are sent as text, blobs (the per-run values) in binary.
+ * Results come back as text and are typed here: bytea is unescaped,
+ * int8/float8 parsed.  A writing transaction takes a transaction-scoped
+ * advisory lock first, so two runners creating or migrating the schema at
+ * once take turns instead of colliding.
+ *
+ * libpq is loaded with dlopen() on first use, not linked: it pulls in
+ * some twenty libraries (TLS, Kerberos, LDAP) whose start-up pages would
+ * otherwise be in every cbench process, and so in the peak RSS of every
+ * command it launches (README, "Peak RSS of the command").  Built without
+ * libpq's headers (HAVE_LIBPQ undefined), or without libpq.so.5 at run
+ * time, hist_pg_open says so.
+ */
+#include "history.h"
+#include "history_int.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef HAVE_LIBPQ
+
+int hist_pg_available(void)
+{
+	return 0;
+}
+
+int hist_pg_open(const char *conninfo, struct hist_store **out, char *err,
+		 size_t errlen)
+{
+	(void)conninfo;
+	*out = NULL;
+	snprintf(err, errlen, "this cbench was built without PostgreSQL support "
+		 "(libpq): install libpq-dev and rebuild, or give a file as the "
+		 "history");
+	return HISTORY_EINPUT;
+}
+
+#else
+
+#include <dlfcn.h>
+#include <libpq-fe.h>
+
+/* The libpq functions used here, resolved from libpq.so.5. */
+static struct {
+	bool loaded;
+	PGconn *(*connectdb)(const char *);
+	ConnStatusType (*status)(const PGconn *);
+	char *(*errorMessage)(const PGconn *);
+	void (*finish)(PGconn *);
+	PQnoticeProcessor (*setNoticeProcessor)(PGconn *, PQnoticeProcessor, void *);
+	PGresult *(*execParams)(PGconn *, const char *, int, const Oid *,
+				const char *const *, const int *, const int *, int);
+	ExecStatusType (*resultStatus)(const PGresult *);
+	char *(*resultErrorMessage)(const PGresult *);
+	void (*clear)(PGresult *);
+	int (*ntuples)(const PGresult *);
+	int (*nfields)(const PGresult *);
+	int (*getisnull)(const PGresult *, int, int);
+	char *(*getvalue)(const PGresult *, int, int);
+	Oid (*ftype)(const PGresult *, int);
+	unsigned char *(*unescapeBytea)(const unsigned char *, size_t *);
+	void (*freemem)(void *);
+} pq;
+
+#define PQ_SYM(field, name) { (void **)&pq.field, name }
+
+/* Load libpq once (it stays loaded).  Returns 0, or -1 with a message. */
+static int load_libpq(char *err, size_t errlen)
+{
+	if (pq.loaded)
+		return 0;
+	void *lib = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
+	if (lib == NULL) {
+		snprintf(err, errlen, "PostgreSQL history: cannot load libpq "
+			 "(libpq.so.5: install libpq5): %s", dlerror());
+		return -1;
+	}
+	const struct { void **to; const char *name; } syms[] = {
+		PQ_SYM(connectdb, "PQconnectdb"), PQ_SYM(status, "PQstatus"),
+		PQ_SYM(errorMessage, "PQerrorMessage"), PQ_SYM(finish, "PQfinish"),
+		PQ_SYM(setNoticeProcessor, "PQsetNoticeProcessor"),
+		PQ_SYM(execParams, "PQexecParams"),
+		PQ_SYM(resultStatus, "PQresultStatus"),
+		PQ_SYM(resultErrorMessage, "PQresultErrorMessage"),
+		PQ_SYM(clear, "PQclear"), PQ_SYM(ntuples, "PQntuples"),
+		PQ_SYM(nfields, "PQnfields"), PQ_SYM(getisnull, "PQgetisnull"),
+		PQ_SYM(getvalue, "PQgetvalue"), PQ_SYM(ftype, "PQftype"),
+		PQ_SYM(unescapeBytea, "PQunescapeBytea"),
+		PQ_SYM(freemem, "PQfreemem"),
+	};
+	for (size_t k = 0; k < sizeof syms / sizeof syms[0]; k++) {
+		*syms[k].to = dlsym(lib, syms[k].name);
+		if (*syms[k].to == NULL) {
+			snprintf(err, errlen, "PostgreSQL history: libpq.so.5 has no "
+				 "%s", syms[k].name);
+			dlclose(lib);
+			return -1;
+		}
+	}
+	pq.loaded = true;
+	return 0;
+}
+
+#define BYTEAOID 17
+#define INT2OID 21
+#define INT4OID 23
+#define INT8OID 20
+#define FLOAT4OID 700
+#define FLOAT8OID 701
+/* A constant key for pg_advisory_xact_lock: "cbnc". */
+#define LOCK_KEY 0x63626e63
+
+struct pg {
+	struct hist_store st;
+	PGconn *conn;
+};
+
+int hist_pg_available(void)
+{
+	return 1;
+}
+
+/* One line of libpq's message (it may end with a newline). */
+static void pg_message(PGconn *c, const PGresult *r, const char *sql,
+		       char *err, size_t errlen)
+{
+	const char *m = r ? pq.resultErrorMessage(r) : pq.errorMessage(c);
+	char one[400];
+	snprintf(one, sizeof one, "%s", m && *m ? m : "unknown error");
+	one[strcspn(one, "\n")] = '\0';
+	(void)sql;
+	snprintf(err, errlen, "PostgreSQL history: %s", one);
+}
+
+/* sql with each ? replaced by $k. */
+static char *numbered(const char *sql)
+{
+	size_t n = strlen(sql), q = 0;
+	for (size_t i = 0; i < n; i++)
+		q += sql[i] == '?';
+	char *out = xmalloc(n + q * 4 + 1), *o = out;
+	int k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (sql[i] == '?')
+			o += sprintf(o, "$%d", ++k);
+		else
+			*o++ = sql[i];
+	}
+	*o = '\0';
+	return out;
+}
+
+/* A row's text values typed by their column's type. */
+static void row_values(PGresult *r, int row, struct hv *cols, int n,
+		       unsigned char **freeme)
+{
+	for (int c = 0; c < n; c++) {
+		struct hv *v = &cols[c];
+		memset(v, 0, sizeof *v);
+		freeme[c] = NULL;
+		if (pq.getisnull(r, row, c))
+			continue;
+		const char *s = pq.getvalue(r, row, c);
+		switch (pq.ftype(r, c)) {
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+			v->t = HV_INT;
+			v->i = strtoll(s, NULL, 10);
+			v->d = (double)v->i;
+			break;
+		case FLOAT4OID:
+		case FLOAT8OID:
+			v->t = HV_REAL;
+			v->d = strtod(s, NULL);
+			v->i = (int64_t)v->d;
+			break;
+		case BYTEAOID: {
+			size_t len = 0;
+			freeme[c] = pq.unescapeBytea((const unsigned char *)s, &len);
+			v->t = HV_BLOB;
+			v->b = freeme[c];
+			v->len = len;
+			break;
+		}
+		default:
+			v->t = HV_TEXT;
+			v->s = s;
+		}
+	}
+}
+
+/* Call fn on every row of r. */
+static int each_row(PGresult *r, hist_row_fn *fn, void *ctx, char *err,
+		    size_t errlen)
+{
+	int ncols = pq.nfields(r);
+	if (ncols > 32)
+		ncols = 32;
+	struct hv cols[32];
+	unsigned char *freeme[32];
+	for (int row = 0; fn && row < pq.ntuples(r); row++) {
+		row_values(r, row, cols, ncols, freeme);
+		int stop = fn(ctx, cols, ncols);
+		for (int c = 0; c < ncols; c++)
+			pq.freemem(freeme[c]);
+		if (stop) {
+			snprintf(err, errlen, "PostgreSQL history: unexpected data");
+			return stop < 0 ? stop : HISTORY_EINPUT;
+		}
+	}
+	return 0;
+}
+
+static int pg_exec(struct hist_store *s, const char *sql, const struct hv *args,
+		   int nargs, hist_row_fn *fn, void *ctx, char *err, size_t errlen)
+{
+	struct pg *p = (struct pg *)s;
+	char *text = numbered(sql);
+	const char **values = xcalloc((size_t)nargs + 1, sizeof *values);
+	int *lengths = xcalloc((size_t)nargs + 1, sizeof *lengths);
+	int *formats = xcalloc((size_t)nargs + 1, sizeof *formats);
+	char (*buf)[40] = xcalloc((size_t)nargs + 1, sizeof *buf);
+	for (int k = 0; k < nargs; k++) {
+		const struct hv *a = &args[k];
+		switch (a->t) {
+		case HV_INT:
+			snprintf(buf[k], sizeof buf[k], "%lld", (long long)a->i);
+			values[k] = buf[k];
+			break;
+		case HV_REAL:
+			snprintf(buf[k], sizeof buf[k], "%.17g", a->d);
+			values[k] = strcmp(buf[k], "nan") == 0 ? "NaN" : buf[k];
+			break;
+		case HV_TEXT:
+			values[k] = a->s;
+			break;
+		case HV_BLOB:
+			values[k] = a->b ? a->b : "";
+			lengths[k] = (int)a->len;
+			formats[k] = 1;
+			break;
+		default:
+			values[k] = NULL;
+		}
+	}
+	PGresult *r = pq.execParams(p->conn, text, nargs, NULL, values, lengths,
+				   formats, 0);
+	int rc = 0;
+	ExecStatusType status = pq.resultStatus(r);
+	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+		pg_message(p->conn, r, text, err, errlen);
+		rc = HISTORY_EFAIL;
+	} else {
+		rc = each_row(r, fn, ctx, err, errlen);
+	}
+	pq.clear(r);
+	free(text);
+	free(values);
+	free(lengths);
+	free(formats);
+	free(buf);
+	return rc;
+}
+
+static int pg_begin(struct hist_store *s, char *err, size_t errlen)
+{
+	int rc = pg_exec(s, "BEGIN", NULL, 0, NULL, NULL, err, errlen);
+	if (rc == 0) {
+		struct hv key = hv_int(LOCK_KEY);
+		rc = pg_exec(s, "SELECT pg_advisory_xact_lock(?::bigint)", &key, 1,
+			     NULL, NULL, err, errlen);
+	}
+	return rc;
+}
+
+/* Server notices would go to stderr: the caller reports errors instead. */
+static void no_notices(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message;
+}
+
+static void pg_close(struct hist_store *s)
+{
+	struct pg *p = (struct pg *)s;
+	if (p == NULL)
+		return;
+	pq.finish(p->conn);
+	free(p);
+}
+
+int hist_pg_open(const char *conninfo, struct hist_store **out, char *err,
+		 size_t errlen)
+{
+	*out = NULL;
+	if (load_libpq(err, errlen) != 0)
+		return HISTORY_EFAIL;
+	struct pg *p = xcalloc(1, sizeof *p);
+	p->st = (struct hist_store){.name = "PostgreSQL",
+		.t_id = "BIGSERIAL PRIMARY KEY", .t_int = "BIGINT",
+		.t_real = "DOUBLE PRECISION", .t_blob = "BYTEA",
+		.exec = pg_exec, .begin = pg_begin, .close = pg_close};
+	p->conn = pq.connectdb(conninfo);
+	if (p->conn == NULL || pq.status(p->conn) != CONNECTION_OK) {
+		if (p->conn)
+			pg_message(p->conn, NULL, NULL, err, errlen);
+		else
+			snprintf(err, errlen, "PostgreSQL history: out of memory");
+		pg_close(&p->st);
+		return HISTORY_EFAIL;
+	}
+	pq.setNoticeProcessor(p->conn, no_notices, NULL);
+	*out = &p->st;
+	return 0;
+}
+
+#endif

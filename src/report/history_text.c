@@ -1,0 +1,553 @@
+/*
+ * history_text.c: `cbench history` on the terminal (see history_text.h).
+ * The history module (src/history/) reads and writes the database; the
+ * change points come from changepoint.c; this file chooses what to ask
+ * for, and prints it: aligned listings, a one-line sparkline per series
+ * (Unicode block elements, one per invocation, scaled between the series'
+ * minimum and maximum), and the numbers beside it.
+ *
+ * Trend and detect compare like with like: by default only points from
+ * one machine fingerprint (this machine's when it has any, else the one
+ * recorded most recently), since another CPU, kernel or governor shifts a
+ * series without any commit changing it.  --all-machines mixes them.
+ */
+#include "history_text.h"
+#include "changepoint.h"
+#include "cli_history.h"
+#include "diag.h"
+#include "export_text.h"
+#include "history.h"
+#include "sysinfo.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const help_text =
+	"Usage: cbench history SUBCOMMAND [OPTIONS]\n\n"
+	"The results history: every invocation recorded with --history TARGET\n"
+	"(an SQLite file, created if missing, or a postgresql:// URL), or with\n"
+	"CBENCH_HISTORY set.\n\n"
+	"Subcommands:\n"
+	"  list                  invocations, newest first\n"
+	"  show ID               one invocation: context, benchmarks, summaries\n"
+	"  trend BENCH           a benchmark's series across commits\n"
+	"  detect [BENCH]        change points of one or every benchmark's series\n"
+	"  export                every invocation as cbench JSON, or CSV per run\n"
+	"  import FILE.json...   add cbench or hyperfine exports to the history\n"
+	"  prune                 remove old invocations (--older-than, --keep)\n\n"
+	"Options:\n";
+
+static void print_help(void)
+{
+	fputs(help_text, stdout);
+	for (size_t k = 0; k < cli_history_n_options; k++) {
+		const struct history_option_info *o = &cli_history_options[k];
+		char left[64];
+		snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg[0] ? " " : "",
+			 o->arg);
+		printf("  %-26s %s\n", left, o->help);
+		printf("  %-26s (%s)\n", "", o->subs);
+	}
+	printf("\nPostgreSQL targets: %s.\n", history_have_postgresql()
+	       ? "supported (built with libpq)"
+	       : "not supported (built without libpq)");
+	fputs("\nExit status: 0 success, 1 the history could not be used (locked,\n"
+	      "full, unreachable), 2 usage error or a file that is not a cbench\n"
+	      "history.\n", stdout);
+}
+
+static int exit_of(int rc)
+{
+	return rc == HISTORY_EINPUT ? CBENCH_EXIT_USAGE : CBENCH_EXIT_FAILURE;
+}
+
+/* "2026-12-01 12:30:01" from "2026-12-01T12:30:01Z". */
+static void when_text(const char *iso, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.10s %.8s", iso, iso[0] ? iso + 11 : "");
+}
+
+static void short_commit(const char *commit, int dirty, char *buf, size_t len)
+{
+	if (commit == NULL || commit[0] == '\0')
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.10s%s", commit, dirty == 1 ? "+" : "");
+}
+
+/* A metric's value in the unit chosen for the series. */
+static void value_text(int metric, double v, enum time_unit unit, char *buf,
+		       size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	switch (metric_info((enum metric_id)metric)->unit) {
+	case UNIT_SECONDS: {
+		double t = text_in_unit(v, unit), a = fabs(t);
+		int dec = a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : 4;
+		snprintf(buf, len, "%.*f %s", dec, t, text_unit_name(unit));
+		break;
+	}
+	case UNIT_BYTES:
+		text_bytes(v, buf, len);
+		break;
+	default:
+		text_count(v, buf, len);
+	}
+}
+
+/* ---- list, show ---- */
+
+static int do_list(struct history *h, const struct history_cmd *c,
+		   const char *target)
+{
+	struct history_inv *v;
+	size_t n;
+	char err[DIAG_MSG_MAX];
+	int rc = history_list(h, &c->filter, &v, &n, err, sizeof err);
+	if (rc != 0) {
+		diag_error("%s", err);
+		return exit_of(rc);
+	}
+	if (n == 0) {
+		printf("No invocation in the history %s%s.\n", target,
+		       c->filter.bench || c->filter.branch || c->filter.machine ||
+		       c->filter.commit ? " matches" : "");
+	} else {
+		printf("%6s  %-19s  %-11s  %-14s  %-16s  %s\n", "ID",
+		       "Recorded (UTC)", "Commit", "Branch", "Machine", "Benchmarks");
+	}
+	for (size_t k = 0; k < n; k++) {
+		char when[32], commit[16];
+		when_text(v[k].recorded_at, when, sizeof when);
+		short_commit(v[k].commit, v[k].dirty, commit, sizeof commit);
+		printf("%6lld  %-19s  %-11s  %-14s  %-16s  %s\n", (long long)v[k].id,
+		       when, commit, v[k].branch ? v[k].branch : "-", v[k].machine,
+		       v[k].benches ? v[k].benches : "");
+	}
+	if (n)
+		printf("%zu invocation%s, newest first, in %s (%s)\n", n,
+		       n == 1 ? "" : "s", target, history_backend(h));
+	history_invs_free(v, n);
+	return CBENCH_EXIT_OK;
+}
+
+static void show_context(const struct history_inv *v)
+{
+	char when[32];
+	when_text(v->recorded_at, when, sizeof when);
+	printf("Invocation %lld, recorded %s UTC by cbench %s (%s)\n",
+	       (long long)v->id, when, v->version ? v->version : "?",
+	       v->origin ? v->origin : "?");
+	printf("  Command line: %s\n", v->argv ? v->argv : "[]");
+	printf("  Source:       commit %s, branch %s, %s%s%s%s\n",
+	       v->commit ? v->commit : "unknown", v->branch ? v->branch : "unknown",
+	       v->dirty == 1 ? "uncommitted changes" : v->dirty == 0 ? "clean"
+	       : "state unknown", v->source_from ? " (from " : "",
+	       v->source_from ? v->source_from : "", v->source_from ? ")" : "");
+	printf("  Machine:      %s%s%s\n", v->machine, v->hostname ? " on " : "",
+	       v->hostname ? v->hostname : "");
+	if (v->machine_json)
+		printf("                %s\n", v->machine_json);
+	if (v->labels)
+		printf("  Labels:       %s\n", v->labels);
+}
+
+static int do_show(struct history *h, const struct history_cmd *c)
+{
+	struct history_detail *d;
+	char err[DIAG_MSG_MAX];
+	int rc = history_show(h, c->id, false, &d, err, sizeof err);
+	if (rc != 0) {
+		diag_error("%s", err);
+		return exit_of(rc);
+	}
+	show_context(&d->inv);
+	for (size_t k = 0; k < d->n_bench; k++) {
+		const struct history_bench *b = &d->bench[k];
+		printf("\nBenchmark %zu: %s (%zu run%s%s%s)\n", k + 1, b->name,
+		       b->n_runs, b->n_runs == 1 ? "" : "s",
+		       b->failed_runs ? ", some failed" : "",
+		       b->interrupted ? ", interrupted" : "");
+		if (strcmp(b->command, b->name) != 0)
+			printf("  Command: %s\n", b->command);
+		for (size_t s = 0; s < b->n_sum; s++) {
+			const struct history_summary *m = &b->sum[s];
+			enum time_unit u = text_pick_unit(m->mean);
+			char mean[48], ci0[48], ci1[48], med[48];
+			value_text(m->metric, m->mean, u, mean, sizeof mean);
+			value_text(m->metric, m->ci_lo, u, ci0, sizeof ci0);
+			value_text(m->metric, m->ci_hi, u, ci1, sizeof ci1);
+			value_text(m->metric, m->median, u, med, sizeof med);
+			printf("  %-28s mean %-11s [%s, %s]  median %s  (n %zu)\n",
+			       metric_info((enum metric_id)m->metric)->key, mean, ci0,
+			       ci1, med, m->n);
+		}
+	}
+	history_detail_free(d);
+	return CBENCH_EXIT_OK;
+}
+
+/* ---- series ---- */
+
+/* The fingerprint the series of f->bench on metric is read from (into
+ * fp), or NULL for every machine.  Says which when it is not this one. */
+static const char *pick_machine(struct history *h, const struct history_cmd *c,
+				const struct history_filter *f, int metric,
+				char fp[17], int *rc)
+{
+	char err[DIAG_MSG_MAX];
+	*rc = 0;
+	if (c->all_machines)
+		return NULL;
+	struct history_inv *v;
+	size_t n;
+	if (c->filter.machine) {
+		struct history_filter g = {.machine = c->filter.machine, .limit = 1};
+		*rc = history_list(h, &g, &v, &n, err, sizeof err);
+		if (*rc == 0 && n == 0) {
+			snprintf(err, sizeof err, "--machine %s: no invocation from "
+				 "such a machine", c->filter.machine);
+			*rc = HISTORY_EINPUT;
+		}
+		if (*rc == 0)
+			snprintf(fp, 17, "%s", v[0].machine);
+		if (*rc != 0)
+			diag_error("%s", err);
+		history_invs_free(v, *rc == 0 ? n : 0);
+		return *rc == 0 ? fp : NULL;
+	}
+	struct machine_info mi;
+	sysinfo_collect(&mi, time(NULL));
+	history_fingerprint(&mi, fp);
+	struct history_filter g = *f;
+	g.machine = fp;
+	g.limit = 1;
+	struct history_point *p;
+	*rc = history_series(h, &g, false, metric, &p, &n, err, sizeof err);
+	free(p);
+	if (*rc == 0 && n == 0) {
+		g.machine = NULL;
+		*rc = history_series(h, &g, false, metric, &p, &n, err, sizeof err);
+		if (*rc == 0 && n > 0) {
+			diag_note("no '%s' from this machine (%s) in the history: "
+				  "the points of machine %s, the newest recorded "
+				  "(--all-machines mixes them)", f->bench, fp, p[0].machine);
+			snprintf(fp, 17, "%s", p[0].machine);
+		}
+		free(p);
+	}
+	if (*rc != 0)
+		diag_error("%s", err);
+	return fp;
+}
+
+/* One block element per point, scaled between the series' min and max. */
+static void sparkline(const struct history_point *p, size_t n, double *lo,
+		      double *hi)
+{
+	static const char *const bars[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t k = 0; k < n; k++) {
+		if (isfinite(p[k].mean)) {
+			*lo = fmin(*lo, p[k].mean);
+			*hi = fmax(*hi, p[k].mean);
+		}
+	}
+	size_t first = n > 72 ? n - 72 : 0;
+	fputs("  ", stdout);
+	for (size_t k = first; k < n; k++) {
+		double v = p[k].mean;
+		int level = !isfinite(v) ? -1 : *hi > *lo
+			? (int)floor((v - *lo) / (*hi - *lo) * 7.999) : 3;
+		fputs(level < 0 ? " " : bars[level], stdout);
+	}
+	if (first)
+		printf("  (newest %zu of %zu)", n - first, n);
+	fputc('\n', stdout);
+}
+
+static int load_series(struct history *h, const struct history_cmd *c,
+		       const char *bench, int metric, struct history_point **p,
+		       size_t *n, char fp[17], const char **machine)
+{
+	struct history_filter f = {.bench = bench, .branch = c->filter.branch,
+				   .limit = c->filter.limit};
+	int rc;
+	*machine = pick_machine(h, c, &f, metric, fp, &rc);
+	if (rc != 0)
+		return exit_of(rc);
+	f.machine = *machine;
+	char err[DIAG_MSG_MAX];
+	rc = history_series(h, &f, false, metric, p, n, err, sizeof err);
+	if (rc != 0) {
+		diag_error("%s", err);
+		return exit_of(rc);
+	}
+	return 0;
+}
+
+static int do_trend(struct history *h, const struct history_cmd *c)
+{
+	int metric = metric_lookup(c->metric ? c->metric : "wall_time");
+	struct history_point *p;
+	size_t n;
+	char fp[17];
+	const char *machine;
+	int rc = load_series(h, c, c->filter.bench, metric, &p, &n, fp, &machine);
+	if (rc != 0)
+		return rc;
+	const char *key = metric_info((enum metric_id)metric)->key;
+	if (n == 0) {
+		diag_error("no %s of '%s' in the history%s%s (see 'cbench history "
+			   "list')", key, c->filter.bench, c->filter.branch
+			   ? " on branch " : "", c->filter.branch ? c->filter.branch : "");
+		free(p);
+		return CBENCH_EXIT_USAGE;
+	}
+	printf("Trend of '%s' (%s), %s %s, %zu invocation%s, oldest first:\n",
+	       c->filter.bench, key, machine ? "machine" : "machines",
+	       machine ? machine : "all", n, n == 1 ? "" : "s");
+	double lo, hi;
+	sparkline(p, n, &lo, &hi);
+	enum time_unit u = text_pick_unit(lo);
+	char a[48], b[48];
+	value_text(metric, lo, u, a, sizeof a);
+	value_text(metric, hi, u, b, sizeof b);
+	printf("  min %s, max %s\n\n", a, b);
+	printf("%6s  %-19s  %-11s  %-14s  %12s  %-27s  %s\n", "ID", "Recorded (UTC)",
+	       "Commit", "Branch", "Mean", "CI of the mean", "Runs");
+	for (size_t k = 0; k < n; k++) {
+		char when[32], commit[16], m[48], l[48], r[48], ci[100];
+		when_text(p[k].recorded_at, when, sizeof when);
+		short_commit(p[k].commit, p[k].dirty, commit, sizeof commit);
+		value_text(metric, p[k].mean, u, m, sizeof m);
+		value_text(metric, p[k].ci_lo, u, l, sizeof l);
+		value_text(metric, p[k].ci_hi, u, r, sizeof r);
+		snprintf(ci, sizeof ci, "[%s, %s]", l, r);
+		printf("%6lld  %-19s  %-11s  %-14s  %12s  %-27s  %zu\n",
+		       (long long)p[k].inv, when, commit,
+		       p[k].branch[0] ? p[k].branch : "-", m, ci, p[k].n);
+	}
+	free(p);
+	return CBENCH_EXIT_OK;
+}
+
+/* ---- change points ---- */
+
+static void print_change(const struct cp_change *ch, const struct history_point *p,
+			 int metric, enum time_unit u)
+{
+	const struct history_point *a = &p[ch->index - 1], *b = &p[ch->index];
+	char ca[16], cb[16], wa[32], wb[32], ma[48], mb[48];
+	short_commit(a->commit, a->dirty, ca, sizeof ca);
+	short_commit(b->commit, b->dirty, cb, sizeof cb);
+	when_text(a->recorded_at, wa, sizeof wa);
+	when_text(b->recorded_at, wb, sizeof wb);
+	value_text(metric, ch->mean_before, u, ma, sizeof ma);
+	value_text(metric, ch->mean_after, u, mb, sizeof mb);
+	printf("  between #%lld and #%lld: commit %s -> %s (%s -> %s)\n",
+	       (long long)a->inv, (long long)b->inv, ca, cb, wa, wb);
+	printf("      %s -> %s   %+.1f %% [%+.1f %%, %+.1f %%]   p = %.2g\n", ma, mb,
+	       (ch->ratio - 1) * 100, (ch->ratio_lo - 1) * 100,
+	       (ch->ratio_hi - 1) * 100, ch->p_value);
+}
+
+static int detect_one(struct history *h, const struct history_cmd *c,
+		      const char *bench, int metric, size_t *found)
+{
+	struct history_point *p;
+	size_t n;
+	char fp[17];
+	const char *machine;
+	int rc = load_series(h, c, bench, metric, &p, &n, fp, &machine);
+	if (rc != 0)
+		return rc;
+	double *x = calloc(n + 1, sizeof *x);
+	size_t m = 0;
+	for (size_t k = 0; k < n; k++)   /* points without a value are skipped */
+		if (isfinite(p[k].mean)) {
+			p[m] = p[k];
+			x[m++] = p[k].mean;
+		}
+	struct cp_options o = cp_default_options();
+	o.alpha = c->alpha;
+	o.test = c->permutation ? CP_TEST_PERMUTATION : CP_TEST_T;
+	o.seed = 1;
+	struct cp_change *ch = NULL;
+	size_t nch = 0;
+	char err[DIAG_MSG_MAX];
+	rc = x ? cp_detect(x, m, &o, &ch, &nch, err, sizeof err) : -1;
+	if (rc != 0) {
+		diag_error("'%s': %s", bench, x ? err : "out of memory");
+	} else if (m > 0) {
+		printf("'%s' (%s, %s %s, %zu point%s, %s test at alpha %g): ", bench,
+		       metric_info((enum metric_id)metric)->key,
+		       machine ? "machine" : "machines", machine ? machine : "all", m,
+		       m == 1 ? "" : "s", c->permutation ? "permutation" : "t", c->alpha);
+		if (nch == 0)
+			printf("no change%s\n", m < 2 * o.min_size
+			       ? " (too few points to tell)" : "");
+		else
+			printf("%zu change%s\n", nch, nch == 1 ? "" : "s");
+		enum time_unit u = text_pick_unit(x[0]);
+		for (size_t k = 0; k < nch; k++)
+			print_change(&ch[k], p, metric, u);
+		*found += nch;
+	}
+	free(ch);
+	free(x);
+	free(p);
+	return rc == 0 ? CBENCH_EXIT_OK : CBENCH_EXIT_USAGE;
+}
+
+static int do_detect(struct history *h, const struct history_cmd *c)
+{
+	int metric = metric_lookup(c->metric ? c->metric : "wall_time");
+	char **names = NULL;
+	size_t n = 0, found = 0;
+	char err[DIAG_MSG_MAX];
+	int rc = CBENCH_EXIT_OK;
+	if (c->filter.bench) {
+		rc = detect_one(h, c, c->filter.bench, metric, &found);
+	} else if (history_bench_names(h, &names, &n, err, sizeof err) != 0) {
+		diag_error("%s", err);
+		rc = CBENCH_EXIT_FAILURE;
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (rc == CBENCH_EXIT_OK)
+			rc = detect_one(h, c, names[k], metric, &found);
+		free(names[k]);
+	}
+	free(names);
+	if (rc == CBENCH_EXIT_OK && c->filter.bench == NULL && n == 0)
+		printf("The history is empty.\n");
+	return rc;
+}
+
+/* ---- export, import, prune ---- */
+
+static int do_export(struct history *h, const struct history_cmd *c)
+{
+	FILE *f = c->output ? fopen(c->output, "w") : stdout;
+	if (f == NULL) {
+		diag_error("cannot write '%s': %s", c->output, strerror(errno));
+		return CBENCH_EXIT_USAGE;
+	}
+	char err[DIAG_MSG_MAX];
+	int rc = history_export(h, &c->filter, c->csv, f, err, sizeof err);
+	bool bad = ferror(f) != 0;
+	if (c->output && fclose(f) != 0)
+		bad = true;
+	if (rc != 0) {
+		diag_error("%s", err);
+		return exit_of(rc);
+	}
+	if (bad && c->output) {
+		diag_error("cannot write '%s': %s", c->output, strerror(errno));
+		return CBENCH_EXIT_FAILURE;
+	}
+	return CBENCH_EXIT_OK;
+}
+
+static int do_import(struct history *h, const struct history_cmd *c,
+		     const char *target)
+{
+	struct history_context base = {.when = time(NULL), .labels = c->labels,
+				       .n_labels = c->n_labels};
+	base.source.dirty = -1;
+	for (size_t k = 0; k < c->n_words; k++) {
+		int64_t *ids;
+		size_t n;
+		char err[DIAG_MSG_MAX];
+		int rc = history_import(h, c->words[k], &base, &ids, &n, err, sizeof err);
+		if (n == 1)
+			printf("%s: recorded as invocation %lld in %s\n", c->words[k],
+			       (long long)ids[0], target);
+		else if (n > 1)
+			printf("%s: recorded as invocations %lld to %lld in %s\n",
+			       c->words[k], (long long)ids[0], (long long)ids[n - 1],
+			       target);
+		free(ids);
+		if (rc != 0) {
+			diag_error("%s", err);
+			return exit_of(rc);
+		}
+	}
+	return CBENCH_EXIT_OK;
+}
+
+static int do_prune(struct history *h, const struct history_cmd *c)
+{
+	time_t before = c->older_than_s > 0
+		? time(NULL) - (time_t)c->older_than_s : 0;
+	int64_t *ids;
+	size_t n;
+	char err[DIAG_MSG_MAX];
+	int rc = history_prune(h, &c->filter, before, (size_t)c->keep, &ids, &n,
+			       err, sizeof err);
+	if (rc != 0) {
+		diag_error("%s", err);
+		return exit_of(rc);
+	}
+	char why[128] = "";
+	if (c->older_than_s > 0)
+		snprintf(why, sizeof why, "older than %s", c->older_than_text);
+	if (c->keep)
+		snprintf(why + strlen(why), sizeof why - strlen(why), "%sbeyond the "
+			 "newest %ld", why[0] ? " or " : "", c->keep);
+	if (n == 0)
+		printf("Nothing to remove (no invocation %s).\n", why);
+	else
+		printf("Removed %zu invocation%s (%s):", n, n == 1 ? "" : "s", why);
+	for (size_t k = 0; k < n; k++)
+		printf(" %lld", (long long)ids[k]);
+	if (n)
+		fputc('\n', stdout);
+	free(ids);
+	return CBENCH_EXIT_OK;
+}
+
+int history_text_main(int argc, char **argv)
+{
+	struct history_cmd c;
+	char err[DIAG_MSG_MAX];
+	if (cli_history_parse(argc, argv, &c, err, sizeof err) != 0) {
+		diag_error("%s", err);
+		fputs("try 'cbench history --help' for more information\n", stderr);
+		cli_history_free(&c);
+		return CBENCH_EXIT_USAGE;
+	}
+	if (c.sub == HSUB_HELP) {
+		print_help();
+		cli_history_free(&c);
+		return CBENCH_EXIT_OK;
+	}
+	struct history *h;
+	bool write = c.sub == HSUB_IMPORT || c.sub == HSUB_PRUNE;
+	int rc = history_open(c.target, write, &h, err, sizeof err);
+	if (rc != 0) {
+		diag_error("%s", err);
+		cli_history_free(&c);
+		return exit_of(rc);
+	}
+	switch (c.sub) {
+	case HSUB_LIST: rc = do_list(h, &c, c.target); break;
+	case HSUB_SHOW: rc = do_show(h, &c); break;
+	case HSUB_TREND: rc = do_trend(h, &c); break;
+	case HSUB_DETECT: rc = do_detect(h, &c); break;
+	case HSUB_EXPORT: rc = do_export(h, &c); break;
+	case HSUB_IMPORT: rc = do_import(h, &c, c.target); break;
+	default: rc = do_prune(h, &c); break;
+	}
+	history_close(h);
+	cli_history_free(&c);
+	return rc;
+}

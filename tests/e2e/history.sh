@@ -1,0 +1,447 @@
+# tests/e2e/history.sh: the results history as a user meets it: recording
+# with --history (SQLite files created with their directory, CBENCH_HISTORY
+# as the default), `cbench history list|show|trend|detect|export|import|
+# prune`, the gate against the history, and the faults a shared database
+# meets: a read-only file, a full disk, another writer holding the lock,
+# a writer killed in the middle, a newer schema, a file that is not a
+# history.  PostgreSQL runs against a real server started here (initdb and
+# pg_ctl in the test's directory, a Unix socket only), skipped with the
+# reason when the server binaries are not installed.
+#
+# Runs are few (-r 3) and the decisions rest on peak RSS of touch_pages,
+# which a busy machine does not change; the source state is given with
+# --history-label so that a CI's GITHUB_SHA does not leak in.
+
+PY=/usr/bin/python3
+
+# cbq: cbench without valgrind, for the set-up of a test (recording the
+# invocations it reads) and the repeated checks of one code path: under
+# VALGRIND=1 each path runs under memcheck once (through cb), which keeps
+# this file within a minute there too.
+cbq() { "$CBENCH" "$@"; }
+
+# The decisions rest on page faults, the same in every run of touch_pages
+# (peak RSS is not: under valgrind it includes what the command inherits).
+faults_countable() {
+	cbq -r 1 "$HELPERS/touch_pages 10" >pf.out 2>&1 || return 1
+	grep -q 'page-faults:' pf.out
+}
+
+# rec LABEL_COMMIT CMD...: record one invocation on branch main.
+rec() {
+	local commit=$1
+	shift
+	cbq --history h.db --history-label "commit=$commit" --history-label branch=main \
+		-r 3 "$@"
+}
+
+# sql DB QUERY: one value from an SQLite file, through Python's sqlite3.
+sql() {
+	"$PY" -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$1" "$2"
+}
+
+test_records_into_a_new_file_and_lists_newest_first() {
+	cb --history .cbench/history.db --history-label commit=aaaa1111 \
+		--history-label branch=main --history-label runner=ci-1 -r 3 -n one \
+		"$HELPERS/touch_pages 10" >out 2>err || fail "exit $?: $(cat err)"
+	[ -f .cbench/history.db ] || fail "no .cbench/history.db created"
+	expect_grep "note" "^cbench: note: recorded in the history .cbench/history.db as invocation 1$" err
+	cbq --history .cbench/history.db --history-label commit=bbbb2222 -r 3 -n two \
+		"$HELPERS/touch_pages 10" "$HELPERS/touch_pages 20" >/dev/null 2>&1 ||
+		fail "second record failed"
+	cbq history list --history .cbench/history.db >list 2>err || fail "list: $(cat err)"
+	expect_eq "rows" "$(grep -cE '^ +[0-9]+  ' list)" 2
+	expect_grep "newest first" "^ +2  .* bbbb2222 .*two, touch_pages 20|^ +2  .* bbbb2222 " list
+	[ "$(grep -nE '^ +2  ' list | cut -d: -f1)" -lt "$(grep -nE '^ +1  ' list | cut -d: -f1)" ] ||
+		fail "invocation 2 not above 1: $(cat list)"
+	expect_grep "footer" "^2 invocations, newest first, in .cbench/history.db \(SQLite\)$" list
+	cbq history list --history .cbench/history.db --branch main >b || fail "branch filter"
+	expect_eq "branch filter" "$(grep -cE '^ +[0-9]+  ' b)" 1
+	cb history show 1 --history .cbench/history.db >show || fail "show"
+	expect_grep "context" "^Invocation 1, recorded .* by cbench [0-9.]+ \(run\)$" show
+	expect_grep "source" "commit aaaa1111, branch main" show
+	expect_grep "labels" "runner=ci-1" show
+	expect_grep "argv" '"--history-label","runner=ci-1"' show
+	expect_grep "benchmark" "^Benchmark 1: one \(3 runs\)$" show
+	expect_grep "wall time" "^  wall_time +mean " show
+	expect_grep "peak rss" "^  peak_rss +mean .*MiB" show
+	# Every run of every metric is kept, not only summaries.
+	expect_eq "sample rows" "$(sql .cbench/history.db "SELECT count(*) FROM cbench_samples s JOIN cbench_benchmark b ON b.id = s.benchmark_id WHERE b.invocation_id = 1 AND s.metric = 'wall_time' AND s.n = 3 AND length(s.vals) = 24")" 1
+}
+
+test_cbench_history_is_the_default_target() {
+	CBENCH_HISTORY=$PWD/env.db cbq -r 3 "$HELPERS/touch_pages 10" >/dev/null 2>err ||
+		fail "record: $(cat err)"
+	CBENCH_HISTORY=$PWD/env.db cb history list >list || fail "list"
+	expect_grep "row" "^ +1  .*touch_pages 10$" list
+	# --history selects another one.
+	CBENCH_HISTORY=$PWD/env.db cbq history list --history other.db >o 2>err
+	expect_eq "missing other" "$?" 2
+	expect_grep "message" "^cbench: error: no history at other.db" err
+	[ ! -e other.db ] || fail "listing created other.db"
+	cbq history list >o 2>err
+	expect_eq "no target" "$?" 2
+	expect_grep "no target message" "no history: give --history TARGET" err
+}
+
+test_trend_shows_the_series_per_commit() {
+	faults_countable || skip "page faults are not countable here"
+	local k
+	for k in 1 2 3; do
+		rec "c$k$k$k$k" -n grow "$HELPERS/touch_pages 500" >/dev/null 2>&1 || fail "record $k"
+	done
+	for k in 4 5 6; do
+		rec "c$k$k$k$k" -n grow "$HELPERS/touch_pages 8000" >/dev/null 2>&1 || fail "record $k"
+	done
+	cb history trend grow --history h.db --metric page_faults >t 2>err || fail "trend: $(cat err)"
+	expect_grep "title" "^Trend of 'grow' \(page_faults\), machine [0-9a-f]{16}, 6 invocations, oldest first:$" t
+	# 500 pages then 8000: low bars, then the top one.
+	expect_grep "sparkline" "^  ▁▁▁███$" t
+	expect_grep "first row" "^ +1  .* c1111 +main +[0-9]{3}\.[0-9]  \[" t
+	expect_grep "last row" "^ +6  .* c6666 +main +[0-9]{4}\.[0-9]  \[" t
+	cbq history detect grow --history h.db --metric page_faults >d 2>err || fail "detect: $(cat err)"
+	expect_grep "one change" "^'grow' \(page_faults, machine [0-9a-f]{16}, 6 points, t test at alpha 0.05\): 1 change$" d
+	expect_grep "range" "^  between #3 and #4: commit c3333 -> c4444" d
+	cbq history trend nosuch --history h.db >/dev/null 2>err
+	expect_eq "unknown benchmark" "$?" 2
+}
+
+# A synthetic series with a known step: twelve invocations imported from
+# cbench results files, means 100 (six) then 120 (six), each with three
+# runs of spread 1.  The change is at the seventh point by construction;
+# the method itself is checked against an independent implementation in
+# tests/unit/test_changepoint.c.
+make_step_files() {
+	local k m
+	for k in $(seq 1 12); do
+		m=100
+		[ "$k" -gt 6 ] && m=120
+		printf '{"schema": "cbench-results", "schema_version": 2, "context": {"started_at": "2026-01-%02dT10:00:00Z"}, "results": [{"command": "step", "name": "step", "command_line": "./step", "times": [%d, %d, %d], "runs": {"wall_time": [%d, %d, %d]}}]}\n' \
+			"$k" $((m - 1)) "$m" $((m + 1)) $((m - 1)) "$m" $((m + 1)) >"step$k.json"
+	done
+}
+
+test_detect_finds_the_known_step_with_its_range() {
+	make_step_files
+	local k
+	for k in $(seq 1 12); do
+		cbq history import --history h.db --history-label "commit=s$k" "step$k.json" \
+			>/dev/null 2>err || fail "import $k: $(cat err)"
+	done
+	cb history detect step --history h.db >d 2>err || fail "detect: $(cat err)"
+	expect_grep "one change" "12 points, t test at alpha 0.05\): 1 change$" d
+	expect_grep "range" "^  between #6 and #7: commit s6 -> s7 \(2026-01-06 10:00:00 -> 2026-01-07 10:00:00\)$" d
+	expect_grep "magnitude" "^      100\.0 s -> 120\.0 s   \+20\.0 % \[" d
+	# Flat series: no change.
+	for k in $(seq 1 8); do
+		printf '{"results": [{"command": "flat", "mean": 1, "times": [1.0%d, 1.0%d]}]}\n' \
+			$((k % 3)) $(((k + 1) % 3)) >"flat$k.json"
+		cbq history import --history h.db "flat$k.json" >/dev/null 2>&1 || fail "import flat"
+	done
+	cbq history detect flat --history h.db --all-machines --alpha 0.01 --test permutation >f 2>err ||
+		fail "detect flat: $(cat err)"
+	expect_grep "no change" "^'flat' .*8 points, permutation test at alpha 0.01\): no change$" f
+	# Without a benchmark: every one.
+	cbq history detect --history h.db --all-machines >all || fail "detect all"
+	expect_grep "step" "^'step' " all
+	expect_grep "flat" "^'flat' " all
+}
+
+test_export_json_is_cbench_results_and_csv_has_every_run() {
+	rec c1 -n a "$HELPERS/touch_pages 10" >/dev/null 2>&1 || fail "record"
+	rec c2 -n a "$HELPERS/touch_pages 10" >/dev/null 2>&1 || fail "record"
+	cb history export --history h.db --output all.json || fail "export"
+	# The documented shape (README, "History"): a cbench-history document
+	# whose invocations are cbench-results documents.
+	expect_eq "schema" "$(jq -r .schema all.json)" cbench-history
+	expect_eq "invocations" "$(jq '.invocations | length' all.json)" 2
+	expect_eq "newest first" "$(jq -r '.invocations[0].history.commit' all.json)" c2
+	expect_eq "inner schema" "$(jq -r '.invocations[0].schema' all.json)" cbench-results
+	expect_eq "runs" "$(jq '.invocations[0].results[0].runs.wall_time | length' all.json)" 3
+	jq '.invocations[1]' all.json >old.json
+	jq '.invocations[0]' all.json >new.json
+	cbq compare old.json new.json --gate-metric peak_rss >cmp 2>err || fail "compare reads it: $(cat err)"
+	expect_grep "compared" "^Result: " cmp
+	cb history export --history h.db --format csv >runs.csv || fail "csv"
+	expect_eq "csv rows" "$(wc -l <runs.csv)" 7
+	expect_grep "header" "^invocation,recorded_at,commit,branch,machine,benchmark,command,run,wall_time," runs.csv
+	# Into another history, every run intact.
+	cb history import --history copy.db all.json >imp || fail "import export"
+	expect_grep "imported" "^all.json: recorded as invocations 1 to 2 in copy.db$" imp
+	cbq history export --history copy.db --output back.json || fail "export copy"
+	expect_eq "runs kept" "$(jq -c '[.invocations[].results[].runs.wall_time]' back.json)" \
+		"$(jq -c '[.invocations[].results[].runs.wall_time]' all.json)"
+	expect_eq "machine kept" "$(jq -c '[.invocations[].history.machine]' back.json)" \
+		"$(jq -c '[.invocations[].history.machine]' all.json)"
+	expect_eq "labels kept" "$(jq -c '[.invocations[].history.labels]' back.json)" \
+		'[{"branch":"main","commit":"c2"},{"branch":"main","commit":"c1"}]'
+}
+
+# hyperfine's documented --export-json format (results[].command, mean,
+# stddev, median, user, system, min, max, times, exit_codes).
+test_import_hyperfine_keeps_it_apart() {
+	cat >hf.json <<'EOF'
+{"results": [{"command": "sleep 0.01", "mean": 0.0105, "stddev": 0.0002,
+  "median": 0.0105, "user": 0.0004, "system": 0.0006, "min": 0.0103,
+  "max": 0.0107, "times": [0.0103, 0.0105, 0.0107], "exit_codes": [0, 0, 0]}]}
+EOF
+	cbq history import --history h.db hf.json >o 2>err || fail "import: $(cat err)"
+	expect_grep "recorded" "^hf.json: recorded as invocation 1 in h.db$" o
+	cbq history list --history h.db --machine hyperfine >l || fail "list"
+	expect_grep "machine" "^ +1  .* hyperfine +sleep 0.01$" l
+	echo '{"results": [' >bad.json
+	cbq history import --history h.db bad.json >/dev/null 2>err
+	expect_eq "malformed" "$?" 2
+	expect_grep "where" "bad.json: malformed JSON at line" err
+}
+
+test_prune_by_count_and_age_says_which() {
+	local k
+	for k in 1 2 3 4; do
+		rec "c$k" "$HELPERS/touch_pages 10" >/dev/null 2>&1 || fail "record"
+	done
+	cb history prune --history h.db --keep 2 >p || fail "prune"
+	expect_grep "which" "^Removed 2 invocations \(beyond the newest 2\): 1 2$" p
+	cbq history prune --history h.db --older-than 30d >p || fail "prune age"
+	expect_grep "none" "^Nothing to remove \(no invocation older than 30d\)\.$" p
+	expect_eq "samples gone" "$(sql h.db 'SELECT count(DISTINCT benchmark_id) FROM cbench_samples')" 2
+	cbq history prune --history h.db >/dev/null 2>err
+	expect_eq "no limit" "$?" 2
+	cbq history prune --history h.db --older-than soon >/dev/null 2>err
+	expect_eq "bad age" "$?" 2
+	expect_grep "bad age message" "older-than 'soon'" err
+}
+
+test_gate_against_history() {
+	faults_countable || skip "page faults are not countable here"
+	local k
+	for k in 1 2 3 4; do
+		rec "base$k" -n work "$HELPERS/touch_pages 500" >/dev/null 2>&1 || fail "record $k"
+	done
+	cb --history h.db --baseline-history --history-window 3 --history-branch main \
+		--gate-metric page_faults --history-label branch=pr --match-by name -r 3 -n work \
+		"$HELPERS/touch_pages 8000" >out 2>err
+	expect_eq "regression exit" "$?" 3
+	expect_grep "base" "the history \(newest 3 invocations of main\)" out
+	expect_grep "row" "^  work .* regression$" out
+	cbq --history h.db --baseline-history --history-branch main --gate-metric page_faults \
+		--history-label branch=pr -r 3 -n work "$HELPERS/touch_pages 500" >out 2>err ||
+		fail "same work: exit $?: $(cat out err)"
+	expect_grep "noise" "^Result: no regression" out
+	# Nothing recorded for it: an input error before anything runs.
+	cbq --history h.db --baseline-history --history-branch nosuch -r 3 -n work \
+		--prepare "touch ran" "$HELPERS/touch_pages 500" >out 2>err
+	expect_eq "no history exit" "$?" 2
+	expect_grep "message" "fewer than 2 invocations of this benchmark on this machine" err
+	[ ! -e ran ] || fail "ran although the gate could not be made"
+	cbq --baseline-history -r 3 "$HELPERS/touch_pages 10" >/dev/null 2>err
+	expect_eq "no target" "$?" 2
+	cbq --history h.db --history-window 3 -r 3 "$HELPERS/touch_pages 10" >/dev/null 2>err
+	expect_eq "window without gate" "$?" 2
+	cbq --history h.db --history-label nokey -r 3 "$HELPERS/touch_pages 10" >/dev/null 2>err
+	expect_eq "bad label" "$?" 2
+}
+
+# ---- faults ----
+
+# The file is refused with exit 2 and left as it was.
+expect_refused() {
+	local what=$1 pattern=$2
+	cp h.db before
+	cbq --history h.db -r 3 "$HELPERS/touch_pages 10" >/dev/null 2>err
+	expect_eq "$what: exit" "$?" 2
+	expect_grep "$what: message" "$pattern" err
+	cmp -s h.db before || fail "$what: the file was changed"
+}
+
+test_not_a_history_is_refused_unchanged() {
+	printf 'name,value\nx,1\n' >h.db
+	expect_refused "text file" "h.db is not a cbench history \(not an SQLite database\)"
+	rm h.db
+	"$PY" -c 'import sqlite3; c = sqlite3.connect("h.db"); c.execute("CREATE TABLE songs (t TEXT)"); c.commit()'
+	expect_refused "foreign database" "an SQLite database of another program"
+	rm h.db
+	rec c1 "$HELPERS/touch_pages 10" >/dev/null 2>&1 || fail "record"
+	"$PY" -c 'import sqlite3; c = sqlite3.connect("h.db"); c.execute("PRAGMA journal_mode=DELETE"); c.execute("UPDATE cbench_meta SET value = 9 WHERE key = '"'version'"'"); c.commit()'
+	expect_refused "newer schema" "schema version 9, made by a newer cbench; this one knows versions 1 to [0-9]+: upgrade cbench"
+	cbq history list --history h.db >/dev/null 2>err
+	expect_eq "list newer" "$?" 2
+}
+
+test_read_only_database() {
+	rec c1 "$HELPERS/touch_pages 10" >/dev/null 2>&1 || fail "record"
+	local run=()
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null || skip "root without setpriv: cannot drop the right to write"
+		run=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+		chmod 755 .
+		chmod 644 h.db
+	else
+		chmod 444 h.db
+	fi
+	"${run[@]}" "$CBENCH" --history "$PWD/h.db" -r 3 "$HELPERS/touch_pages 10" >/dev/null 2>err
+	expect_eq "exit" "$?" 1
+	expect_grep "message" "cannot write to the history .*h.db" err
+	# Reading still works.
+	"${run[@]}" "$CBENCH" history list --history "$PWD/h.db" >l 2>err ||
+		fail "read-only list: $(cat err)"
+	expect_grep "row" "^ +1  " l
+}
+
+test_full_disk_keeps_the_history_consistent() {
+	[ "$(id -u)" = 0 ] || skip "mounting a small tmpfs needs root"
+	mkdir full
+	mount -t tmpfs -o size=256k tmpfs full 2>/dev/null || skip "cannot mount a tmpfs here"
+	cbq --history full/h.db -r 3 -n a "$HELPERS/touch_pages 10" >/dev/null 2>&1 ||
+		{ umount full; fail "first record"; }
+	dd if=/dev/zero of=full/filler bs=4k 2>/dev/null
+	cbq --history full/h.db -r 200 -n b "$HELPERS/touch_pages 10" "$HELPERS/touch_pages 11" \
+		>/dev/null 2>err
+	local rc=$?
+	rm -f full/filler
+	cbq history list --history full/h.db >l 2>&1
+	local lrc=$?
+	umount full
+	expect_eq "exit" "$rc" 1
+	expect_grep "message" "cannot write to the history full/h.db: the disk is full" err
+	expect_eq "list after" "$lrc" 0
+	expect_eq "only the first" "$(grep -cE '^ +[0-9]+  ' l)" 1
+}
+
+test_locked_by_another_writer() {
+	rec c1 "$HELPERS/touch_pages 10" >/dev/null 2>&1 || fail "record"
+	"$PY" -c 'import sqlite3, os, time
+c = sqlite3.connect("h.db", isolation_level=None)
+c.execute("BEGIN IMMEDIATE")
+open("locked", "w").close()
+while not os.path.exists("release"):
+    time.sleep(0.01)
+c.execute("ROLLBACK")' &
+	local py=$!
+	while [ ! -e locked ]; do sleep 0.01; done
+	CBENCH_HISTORY_BUSY_MS=200 cbq --history h.db -r 3 "$HELPERS/touch_pages 10" >/dev/null 2>err
+	local rc=$?
+	touch release
+	wait "$py"
+	expect_eq "exit" "$rc" 1
+	expect_grep "message" "the history h.db is locked by another writer \(waited 0.2 s\)" err
+	rec c2 "$HELPERS/touch_pages 10" >/dev/null 2>&1 || fail "record after release"
+	expect_eq "count" "$(sql h.db 'SELECT count(*) FROM cbench_invocation')" 2
+}
+
+test_parallel_writers_all_recorded() {
+	rec c0 "$HELPERS/touch_pages 10" >/dev/null 2>&1 || fail "create"
+	local k pids=()
+	for k in 1 2 3 4; do
+		rec "p$k" "$HELPERS/touch_pages 10" >"o$k" 2>&1 &
+		pids+=($!)
+	done
+	for k in "${pids[@]}"; do
+		wait "$k" || fail "a parallel writer failed: $(cat o*)"
+	done
+	expect_eq "count" "$(sql h.db 'SELECT count(*) FROM cbench_invocation')" 5
+	expect_eq "benchmarks" "$(sql h.db 'SELECT count(DISTINCT invocation_id) FROM cbench_benchmark')" 5
+}
+
+test_killed_writer_leaves_nothing_half_written() {
+	rec c1 -n a "$HELPERS/touch_pages 10" >/dev/null 2>&1 || fail "record"
+	# The test hook kills cbench with SIGKILL inside the transaction,
+	# after the first of two benchmarks' rows.
+	CBENCH_HISTORY_FAULT=kill "$CBENCH" --history h.db -r 3 -n a -n b \
+		"$HELPERS/touch_pages 10" "$HELPERS/touch_pages 20" >/dev/null 2>&1
+	expect_eq "killed" "$?" 137
+	expect_eq "integrity" "$(sql h.db 'PRAGMA integrity_check')" ok
+	expect_eq "invocations" "$(sql h.db 'SELECT count(*) FROM cbench_invocation')" 1
+	expect_eq "benchmarks" "$(sql h.db 'SELECT count(*) FROM cbench_benchmark')" 1
+	rec c2 -n a "$HELPERS/touch_pages 10" >/dev/null 2>&1 || fail "record after"
+	expect_eq "after" "$(sql h.db 'SELECT count(*) FROM cbench_invocation')" 2
+}
+
+test_history_subcommand_usage_errors() {
+	cbq history >/dev/null 2>err
+	expect_eq "no subcommand" "$?" 2
+	cbq history frobnicate --history h.db >/dev/null 2>err
+	expect_eq "unknown" "$?" 2
+	expect_grep "unknown message" "unknown history subcommand 'frobnicate'" err
+	cbq history list --history h.db --keep 3 >/dev/null 2>err
+	expect_eq "misplaced option" "$?" 2
+	expect_grep "misplaced message" "--keep does not apply to 'cbench history list'" err
+	cbq history show x --history h.db >/dev/null 2>err
+	expect_eq "bad id" "$?" 2
+	cbq history trend a --metric nosuch --history h.db >/dev/null 2>err
+	expect_eq "bad metric" "$?" 2
+	cbq history export --history h.db --format xml >/dev/null 2>err
+	expect_eq "bad format" "$?" 2
+	cbq history detect --history h.db --limit 0 >/dev/null 2>err
+	expect_eq "bad limit" "$?" 2
+	cbq history --help >help || fail "help"
+	expect_grep "help" "^  trend BENCH " help
+	expect_grep "help option" "^  --older-than AGE " help
+	expect_grep "libpq" "^PostgreSQL targets: (supported \(built with libpq\)|not supported \(built without libpq\))\.$" help
+}
+
+# ---- PostgreSQL ----
+
+PG_BIN=""
+find_pg() {
+	local d
+	for d in /usr/lib/postgresql/*/bin; do
+		[ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ] && PG_BIN=$d
+	done
+	[ -n "$PG_BIN" ]
+}
+
+# Start a server in $T/pg listening on a Unix socket in $T/sock only, as
+# an unprivileged user when run as root.  Sets PGURL; stop with pg_stop.
+PG_AS=()
+pg_start() {
+	mkdir -p pg sock pglog
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null || skip "root without setpriv: initdb refuses root"
+		PG_AS=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+		chmod 755 "$T"
+		chown nobody pg sock pglog
+	fi
+	"${PG_AS[@]}" "$PG_BIN/initdb" -D "$T/pg" -U cbench --auth=trust -E UTF8 \
+		>initdb.log 2>&1 || fail "initdb: $(tail -5 initdb.log)"
+	"${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$T/pg" -l "$T/pglog/pg.log" -w -s \
+		-o "-c listen_addresses='' -k $T/sock -c fsync=off" start >/dev/null 2>&1 ||
+		fail "pg_ctl start: $(tail -5 "$T/pglog/pg.log")"
+	PGURL="postgresql:///postgres?host=$T/sock&user=cbench"
+}
+
+pg_stop() {
+	"${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$T/pg" -m fast -w -s stop >/dev/null 2>&1
+}
+
+test_postgresql_real_server() {
+	find_pg || skip "PostgreSQL server binaries (initdb, pg_ctl) not installed"
+	"$CBENCH" history list --history "postgresql:///x?host=/nonexistent" >/dev/null 2>err
+	grep -q "without PostgreSQL support" err && skip "this cbench was built without libpq"
+	pg_start
+	trap pg_stop EXIT
+	# First use by two writers at once: the schema is created once.
+	cb --history "$PGURL" --history-label commit=pg1 -r 3 -n a "$HELPERS/touch_pages 500" \
+		>o1 2>&1 &
+	local p1=$!
+	cbq --history "$PGURL" --history-label commit=pg2 -r 3 -n a "$HELPERS/touch_pages 500" \
+		>o2 2>&1 || fail "second writer: $(cat o2)"
+	wait "$p1" || fail "first writer: $(cat o1)"
+	cbq --history "$PGURL" --history-label commit=pg3 -r 3 -n a "$HELPERS/touch_pages 8000" \
+		>/dev/null 2>&1 || fail "third"
+	cbq history list --history "$PGURL" >l 2>err || fail "list: $(cat err)"
+	expect_eq "rows" "$(grep -cE '^ +[0-9]+  ' l)" 3
+	expect_grep "backend" "\(PostgreSQL\)$" l
+	cbq history trend a --metric minor_faults --history "$PGURL" >t 2>err || fail "trend: $(cat err)"
+	expect_grep "sparkline" "^  ▁▁█$" t
+	cbq history export --history "$PGURL" --output pg.json || fail "export"
+	expect_eq "runs back" "$(jq '[.invocations[].results[].runs.wall_time | length] | add' pg.json)" 9
+	cbq history prune --history "$PGURL" --keep 1 >p || fail "prune"
+	expect_grep "pruned" "^Removed 2 invocations" p
+	pg_stop
+	trap - EXIT
+	cbq history list --history "$PGURL" >/dev/null 2>err
+	expect_eq "server gone" "$?" 1
+	expect_grep "message" "^cbench: error: PostgreSQL history: " err
+}
