@@ -280,6 +280,8 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_VERSION, .long_name = "version", .short_name = 'V',
 	 .arity = ARG_NONE, .kind = KIND_SPECIAL, .scope = SCOPE_BOTH,
 	 .handler = do_version, .help = "Print the version and exit."},
+	EXPORT(OPT_EXPORT_HTML, "export-html", EXPORT_HTML, SCOPE_RUN,
+	       "Write a self-contained HTML report with plots (- for stdout)."),
 };
 const size_t cli_n_options = sizeof cli_options / sizeof cli_options[0];
 
