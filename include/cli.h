@@ -206,6 +206,13 @@ struct config {
 
 	/* compare mode */
 	const char *compare_base, *compare_new;
+
+	/* `cbench report IN.json... -o OUT.html`: the inputs are commands */
+	bool report_mode;
+	const char *report_out;        /* -o/--output */
+	bool report_compare;           /* --compare: BASE.json NEW.json */
+	const char *report_title;      /* --title, or NULL */
+	bool report_confidence_given;  /* --confidence (else the file's) */
 };
 
 /*
@@ -219,6 +226,8 @@ void cli_free(struct config *cfg);
 /* What cli_parse found to print instead of running (main prints it). */
 void cli_print_help(FILE *f, bool compare);
 void cli_print_version(FILE *f);
+/* `cbench report --help`. */
+void cli_print_report_help(FILE *f);
 /* The hidden --list-options: one tab-separated line per table entry (long
  * name, short letter, kind, value set a|b, completion, scope run|compare|
  * both, default, range) for the sync and completion tests. */

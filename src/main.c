@@ -13,6 +13,7 @@
 #include "gate.h"
 #include "planner.h"
 #include "report.h"
+#include "report_page.h"
 #include "spawn.h"
 #include "stats.h"
 
@@ -440,12 +441,22 @@ static int run(int argc, char **argv)
 	time_t started = time(NULL);
 	stats_init();
 	if (cli_parse(argc, argv, &cfg, &exit_code) != 0) {
-		if (cfg.action == CLI_HELP)
+		if (cfg.action == CLI_HELP && cfg.report_mode)
+			cli_print_report_help(stdout);
+		else if (cfg.action == CLI_HELP)
 			cli_print_help(stdout, cfg.compare_mode);
 		else if (cfg.action == CLI_VERSION)
 			cli_print_version(stdout);
 		else if (cfg.action == CLI_LIST_OPTIONS)
 			cli_list_options(stdout);
+		cli_free(&cfg);
+		return exit_code;
+	}
+	if (cfg.report_mode) {
+		char err[DIAG_MSG_MAX];
+		exit_code = report_page_build(&cfg, err, sizeof err);
+		if (exit_code != CBENCH_EXIT_OK)
+			diag_error("%s", err);
 		cli_free(&cfg);
 		return exit_code;
 	}

@@ -330,6 +330,40 @@ static void bench_section(FILE *f, const struct export_doc *d, size_t i,
 	fputs("</section>\n", f);
 }
 
+/* The runs of every benchmark, one row per round (up to RUNS_TABLE_MAX). */
+static void rounds_table(FILE *f, const struct html_run_series *s, size_t n)
+{
+	size_t rounds = 0;
+	double top = 0;
+	for (size_t i = 0; i < n; i++) {
+		rounds = s[i].n > rounds ? s[i].n : rounds;
+		top = s[i].n ? fmax(top, fabs(s[i].x[0])) : top;
+	}
+	if (rounds == 0 || rounds > RUNS_TABLE_MAX)
+		return;
+	struct html_unit u = html_unit_for(PLOT_SECONDS, top);
+	fprintf(f, "<details><summary>The %zu rounds</summary><table><thead><tr>"
+		"<th>round</th>", rounds);
+	for (size_t i = 0; i < n; i++) {
+		fputs("<th>", f);
+		html_text(f, s[i].name);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead><tbody>\n", f);
+	for (size_t k = 0; k < rounds; k++) {
+		fprintf(f, "<tr><td>%zu</td>", k + 1);
+		for (size_t i = 0; i < n; i++) {
+			char v[64];
+			unsigned o = k < s[i].n && s[i].outlier ? s[i].outlier[k] : 0;
+			html_value(v, sizeof v, k < s[i].n ? s[i].x[k] : NAN, &u);
+			fprintf(f, "<td>%s%s</td>", v, o & RUN_OUTLIER_SEVERE ? " (severe)"
+				: o & RUN_OUTLIER_MILD ? " (mild)" : "");
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></details>\n", f);
+}
+
 /* Interleaved or shuffled runs: every benchmark's runs on one axis of
  * rounds. */
 static void shared_progression(FILE *f, const struct export_doc *d)
@@ -349,12 +383,7 @@ static void shared_progression(FILE *f, const struct export_doc *d)
 	html_progression(f, s, n, PLOT_SECONDS, "wall time",
 			 "Wall time of every benchmark, round by round");
 	fputs("</figure>\n</div>\n", f);
-	for (size_t i = 0; i < n; i++) {
-		fputs("<h4>", f);
-		html_text(f, s[i].name);
-		fputs("</h4>\n", f);
-		runs_table(f, d->outcome->results[i], s[i].outlier);
-	}
+	rounds_table(f, s, n);
 	fputs("</section>\n", f);
 	free(s);
 }
