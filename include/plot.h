@@ -80,10 +80,10 @@ struct plot_hist {
 };
 
 /*
- * Bin the finite values of x[0..n): the Freedman-Diaconis width
- * 2 IQR n^(-1/3) (Freedman and Diaconis 1981), or Sturges' ceil(log2 n) + 1
- * bins when the IQR is 0, at most max_bins (>= 1) bins, spanning min to
- * max.  Constant data (or one value) gets one bin centred on it.  Returns
+ * Bin the finite values of x[0..n): as many bins as the Freedman-Diaconis
+ * width 2 IQR n^(-1/3) gives (Freedman and Diaconis 1981), but at least
+ * Sturges' ceil(log2 n) + 1 (the larger of the two, numpy's bins='auto'),
+ * at most max_bins (>= 1), spanning min to max.  Constant data (or one value) gets one bin centred on it.  Returns
  * the number of bins, 0 when no value is finite (h then empty, freeable).
  */
 size_t plot_hist_build(const double *x, size_t n, size_t max_bins,

@@ -261,11 +261,9 @@ static size_t bin_count(const double *s, size_t m, size_t max_bins)
 {
 	double span = s[m - 1] - s[0];
 	double iqr = iqr_sorted(s, m);
-	double bins;
+	double sturges = ceil(log2((double)m)) + 1, bins = sturges;
 	if (iqr > 0 && isfinite(span))
-		bins = ceil(span / (2 * iqr / cbrt((double)m)));
-	else
-		bins = ceil(log2((double)m)) + 1;
+		bins = fmax(ceil(span / (2 * iqr / cbrt((double)m))), sturges);
 	if (!(bins >= 1))
 		bins = 1;
 	return bins > (double)max_bins ? max_bins : (size_t)bins;

@@ -163,7 +163,8 @@ static const double sample[] = {1.0, 1.2, 1.1, 1.5, 0.9, 1.3, 2.5, 1.05,
 static void hist_freedman_diaconis(void)
 {
 	struct plot_hist h;
-	/* len(numpy.histogram_bin_edges(x, bins='fd')) - 1 == 7, and
+	/* len(numpy.histogram_bin_edges(x, bins="auto")) - 1 == 7 (its "fd"
+	 * gives 7 and "sturges" 5, "auto" the larger), and
 	 * numpy.histogram(x, bins=7, range=(x.min(), x.max()))[0] ==
 	 * [6 2 1 0 0 0 1] (numpy 1.24). */
 	CHECK(plot_hist_build(sample, NSAMPLE, 50, &h) == 7);
@@ -173,6 +174,14 @@ static void hist_freedman_diaconis(void)
 	CHECK(h.total == 10 && h.max_count == 6);
 	CHECK(h.lo == 0.9);
 	CHECK_NEAR(h.width, 1.6 / 7, 1e-15);
+	plot_hist_free(&h);
+	/* 0, 1, ..., 9: Freedman-Diaconis gives 3 bins, Sturges 5;
+	 * len(numpy.histogram_bin_edges(numpy.arange(10.0), bins="auto")) - 1
+	 * == 5, numpy.histogram(x, bins=5, range=(0, 9))[0] == [2 2 2 2 2]. */
+	double ten[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+	CHECK(plot_hist_build(ten, 10, 50, &h) == 5);
+	for (size_t i = 0; i < 5; i++)
+		CHECK(h.count[i] == 2);
 	plot_hist_free(&h);
 	/* The cap. */
 	CHECK(plot_hist_build(sample, NSAMPLE, 3, &h) == 3);
