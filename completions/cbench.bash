@@ -15,7 +15,7 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	-n --command-name --reference --order --seed --sort --input --output
 	--show-output --style -u --time-unit --counters --confidence --precision
 	--export-json --export-markdown --export-asciidoc --export-orgmode
-	--export-csv --export-csv-runs --baseline --save-baseline
+	--export-csv --export-csv-runs --export-html --baseline --save-baseline
 	--fail-if-slower --gate-metric --require-all --match-by
 	-h --help -V --version'
 _cbench_compare_opts='--seed --style -u --time-unit --confidence
@@ -38,7 +38,7 @@ _cbench_nargs()
 	--sort | --input | --output | --style | -u | --time-unit | --counters | \
 	--confidence | --precision | --export-json | --export-markdown | \
 	--export-asciidoc | --export-orgmode | --export-csv | --export-csv-runs | \
-	--baseline | --save-baseline | --fail-if-slower | --gate-metric | \
+	--export-html | --baseline | --save-baseline | --fail-if-slower | --gate-metric | \
 	--match-by)
 		echo 1 ;;
 	*) echo 0 ;;
@@ -76,7 +76,8 @@ _cbench_value()
 		COMPREPLY=($(compgen -W 'null pipe inherit' -- "$cur"))
 		_filedir ;;
 	--input | --export-json | --export-markdown | --export-asciidoc | \
-	--export-orgmode | --export-csv | --export-csv-runs | --save-baseline)
+	--export-orgmode | --export-csv | --export-csv-runs | --export-html | \
+	--save-baseline)
 		_filedir ;;
 	--baseline) _filedir json ;;
 	-S | --shell)

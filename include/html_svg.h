@@ -40,6 +40,8 @@ struct html_unit {
 };
 struct html_unit html_unit_for(enum plot_unit_kind kind, double max_abs);
 enum plot_unit_kind html_metric_kind(enum metric_id m);
+/* "wall time", "user time", "system time", else the metric's label. */
+const char *html_metric_label(enum metric_id m);
 /* v in unit u, 4 significant digits, with the unit ("1.234 ms"); "n/a"
  * for NaN. */
 void html_value(char *buf, size_t len, double v, const struct html_unit *u);

@@ -177,6 +177,7 @@ static void summary_section(FILE *f, const struct export_doc *d)
 		}
 		double ref = an->base >= 0 ? an->bench[an->base].sum[MET_WALL].mean : NAN;
 		struct html_axis x = {.lo = lo, .hi = hi, .unit = u,
+				      .log = plot_wants_log(lo, hi),
 				      .label = "mean wall time"};
 		fputs("<figure class=\"wide\">\n", f);
 		html_forest(f, rows, an->n_summary, &x, ref, NULL, 0,
@@ -212,7 +213,7 @@ static void metrics_table(FILE *f, const struct analysis_bench *b)
 		struct html_unit u = html_unit_for(html_metric_kind((enum metric_id)m),
 						   fmax(fabs(s->max), fabs(s->min)));
 		fputs("<tr>", f);
-		cell(f, metric_info((enum metric_id)m)->label);
+		cell(f, html_metric_label((enum metric_id)m));
 		value_cell(f, s->mean, &u);
 		interval_cell(f, s->mean_ci_lo, s->mean_ci_hi, &u);
 		value_cell(f, s->median, &u);
@@ -448,7 +449,8 @@ static void comparisons_section(FILE *f, const struct export_doc *d)
 	fputs("<section id=\"comparisons\">\n<h2>Against the comparison base</h2>\n<p>", f);
 	html_text(f, bench_name(d, (size_t)an->base));
 	fputs(" is the base.  A ratio above 1 is slower.</p>\n<figure class=\"wide\">\n", f);
-	struct html_axis x = {.lo = lo, .hi = hi, .label = "ratio of mean wall times "
+	struct html_axis x = {.lo = lo, .hi = hi, .log = plot_wants_log(lo, hi),
+			      .label = "ratio of mean wall times "
 			      "(candidate / base)", .unit = {.kind = PLOT_COUNT,
 			      .name = "", .div = 1}};
 	html_forest(f, rows, k, &x, 1, NULL, 0, "Ratio to the base with its "
@@ -469,6 +471,8 @@ int export_html_page(FILE *f, const struct export_doc *d, const struct html_meta
 	html_head(f, m->title ? m->title : "cbench report");
 	context_block(f, d, m);
 	summary_section(f, d);
+	export_html_sweep(f, d);
+	comparisons_section(f, d);
 	bool shared = o->order != ORDER_SEQUENTIAL && o->n > 1 && o->n <= SHARED_MAX;
 	if (shared)
 		shared_progression(f, d);
@@ -481,8 +485,6 @@ int export_html_page(FILE *f, const struct export_doc *d, const struct html_meta
 		fprintf(f, "<p class=\"muted\">%zu benchmarks: the plots of each one "
 			"are left out to keep the page readable.</p>\n", o->n);
 	}
-	comparisons_section(f, d);
-	export_html_sweep(f, d);
 	char gen[128];
 	snprintf(gen, sizeof gen, "Made by cbench %s: one self-contained page; every "
 		 "number comes from cbench's analysis.", CBENCH_VERSION);

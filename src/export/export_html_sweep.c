@@ -93,6 +93,18 @@ static char *group_label(const struct bench_result *r, const char *param,
 	return s;
 }
 
+/* The benchmark's name with the swept value as "{param}" ("sort -S {n}K"),
+ * or NULL when the value is not in the name. */
+static char *name_template(const struct bench_result *r, const char *param)
+{
+	const char *v = param_value(r, param);
+	const char *at = v && v[0] ? strstr(r->name, v) : NULL;
+	if (at == NULL)
+		return NULL;
+	return xasprintf("%.*s{%s}%s", (int)(at - r->name), r->name, param,
+			 at + strlen(v));
+}
+
 static void add_to_line(struct sweep *sw, const char *label, size_t i)
 {
 	size_t l = 0;
@@ -134,12 +146,19 @@ static bool build(const struct bench_outcome *o, struct sweep *sw)
 			continue;
 		lo = fmin(lo, sw->x[i]);
 		hi = fmax(hi, sw->x[i]);
-		/* The k-th benchmark with this x among the same others. */
-		size_t ordinal = 0;
-		for (size_t j = 0; j < i; j++)
-			ordinal += sw->x[j] == sw->x[i] &&
-				   strcmp(others[j], others[i]) == 0;
-		char *label = group_label(o->results[i], sw->param, ordinal);
+		char *label = name_template(o->results[i], sw->param);
+		if (label == NULL) {
+			/* The k-th benchmark with this x among the same others. */
+			size_t ordinal = 0;
+			for (size_t j = 0; j < i; j++)
+				ordinal += sw->x[j] == sw->x[i] &&
+					   strcmp(others[j], others[i]) == 0;
+			label = group_label(o->results[i], sw->param, ordinal);
+		} else if (others[i][0]) {
+			char *t = xasprintf("%s (%s)", label, others[i]);
+			free(label);
+			label = t;
+		}
 		add_to_line(sw, label, i);
 		free(label);
 	}
@@ -231,7 +250,7 @@ static void metric_plot(FILE *f, const struct sweep *sw, const struct analysis *
 	}
 	if (!isfinite(lo))
 		return;
-	const char *label = metric_info((enum metric_id)m)->label;
+	const char *label = html_metric_label((enum metric_id)m);
 	struct html_axis xa = {.lo = xlo, .hi = xhi, .log = sw->xlog, .label = sw->param,
 			       .unit = {.kind = PLOT_COUNT, .name = "", .div = 1}};
 	struct html_axis ya = {.lo = lo, .hi = hi, .log = plot_wants_log(lo, hi),
@@ -280,7 +299,7 @@ static void sweep_table(FILE *f, const struct export_doc *d, const struct sweep 
 	fputs("</th>", f);
 	for (size_t j = 0; j < nm; j++) {
 		fputs("<th>", f);
-		html_text(f, metric_info((enum metric_id)ms[j])->label);
+		html_text(f, html_metric_label((enum metric_id)ms[j]));
 		fputs(j == 0 ? " (mean)</th><th>CI</th>" : "</th>", f);
 	}
 	fputs("</tr></thead><tbody>\n", f);
@@ -329,6 +348,8 @@ void export_html_sweep(FILE *f, const struct export_doc *d)
 		fputs(l ? " &#160; " : "", f);
 		html_key(f, (int)l, sw.lines[l].label);
 	}
+	fputs(sw.n_lines > 1 ? "<br>" : "", f);
+	fputs("Lines: means; bands: their confidence intervals.", f);
 	fputs(sw.xlog ? " The parameter axis is logarithmic." : "", f);
 	fputs("</p>\n<div class=\"row\">\n", f);
 	int ms[MET_COUNT];

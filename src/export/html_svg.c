@@ -118,6 +118,16 @@ enum plot_unit_kind html_metric_kind(enum metric_id m)
 	}
 }
 
+const char *html_metric_label(enum metric_id m)
+{
+	switch (m) {
+	case MET_WALL: return "wall time";
+	case MET_USER: return "user time";
+	case MET_SYSTEM: return "system time";
+	default: return metric_info(m)->label;
+	}
+}
+
 void html_value(char *buf, size_t len, double v, const struct html_unit *u)
 {
 	if (!isfinite(v)) {
