@@ -88,6 +88,12 @@ struct plot_hist {
  */
 size_t plot_hist_build(const double *x, size_t n, size_t max_bins,
 		       struct plot_hist *h);
+/* The same from the values' summary, already known (analysis.h): their
+ * finite count m, min, max and interquartile range; no sorting, one pass
+ * over x. */
+size_t plot_hist_build_known(const double *x, size_t n, size_t m, double min,
+			     double max, double iqr, size_t max_bins,
+			     struct plot_hist *h);
 void plot_hist_free(struct plot_hist *h);
 
 /*
@@ -97,6 +103,8 @@ void plot_hist_free(struct plot_hist *h);
  * IQR is 0.  0 when it is undefined (fewer than two values, or all equal).
  */
 double plot_kde_bandwidth(const double *x, size_t n);
+/* The same rule from the known count m, standard deviation and IQR. */
+double plot_kde_bandwidth_known(size_t m, double sd, double iqr);
 
 /*
  * The density estimate with bandwidth bw > 0 at grid[0..m), into

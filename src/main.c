@@ -327,6 +327,18 @@ static int run_compare(const struct config *cfg)
 	return rc;
 }
 
+/* `cbench report IN.json... -o OUT.html`: the page, or one error line.
+ * Frees cfg. */
+static int run_report(struct config *cfg)
+{
+	char err[DIAG_MSG_MAX];
+	int rc = report_page_build(cfg, err, sizeof err);
+	if (rc != CBENCH_EXIT_OK)
+		diag_error("%s", err);
+	cli_free(cfg);
+	return rc;
+}
+
 /* --baseline FILE: read and check it before anything runs. */
 static int load_baseline(const struct config *cfg, struct cmp_set **base)
 {
@@ -452,14 +464,8 @@ static int run(int argc, char **argv)
 		cli_free(&cfg);
 		return exit_code;
 	}
-	if (cfg.report_mode) {
-		char err[DIAG_MSG_MAX];
-		exit_code = report_page_build(&cfg, err, sizeof err);
-		if (exit_code != CBENCH_EXIT_OK)
-			diag_error("%s", err);
-		cli_free(&cfg);
-		return exit_code;
-	}
+	if (cfg.report_mode)
+		return run_report(&cfg);
 	if (cfg.compare_mode) {
 		for (size_t i = 0; i < cfg.n_exports; i++)
 			stdout_checked |= strcmp(cfg.exports[i].path, "-") == 0;

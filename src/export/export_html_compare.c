@@ -139,10 +139,11 @@ static void rows_table(FILE *f, const struct cmp_report *r)
 static void pair(FILE *f, const struct cmp_report *r, const struct cmp_row *w)
 {
 	const char *key = gate_metric_key(r->metric);
+	/* Only the means are the gate's: the plot finds the spread itself. */
 	struct stats_summary sa = {.mean = w->base_mean, .mean_ci_lo = NAN,
-				   .mean_ci_hi = NAN, .n = w->base_n};
+				   .mean_ci_hi = NAN, .n = w->base_n, .stddev = NAN};
 	struct stats_summary sb = {.mean = w->new_mean, .mean_ci_lo = NAN,
-				   .mean_ci_hi = NAN, .n = w->new_n};
+				   .mean_ci_hi = NAN, .n = w->new_n, .stddev = NAN};
 	struct html_series s[2] = {
 		{"base", w->base->col[r->metric], w->base->n_runs, &sa, 0},
 		{"new", w->new->col[r->metric], w->new->n_runs, &sb, 1},

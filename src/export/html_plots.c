@@ -200,6 +200,14 @@ static void bins_table(FILE *f, const struct plot_hist *h, const struct html_uni
 	fputs("</tbody></table></details>\n", f);
 }
 
+/* Does the series' summary (the analysis') give its spread, so the plot
+ * need not sort the runs again? */
+static bool known(const struct stats_summary *q)
+{
+	return q && q->n >= 1 && isfinite(q->stddev) && isfinite(q->iqr) &&
+	       isfinite(q->min) && isfinite(q->max);
+}
+
 struct dens {
 	double grid[KDE_POINTS];
 	double *d;          /* k * KDE_POINTS */
@@ -217,7 +225,9 @@ static void densities(const struct html_series *s, size_t k, double *lo,
 	D->ok = xcalloc(k, sizeof *D->ok);
 	double *bw = xcalloc(k, sizeof *bw);
 	for (size_t j = 0; j < k; j++) {
-		bw[j] = plot_kde_bandwidth(s[j].x, s[j].n);
+		const struct stats_summary *q = s[j].sum;
+		bw[j] = known(q) ? plot_kde_bandwidth_known(q->n, q->stddev, q->iqr)
+				 : plot_kde_bandwidth(s[j].x, s[j].n);
 		bw_max = fmax(bw_max, bw[j]);
 	}
 	double a = *lo - 3 * bw_max, b = *hi + 3 * bw_max;
@@ -248,7 +258,12 @@ static void one_histogram(FILE *f, const struct html_series *s,
 		return;
 	}
 	struct plot_hist h;
-	plot_hist_build(s->x, s->n, HIST_BINS, &h);
+	const struct stats_summary *q = s->sum;
+	if (known(q))
+		plot_hist_build_known(s->x, s->n, q->n, q->min, q->max, q->iqr,
+				      HIST_BINS, &h);
+	else
+		plot_hist_build(s->x, s->n, HIST_BINS, &h);
 	struct dens D;
 	double glo = lo, ghi = hi;
 	densities(s, 1, &glo, &ghi, &D);

@@ -256,11 +256,10 @@ static double iqr_sorted(const double *s, size_t m)
 	       gsl_stats_quantile_from_sorted_data(s, 1, m, 0.25);
 }
 
-/* How many bins for the sorted finite values s[0..m), min < max. */
-static size_t bin_count(const double *s, size_t m, size_t max_bins)
+/* How many bins for m finite values from lo to hi (lo < hi). */
+static size_t bin_count(size_t m, double lo, double hi, double iqr, size_t max_bins)
 {
-	double span = s[m - 1] - s[0];
-	double iqr = iqr_sorted(s, m);
+	double span = hi - lo;
 	double sturges = ceil(log2((double)m)) + 1, bins = sturges;
 	if (iqr > 0 && isfinite(span))
 		bins = fmax(ceil(span / (2 * iqr / cbrt((double)m))), sturges);
@@ -269,43 +268,53 @@ static size_t bin_count(const double *s, size_t m, size_t max_bins)
 	return bins > (double)max_bins ? max_bins : (size_t)bins;
 }
 
-size_t plot_hist_build(const double *x, size_t n, size_t max_bins,
-		       struct plot_hist *h)
+size_t plot_hist_build_known(const double *x, size_t n, size_t m, double lo,
+			     double hi, double iqr, size_t max_bins,
+			     struct plot_hist *h)
 {
 	memset(h, 0, sizeof *h);
-	size_t m;
-	double *s = sorted_finite(x, n, &m);
 	if (max_bins < 1)
 		max_bins = 1;
-	double lo = m ? s[0] : 0, hi = m ? s[m - 1] : 0;
-	double width;
-	if (m == 0 || !isfinite(hi / 2 - lo / 2) || !isfinite(hi - lo)) {
-		free(s);
+	if (m == 0 || !isfinite(lo) || !isfinite(hi) || hi < lo ||
+	    !isfinite(hi - lo))
 		return 0;
-	}
+	double width;
 	if (hi == lo) {
 		h->n_bins = 1;
 		width = lo == 0 ? 1 : fabs(lo) * 0.1;
 		h->lo = lo - width / 2;
 	} else {
-		h->n_bins = bin_count(s, m, max_bins);
+		h->n_bins = bin_count(m, lo, hi, iqr, max_bins);
 		width = (hi - lo) / (double)h->n_bins;
 		h->lo = lo;
 	}
 	h->width = width;
 	h->count = xcalloc(h->n_bins, sizeof *h->count);
-	for (size_t i = 0; i < m; i++) {
-		double k = floor((s[i] - h->lo) / width);
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			continue;
+		double k = floor((x[i] - h->lo) / width);
 		size_t b = !(k > 0) ? 0 : k >= (double)h->n_bins ? h->n_bins - 1
 								  : (size_t)k;
 		h->count[b]++;
+		h->total++;
 	}
-	h->total = m;
 	for (size_t b = 0; b < h->n_bins; b++)
 		if (h->count[b] > h->max_count)
 			h->max_count = h->count[b];
-	free(s);
 	return h->n_bins;
+}
+
+size_t plot_hist_build(const double *x, size_t n, size_t max_bins,
+		       struct plot_hist *h)
+{
+	size_t m;
+	double *s = sorted_finite(x, n, &m);
+	size_t r = m == 0 ? (memset(h, 0, sizeof *h), 0)
+		 : plot_hist_build_known(x, n, m, s[0], s[m - 1], iqr_sorted(s, m),
+					 max_bins, h);
+	free(s);
+	return r;
 }
 
 void plot_hist_free(struct plot_hist *h)
@@ -317,20 +326,26 @@ void plot_hist_free(struct plot_hist *h)
 	h->n_bins = 0;
 }
 
+double plot_kde_bandwidth_known(size_t m, double sd, double iqr)
+{
+	if (m < 2 || !(sd > 0 || iqr > 0))
+		return 0;
+	double spread = iqr / 1.349;
+	double a = spread > 0 && isfinite(spread) && (!isfinite(sd) || spread < sd)
+		   ? spread : sd;
+	double bw = 0.9 * a * pow((double)m, -0.2);
+	return bw > 0 && isfinite(bw) ? bw : 0;
+}
+
 double plot_kde_bandwidth(const double *x, size_t n)
 {
 	size_t m;
 	double *s = sorted_finite(x, n, &m);
 	double bw = 0;
-	if (m >= 2 && s[m - 1] != s[0]) {
-		double sd = gsl_stats_sd(s, 1, m);
-		double spread = iqr_sorted(s, m) / 1.349;
-		double a = spread > 0 && isfinite(spread) &&
-			   (!isfinite(sd) || spread < sd) ? spread : sd;
-		bw = 0.9 * a * pow((double)m, -0.2);
-	}
+	if (m >= 2 && s[m - 1] != s[0])
+		bw = plot_kde_bandwidth_known(m, gsl_stats_sd(s, 1, m), iqr_sorted(s, m));
 	free(s);
-	return bw > 0 && isfinite(bw) ? bw : 0;
+	return bw;
 }
 
 /* Linear binning of the finite x onto PLOT_KDE_BINS points from lo by

@@ -183,6 +183,10 @@ static void hist_freedman_diaconis(void)
 	for (size_t i = 0; i < 5; i++)
 		CHECK(h.count[i] == 2);
 	plot_hist_free(&h);
+	/* From the known summary: the same bins without sorting. */
+	CHECK(plot_hist_build_known(sample, NSAMPLE, 10, 0.9, 2.5, 0.2625, 50, &h) == 7);
+	CHECK(h.count[0] == 6 && h.count[6] == 1 && h.total == 10);
+	plot_hist_free(&h);
 	/* The cap. */
 	CHECK(plot_hist_build(sample, NSAMPLE, 3, &h) == 3);
 	plot_hist_free(&h);
@@ -226,6 +230,12 @@ static void kde_small(void)
 	 * np.percentile(x, 25)) / 1.349) * len(x) ** -0.2 */
 	double h = plot_kde_bandwidth(sample, NSAMPLE);
 	CHECK_REL(h, 0.1104993866815757, 1e-12);
+	/* From the known summary: np.std(x, ddof=1) = 0.46726747039451494,
+	 * np.percentile(x, 75) - np.percentile(x, 25) = 0.2625. */
+	CHECK_REL(plot_kde_bandwidth_known(10, 0.46726747039451494, 0.2625),
+		  0.1104993866815757, 1e-12);
+	CHECK(plot_kde_bandwidth_known(1, 1, 1) == 0);
+	CHECK(plot_kde_bandwidth_known(5, 0, 0) == 0);
 	/* scipy.stats.gaussian_kde(x, bw_method=h / np.std(x, ddof=1))
 	 * .evaluate([0.5, 1.0, 1.1, 2.0, 2.5, 3.0]) (scipy 1.10) */
 	static const double grid[] = {0.5, 1.0, 1.1, 2.0, 2.5, 3.0};
