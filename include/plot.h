@@ -90,7 +90,8 @@ size_t plot_hist_build(const double *x, size_t n, size_t max_bins,
 		       struct plot_hist *h);
 /* The same from the values' summary, already known (analysis.h): their
  * finite count m, min, max and interquartile range; no sorting, one pass
- * over x. */
+ * over x.  Values below min or above max are left out (not counted in
+ * total): pass a narrower range to bin only the bulk of the data. */
 size_t plot_hist_build_known(const double *x, size_t n, size_t m, double min,
 			     double max, double iqr, size_t max_bins,
 			     struct plot_hist *h);

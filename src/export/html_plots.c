@@ -259,15 +259,25 @@ static void one_histogram(FILE *f, const struct html_series *s,
 	}
 	struct plot_hist h;
 	const struct stats_summary *q = s->sum;
-	if (known(q))
-		plot_hist_build_known(s->x, s->n, q->n, q->min, q->max, q->iqr,
-				      HIST_BINS, &h);
-	else
+	/* The axis stops at Tukey's outer fences (3 IQR beyond the
+	 * quartiles): a few severe outliers would squeeze the bulk of the
+	 * runs into a bar or two.  The progression shows them. */
+	size_t all = 0;
+	if (known(q)) {
+		if (q->iqr > 0) {
+			lo = fmax(lo, q->q1 - 3 * q->iqr);
+			hi = fmin(hi, q->q3 + 3 * q->iqr);
+		}
+		plot_hist_build_known(s->x, s->n, q->n, lo, hi, q->iqr, HIST_BINS, &h);
+		all = q->n;
+	} else {
 		plot_hist_build(s->x, s->n, HIST_BINS, &h);
+		all = h.total;
+	}
 	struct dens D;
 	double glo = lo, ghi = hi;
 	densities(s, 1, &glo, &ghi, &D);
-	double scale = (double)h.total * h.width;
+	double scale = (double)all * h.width;
 	double x0 = fmin(glo, h.lo), x1 = fmax(ghi, h.lo + (double)h.n_bins * h.width);
 	double ymax = fmax((double)h.max_count, D.peak * scale) * 1.08;
 	struct html_axis xa = {.lo = x0, .hi = x1, .label = what,
@@ -293,6 +303,10 @@ static void one_histogram(FILE *f, const struct html_series *s,
 	html_key(f, 2, "mean and its CI");
 	fputs(" &#160; ", f);
 	html_key(f, 1, "median and its CI (dashed)");
+	if (all > h.total)
+		fprintf(f, "<br>%zu run%s beyond 3 IQR of the quartiles (severe "
+			"outliers) %s off the axis: see the runs in order.", all - h.total,
+			all - h.total == 1 ? "" : "s", all - h.total == 1 ? "is" : "are");
 	fputs("</p>\n", f);
 	if (with_table)
 		bins_table(f, &h, &xa.unit);

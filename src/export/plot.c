@@ -291,7 +291,7 @@ size_t plot_hist_build_known(const double *x, size_t n, size_t m, double lo,
 	h->width = width;
 	h->count = xcalloc(h->n_bins, sizeof *h->count);
 	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(x[i]))
+		if (!isfinite(x[i]) || x[i] < lo || x[i] > hi)
 			continue;
 		double k = floor((x[i] - h->lo) / width);
 		size_t b = !(k > 0) ? 0 : k >= (double)h->n_bins ? h->n_bins - 1
