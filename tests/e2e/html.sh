@@ -29,14 +29,26 @@ REPORTS=(
 
 version() { "$CBENCH" --version | awk '{print $2}'; }
 
+# Each page is made once per run of this file (under valgrind a page takes
+# seconds) and copied into the tests that read it.
+HTML_CACHE=$(mktemp -d "${TMPDIR:-/tmp}/cbench-html.XXXXXX")
+trap 'rm -rf "$HTML_CACHE"' EXIT
+
 # make_report NAME ARGS: report-NAME.html from the fixtures named in ARGS.
 make_report() {
 	local name=$1 args=$2
-	cp "$FIX"/html-*.json "$FIX"/compare-*.json "$FIX"/hyperfine-1.15.json . &&
+	cp "$FIX"/html-*.json "$FIX"/compare-*.json "$FIX"/hyperfine-1.15.json . ||
+		fail "cannot copy the fixtures"
+	if [ -f "$HTML_CACHE/report-$name.html" ]; then
+		cp "$HTML_CACHE/report-$name.html" . || fail "cannot copy the page"
+		return
+	fi
 	# shellcheck disable=SC2086
 	cb report $args -o "report-$name.html" >"out-$name" 2>"err-$name" ||
 		fail "cbench report $args: exit $?: $(cat "err-$name")"
 	[ ! -s "out-$name" ] || fail "cbench report printed: $(head -c 200 "out-$name")"
+	[ ! -s "err-$name" ] || fail "cbench report warned: $(head -c 200 "err-$name")"
+	cp "report-$name.html" "$HTML_CACHE/"
 }
 
 # no_external FILE: the page references nothing but its own #anchors.
@@ -57,7 +69,18 @@ test_report_pages_match_golden_files() {
 	for entry in "${REPORTS[@]}"; do
 		name=${entry%%|*}
 		args=${entry#*|}
-		make_report "$name" "$args"
+		if [ "${VALGRIND:-}" = 1 ]; then
+			# valgrind computes long double sums in 64 bits: a last
+			# bit that differs can move a coordinate across a 0.1 px
+			# rounding.  The byte-exact page is the native one; the
+			# other tests run the same code under valgrind.
+			cp "$FIX"/html-*.json "$FIX"/compare-*.json "$FIX"/hyperfine-1.15.json .
+			# shellcheck disable=SC2086
+			"$CBENCH" report $args -o "report-$name.html" 2>err ||
+				fail "cbench report $args: exit $?: $(cat err)"
+		else
+			make_report "$name" "$args"
+		fi
 		sed "/^<footer/s/cbench $v/cbench @VERSION@/" "report-$name.html" >got
 		if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
 			cp got "$GOLDEN/report-$name.html"
