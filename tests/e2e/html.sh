@@ -208,7 +208,7 @@ render() {
 	timeout 60 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
 		--user-data-dir="$PWD/profile" --no-first-run \
 		--enable-logging=stderr --v=0 --log-net-log="$PWD/$3" \
-		--window-size=1000,1000 --screenshot="$PWD/$2" \
+		--window-size=1000,700 --screenshot="$PWD/$2" \
 		"file://$PWD/$1" >browser.out 2>browser.err
 }
 
