@@ -240,16 +240,24 @@ static void points(FILE *f, const struct html_plot *p, const struct sweep *sw,
 static void metric_plot(FILE *f, const struct sweep *sw, const struct analysis *an,
 			int m, double xlo, double xhi)
 {
-	double lo = INFINITY, hi = -INFINITY;
+	/* The axis covers the means, and the bands as far as half the means'
+	 * span beyond them: one noisy point's wide interval must not squeeze
+	 * a thousand means into a flat line (the band is clipped). */
+	double lo = INFINITY, hi = -INFINITY, blo = INFINITY, bhi = -INFINITY;
 	for (size_t i = 0; i < an->n; i++) {
 		const struct stats_summary *s = &an->bench[i].sum[m];
 		if (s->n == 0 || !isfinite(sw->x[i]))
 			continue;
-		lo = fmin(lo, isfinite(s->mean_ci_lo) ? s->mean_ci_lo : s->mean);
-		hi = fmax(hi, isfinite(s->mean_ci_hi) ? s->mean_ci_hi : s->mean);
+		lo = fmin(lo, s->mean);
+		hi = fmax(hi, s->mean);
+		blo = fmin(blo, isfinite(s->mean_ci_lo) ? s->mean_ci_lo : s->mean);
+		bhi = fmax(bhi, isfinite(s->mean_ci_hi) ? s->mean_ci_hi : s->mean);
 	}
 	if (!isfinite(lo))
 		return;
+	double span = hi - lo;
+	lo = span > 0 ? fmax(blo, lo - span / 2) : blo;
+	hi = span > 0 ? fmin(bhi, hi + span / 2) : bhi;
 	const char *label = html_metric_label((enum metric_id)m);
 	struct html_axis xa = {.lo = xlo, .hi = xhi, .log = sw->xlog, .label = sw->param,
 			       .unit = {.kind = PLOT_COUNT, .name = "", .div = 1}};
