@@ -15,7 +15,7 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	-n --command-name --reference --order --seed --sort --input --output
 	--show-output --style -u --time-unit --counters --confidence --precision
 	--export-json --export-markdown --export-asciidoc --export-orgmode
-	--export-csv --export-csv-runs --baseline --save-baseline
+	--export-csv --export-csv-runs --export-html --baseline --save-baseline
 	--fail-if-slower --gate-metric --require-all --match-by
 	--pin --pin-hooks --pin-self --aslr --randomize-layout
 	--history --history-label --baseline-history --history-window
@@ -47,8 +47,8 @@ _cbench_nargs()
 	--sort | --input | --output | --style | -u | --time-unit | --counters | \
 	--confidence | --precision | --export-json | --export-markdown | \
 	--export-asciidoc | --export-orgmode | --export-csv | --export-csv-runs | \
-	--baseline | --save-baseline | --fail-if-slower | --gate-metric | \
-	--match-by | --pin | --pin-hooks | --pin-self | --aslr | \
+	--export-html | --baseline | --save-baseline | --fail-if-slower | \
+	--gate-metric | --match-by | --pin | --pin-hooks | --pin-self | --aslr | \
 	--reference-name | --min-benchmarking-time | --history | \
 	--history-label | --history-window | --history-branch)
 		echo 1 ;;
@@ -89,7 +89,8 @@ _cbench_value()
 		COMPREPLY=($(compgen -W 'null pipe inherit' -- "$cur"))
 		_filedir ;;
 	--input | --export-json | --export-markdown | --export-asciidoc | \
-	--export-orgmode | --export-csv | --export-csv-runs | --save-baseline)
+	--export-orgmode | --export-csv | --export-csv-runs | --export-html | \
+	--save-baseline)
 		_filedir ;;
 	--baseline) _filedir json ;;
 	--history) _filedir ;;

@@ -48,7 +48,7 @@ function __cbench_positional
                 --sort --input --output --style --time-unit --counters \
                 --confidence --precision --export-json --export-markdown \
                 --export-asciidoc --export-orgmode --export-csv \
-                --export-csv-runs --baseline --save-baseline \
+                --export-csv-runs --export-html --baseline --save-baseline \
                 --fail-if-slower --gate-metric --match-by \
                 --pin --pin-hooks --pin-self --aslr --reference-name \
                 --min-benchmarking-time --history \
@@ -137,6 +137,7 @@ complete -c cbench -n $run -l export-asciidoc -r -F -d 'Write an AsciiDoc table 
 complete -c cbench -n $run -l export-orgmode -r -F -d 'Write an Org-mode table (- for stdout)'
 complete -c cbench -n $run -l export-csv -r -F -d 'Write summary statistics as CSV'
 complete -c cbench -n $run -l export-csv-runs -r -F -d 'Write every run as CSV'
+complete -c cbench -n $run -l export-html -r -F -d 'Write a self-contained HTML report with plots'
 complete -c cbench -n $run -l baseline -r -k -a '(__fish_complete_suffix .json)' -d 'Compare with the saved results in FILE and gate'
 complete -c cbench -n $run -l save-baseline -r -F -d 'Save results as a baseline (JSON)'
 complete -c cbench -n $run -l pin -x -d 'Run the command (and hooks) on these CPUs, e.g. 2-3,6'

@@ -76,7 +76,7 @@ enum opt_id {
 	OPT_PIN, OPT_PIN_HOOKS, OPT_PIN_SELF, OPT_ASLR, OPT_RANDOMIZE_LAYOUT,
 	OPT_REFERENCE_NAME, OPT_MIN_BENCH_TIME, OPT_QUIET,
 	OPT_HISTORY, OPT_HISTORY_LABEL, OPT_BASELINE_HISTORY,
-	OPT_HISTORY_WINDOW, OPT_HISTORY_BRANCH,
+	OPT_HISTORY_WINDOW, OPT_HISTORY_BRANCH, OPT_EXPORT_HTML,
 	OPT__COUNT
 };
 
@@ -130,7 +130,7 @@ enum system_action { SYSTEM_NONE, SYSTEM_CHECK, SYSTEM_TUNE, SYSTEM_RESET,
 		     SYSTEM_SPIN };
 enum export_format { EXPORT_JSON, EXPORT_MARKDOWN, EXPORT_ASCIIDOC,
 		     EXPORT_ORGMODE, EXPORT_CSV, EXPORT_CSV_RUNS,
-		     EXPORT__COUNT };
+		     EXPORT_HTML, EXPORT__COUNT };
 
 struct export_req {
 	enum export_format format;
@@ -239,6 +239,12 @@ struct config {
 	bool history_mode;
 	int history_argc;
 	char **history_argv;
+	/* `cbench report IN.json... -o OUT.html`: the inputs are commands */
+	bool report_mode;
+	const char *report_out;        /* -o/--output */
+	bool report_compare;           /* --compare: BASE.json NEW.json */
+	const char *report_title;      /* --title, or NULL */
+	bool report_confidence_given;  /* --confidence (else the file's) */
 };
 
 /*
@@ -254,6 +260,8 @@ void cli_print_help(FILE *f, bool compare);
 void cli_print_version(FILE *f);
 /* `cbench system --help`. */
 void cli_print_system_help(FILE *f);
+/* `cbench report --help`. */
+void cli_print_report_help(FILE *f);
 /* The hidden --list-options: one tab-separated line per table entry (long
  * name, short letter, kind, value set a|b, completion, scope run|compare|
  * both, default, range) for the sync and completion tests. */

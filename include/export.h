@@ -73,6 +73,8 @@ int export_asciidoc_write(FILE *f, const struct export_doc *d);
 int export_orgmode_write(FILE *f, const struct export_doc *d);
 int export_csv_write(FILE *f, const struct export_doc *d);
 int export_csv_runs_write(FILE *f, const struct export_doc *d);
+/* The HTML report page (export_html.h). */
+int export_html_write(FILE *f, const struct export_doc *d);
 
 export_fn export_function(enum export_format format);
 /* The option that asks for the format: "--export-json", ... */

@@ -16,6 +16,7 @@
 #include "history_text.h"
 #include "planner.h"
 #include "report.h"
+#include "report_page.h"
 #include "spawn.h"
 #include "stats.h"
 #include "syscheck.h"
@@ -348,6 +349,18 @@ static int run_compare(const struct config *cfg)
 		rc = gate(cfg, base, new);
 	gate_set_free(base);
 	gate_set_free(new);
+	return rc;
+}
+
+/* `cbench report IN.json... -o OUT.html`: the page, or one error line.
+ * Frees cfg. */
+static int run_report(struct config *cfg)
+{
+	char err[DIAG_MSG_MAX];
+	int rc = report_page_build(cfg, err, sizeof err);
+	if (rc != CBENCH_EXIT_OK)
+		diag_error("%s", err);
+	cli_free(cfg);
 	return rc;
 }
 
@@ -695,6 +708,8 @@ static int run(int argc, char **argv)
 	if (cli_parse(argc, argv, &cfg, &exit_code) != 0) {
 		if (cfg.action == CLI_HELP && cfg.system_mode)
 			cli_print_system_help(stdout);
+		else if (cfg.action == CLI_HELP && cfg.report_mode)
+			cli_print_report_help(stdout);
 		else if (cfg.action == CLI_HELP)
 			cli_print_help(stdout, cfg.compare_mode);
 		else if (cfg.action == CLI_VERSION)
@@ -708,6 +723,8 @@ static int run(int argc, char **argv)
 	 * leaves out the notes. */
 	diag_set_quiet(cfg.style == STYLE_NONE);
 	diag_set_notes(!cfg.quiet);
+	if (cfg.report_mode)
+		return run_report(&cfg);
 	if (cfg.system_mode) {
 		exit_code = run_system(&cfg);
 		cli_free(&cfg);

@@ -362,6 +362,8 @@ const struct cli_option cli_options[] = {
 	 .off = OFF(history_branch),
 	 .help = "With --baseline-history, only invocations of BRANCH (the "
 		 "base branch)"},
+	EXPORT(OPT_EXPORT_HTML, "export-html", EXPORT_HTML, SCOPE_RUN,
+	       "Write a self-contained HTML report with plots (- for stdout)."),
 };
 const size_t cli_n_options = sizeof cli_options / sizeof cli_options[0];
 
@@ -1235,6 +1237,96 @@ static int parse_system(int argc, char **argv, struct config *cfg, int *exit_cod
 	return 0;
 }
 
+/* The value of a report option: "--opt VALUE", "--opt=VALUE", "-oVALUE". */
+static const char *report_value(int argc, char **argv, int *i, const char *name)
+{
+	const char *a = argv[*i];
+	size_t l = strlen(name);
+	if (strncmp(a, name, l) == 0 && a[l] == '=')
+		return a + l + 1;
+	if (name[1] != '-' && strncmp(a, name, 2) == 0 && a[2] != '\0')
+		return a + 2;
+	if (*i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
+
+static bool report_opt(const char *a, const char *name)
+{
+	size_t l = strlen(name);
+	return strncmp(a, name, l) == 0 &&
+	       (a[l] == '\0' || a[l] == '=' || (name[1] != '-' && a[l] != '\0'));
+}
+
+/* One option of `cbench report`; 0, or -1 after a usage error. */
+static int report_option(int argc, char **argv, int *i, struct config *cfg)
+{
+	const char *a = argv[*i], *v;
+	if (strcmp(a, "--compare") == 0) {
+		cfg->report_compare = true;
+	} else if (report_opt(a, "-o") || report_opt(a, "--output")) {
+		v = report_value(argc, argv, i, a[1] == '-' ? "--output" : "-o");
+		if (v == NULL || *v == '\0')
+			USAGE("%s needs a file name: -o OUT.html", a);
+		cfg->report_out = v;
+	} else if (report_opt(a, "--title")) {
+		if ((v = report_value(argc, argv, i, "--title")) == NULL)
+			USAGE("--title needs a value");
+		cfg->report_title = v;
+	} else if (report_opt(a, "--fail-if-slower")) {
+		if ((v = report_value(argc, argv, i, "--fail-if-slower")) == NULL ||
+		    cli_parse_percent(v, &cfg->fail_if_slower) != 0 ||
+		    cfg->fail_if_slower > 10)
+			USAGE("--fail-if-slower needs a percentage from 0 to 1000");
+		cfg->fail_if_slower_given = true;
+	} else if (report_opt(a, "--confidence")) {
+		if ((v = report_value(argc, argv, i, "--confidence")) == NULL ||
+		    cli_parse_double(v, 0.5, 0.999999, &cfg->confidence) != 0)
+			USAGE("--confidence needs a level between 0.5 and 1 (e.g. 0.95)");
+		cfg->report_confidence_given = true;
+	} else if (report_opt(a, "--match-by")) {
+		v = report_value(argc, argv, i, "--match-by");
+		if (v && strcmp(v, "command") == 0)
+			cfg->match_by = MATCH_COMMAND;
+		else if (v && strcmp(v, "name") == 0)
+			cfg->match_by = MATCH_NAME;
+		else
+			USAGE("--match-by takes 'command' or 'name'");
+	} else {
+		USAGE("unknown option for 'cbench report': '%s'", a);
+	}
+	return 0;
+}
+
+/* `cbench report [OPTIONS] IN.json... -o OUT.html`. */
+static int parse_report(int argc, char **argv, struct config *cfg, int *exit_code)
+{
+	cfg->report_mode = true;
+	bool only_positional = false;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		if (only_positional || a[0] != '-' || a[1] == '\0') {
+			strlist_push(&cfg->commands, a);
+		} else if (strcmp(a, "--") == 0) {
+			only_positional = true;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			cfg->action = CLI_HELP;
+			*exit_code = CBENCH_EXIT_OK;
+			return -1;
+		} else if (report_option(argc, argv, &i, cfg) != 0) {
+			return -1;
+		}
+	}
+	if (cfg->commands.n == 0)
+		USAGE("'cbench report' needs at least one results file: "
+		      "cbench report IN.json... -o OUT.html");
+	if (cfg->report_out == NULL)
+		USAGE("'cbench report' needs -o OUT.html");
+	if (cfg->report_compare && cfg->commands.n != 2)
+		USAGE("'cbench report --compare' takes two files: BASE.json NEW.json");
+	return 0;
+}
+
 int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 {
 	struct cli_state st = {.cfg = cfg};
@@ -1252,6 +1344,8 @@ int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 		*exit_code = CBENCH_EXIT_OK;
 		return 0;
 	}
+	if (argc > 1 && strcmp(argv[1], "report") == 0)
+		return parse_report(argc, argv, cfg, exit_code);
 	if (argc > 1 && strcmp(argv[1], "compare") == 0) {
 		cfg->compare_mode = true;
 		i = 2;
@@ -1381,6 +1475,26 @@ void cli_print_system_help(FILE *f)
 	      "reset  (root) restores the values tune saved.\n", f);
 }
 
+void cli_print_report_help(FILE *f)
+{
+	fputs("Usage: cbench report [OPTIONS] IN.json... -o OUT.html\n"
+	      "  or:  cbench report --compare [OPTIONS] BASE.json NEW.json -o OUT.html\n\n"
+	      "Build a self-contained HTML report (inline SVG plots, no script, no\n"
+	      "external reference) from saved results: cbench's JSON (schema 1 and 2)\n"
+	      "or hyperfine's --export-json.  With --compare, every benchmark of NEW\n"
+	      "against the same one in BASE, regressions first, the gate's threshold\n"
+	      "drawn.  The inputs are never overwritten.\n\n"
+	      "Options:\n"
+	      "  -o, --output FILE        Write the page to FILE (required).\n"
+	      "      --compare            Compare BASE.json with NEW.json.\n"
+	      "      --title TEXT         The page's title.\n"
+	      "      --fail-if-slower PCT Threshold drawn in a comparison (default: 5).\n"
+	      "      --confidence LEVEL   Level of the intervals (default: the file's,\n"
+	      "                           else 0.95).\n"
+	      "      --match-by KEY       command or name (default: command).\n"
+	      "  -h, --help               Print this help and exit.\n", f);
+}
+
 void cli_print_help(FILE *f, bool compare)
 {
 	if (compare) {
@@ -1393,7 +1507,8 @@ void cli_print_help(FILE *f, bool compare)
 		     "  or:  cbench compare [OPTIONS] BASE.json NEW.json\n"
 		     "  or:  cbench system check|tune|reset (see cbench system --help)\n"
 		     "  or:  cbench history list|show|trend|detect|export|import|prune ...\n"
-		     "       (cbench history --help)\n\n"
+		     "       (cbench history --help)\n"
+		     "  or:  cbench report [OPTIONS] IN.json... -o OUT.html\n\n"
 		     "Benchmark commands with exec-exact timing and counters.\n\n"
 		     "Every run is measured by the frozen-exec engine: the child stops at\n"
 		     "exec, counters are attached before its first instruction, and wall\n"

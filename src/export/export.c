@@ -35,6 +35,7 @@ static const struct {
 	{EXPORT_ORGMODE, "--export-orgmode", export_orgmode_write},
 	{EXPORT_CSV, "--export-csv", export_csv_write},
 	{EXPORT_CSV_RUNS, "--export-csv-runs", export_csv_runs_write},
+	{EXPORT_HTML, "--export-html", export_html_write},
 };
 
 export_fn export_function(enum export_format format)

@@ -9,7 +9,8 @@
  * filled with synthetic values through results_add_run, as the engine does.
  * Then, timed: a summary of every metric and the outlier flags (stats.h),
  * and, when this tree has the exporters (export.h), the export document
- * and every format written to /dev/null.  Prints one line per phase:
+ * and every format written to /dev/null (--export-html among them), and
+ * the HTML page's size ("html_bytes N").  Prints one line per phase:
  * "phase SECONDS", and "missing WHAT" for what this tree does not have yet,
  * so the bench script can say what was not timed.
  *
@@ -25,6 +26,9 @@
 #if __has_include("export.h")
 #include "export.h"
 #define HAVE_EXPORT 1
+#endif
+#if __has_include("export_html.h")
+#define HAVE_HTML 1
 #endif
 #endif
 
@@ -123,6 +127,20 @@ static int run_backend(int argc, char **argv, struct bench_outcome *o)
 		printf("%s %.3f\n", export_option_name((enum export_format)f) + 2, t);
 	}
 	printf("exports %.3f\n", all);
+#ifdef HAVE_HTML
+	/* The HTML page's size: it must not grow with the runs. */
+	char *page = NULL;
+	size_t page_len = 0;
+	FILE *mem = open_memstream(&page, &page_len);
+	if (mem) {
+		export_html_write(mem, d);
+		fclose(mem);
+		printf("html_bytes %zu\n", page_len);
+		free(page);
+	}
+#else
+	printf("missing html (no export_html.h in this tree)\n");
+#endif
 	export_doc_free(d);
 	analysis_free(an);
 	fclose(sink);

@@ -17,7 +17,8 @@
 #     the floor loop).
 #  4. back end: statistics and every export for one benchmark of 1 000 000
 #     synthetic runs, and for a sweep of 1000 parameter values
-#     (tests/bench/backend.c, linked with the modules), and change-point
+#     (tests/bench/backend.c, linked with the modules), the HTML report
+#     (--export-html) among them, with the page's size, and change-point
 #     detection over a series of 10,000 points (tests/bench/changepoint.c).
 #  5. peak RSS accuracy: what cbench reports for a small command against
 #     the command's own VmHWM (tests/helpers/hwm.c).
@@ -193,9 +194,14 @@ echo "4. Back end (tests/bench/backend.c, changepoint.c): statistics, exports, c
 "$BACKEND" sweep "$SWEEP" 10 >"$tmp/b2" || { echo "backend failed" >&2; exit 1; }
 backend_rows() {
 	local file=$1 what=$2 target=$3
-	awk '$1 != "missing" && $1 != "store" { print }' "$file" | while read -r phase t; do
+	awk '$1 != "missing" && $1 != "store" && $1 != "html_bytes" { print }' "$file" |
+	while read -r phase t; do
 		row "$what: $phase" "${t}s" - -
 	done
+	local bytes
+	bytes=$(awk '$1 == "html_bytes" { print $2 }' "$file")
+	[ -z "$bytes" ] || row "$what: HTML report size" \
+		"$(awk -v b="$bytes" 'BEGIN { printf "%.0f KiB", b / 1024 }')" - -
 	local total
 	total=$(awk '$1 == "stats" || $1 == "export_doc" || $1 == "exports" { s += $2 } END { printf "%.3f", s }' "$file")
 	if [ "$target" = - ]; then
