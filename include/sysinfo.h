@@ -41,7 +41,7 @@ struct machine_info {
 	int pmu;               /* 1: a "cpu" PMU in sys/bus/event_source/devices, 0 none, -1 */
 	int hypervisor;        /* 1: "hypervisor" in proc/cpuinfo flags, 0 not, -1 */
 	char container[32];    /* "docker", "podman", "lxc", ... ; "" none or unknown */
-	int on_battery;        /* 1 on battery, 0 on mains, -1 unknown or no battery */
+	int on_battery;        /* 1 on battery, 0 on mains (or no battery), -1 unknown */
 	char compiler[64];     /* the compiler that built cbench ("gcc 12.2.0") */
 };
 

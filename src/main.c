@@ -698,6 +698,45 @@ static int gate_after_run(const struct config *cfg, const struct cmp_set *baseli
 	return exit_code;
 }
 
+/* What the command line asks for besides running: --help (of cbench or a
+ * subcommand), --version, --list-options. */
+static void print_action(const struct config *cfg)
+{
+	if (cfg->action == CLI_HELP && cfg->system_mode)
+		cli_print_system_help(stdout);
+	else if (cfg->action == CLI_HELP && cfg->report_mode)
+		cli_print_report_help(stdout);
+	else if (cfg->action == CLI_HELP)
+		cli_print_help(stdout, cfg->compare_mode);
+	else if (cfg->action == CLI_VERSION)
+		cli_print_version(stdout);
+	else if (cfg->action == CLI_LIST_OPTIONS)
+		cli_list_options(stdout);
+}
+
+/* `cbench report|system|compare|history ...`: run it, free cfg and say
+ * true (its exit code in *exit_code); false for a benchmark run. */
+static bool run_subcommand(struct config *cfg, int *exit_code)
+{
+	if (cfg->report_mode) {
+		*exit_code = run_report(cfg);
+		return true;
+	}
+	if (cfg->system_mode)
+		*exit_code = run_system(cfg);
+	else if (cfg->compare_mode || cfg->history_mode) {
+		for (size_t i = 0; i < cfg->n_exports; i++)
+			stdout_checked |= strcmp(cfg->exports[i].path, "-") == 0;
+		*exit_code = cfg->history_mode
+			? history_text_main(cfg->history_argc, cfg->history_argv)
+			: run_compare(cfg);
+	} else {
+		return false;
+	}
+	cli_free(cfg);
+	return true;
+}
+
 static int run(int argc, char **argv)
 {
 	struct config cfg;
@@ -706,16 +745,7 @@ static int run(int argc, char **argv)
 	time_t started = time(NULL);
 	stats_init();
 	if (cli_parse(argc, argv, &cfg, &exit_code) != 0) {
-		if (cfg.action == CLI_HELP && cfg.system_mode)
-			cli_print_system_help(stdout);
-		else if (cfg.action == CLI_HELP && cfg.report_mode)
-			cli_print_report_help(stdout);
-		else if (cfg.action == CLI_HELP)
-			cli_print_help(stdout, cfg.compare_mode);
-		else if (cfg.action == CLI_VERSION)
-			cli_print_version(stdout);
-		else if (cfg.action == CLI_LIST_OPTIONS)
-			cli_list_options(stdout);
+		print_action(&cfg);
 		cli_free(&cfg);
 		return exit_code;
 	}
@@ -723,22 +753,8 @@ static int run(int argc, char **argv)
 	 * leaves out the notes. */
 	diag_set_quiet(cfg.style == STYLE_NONE);
 	diag_set_notes(!cfg.quiet);
-	if (cfg.report_mode)
-		return run_report(&cfg);
-	if (cfg.system_mode) {
-		exit_code = run_system(&cfg);
-		cli_free(&cfg);
+	if (run_subcommand(&cfg, &exit_code))
 		return exit_code;
-	}
-	if (cfg.compare_mode || cfg.history_mode) {
-		for (size_t i = 0; i < cfg.n_exports; i++)
-			stdout_checked |= strcmp(cfg.exports[i].path, "-") == 0;
-		exit_code = cfg.history_mode
-			? history_text_main(cfg.history_argc, cfg.history_argv)
-			: run_compare(&cfg);
-		cli_free(&cfg);
-		return exit_code;
-	}
 	struct cmp_set *baseline = NULL;
 	if (cfg.baseline && load_baseline(&cfg, &baseline) != 0) {
 		cli_free(&cfg);

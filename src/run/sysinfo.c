@@ -294,7 +294,9 @@ static void read_container(const char *root, char *dst, size_t len)
 	fclose(f);
 }
 
-/* A laptop: a battery that is discharging.  No battery: unknown. */
+/* A laptop: a battery that is discharging.  A readable power-supply
+ * class without a battery (a desktop, a server, most VMs) is on mains;
+ * an unreadable one is unknown. */
 static int read_on_battery(const char *root)
 {
 	char path[PATH_MAX], rel[PATH_MAX], buf[64];
@@ -322,7 +324,7 @@ static int read_on_battery(const char *root)
 			state = 0;
 	}
 	closedir(d);
-	return state;
+	return state < 0 ? 0 : state;
 }
 
 static void read_loadavg(const char *root, double la[3])

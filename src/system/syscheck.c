@@ -480,7 +480,7 @@ static void judge_power(const struct machine_info *m, struct syscheck *c)
 {
 	struct check_item *it = item(c, "power", "Power supply");
 	if (m->on_battery < 0) {
-		SET(reading, "no battery seen (a desktop, a server, or unreadable)");
+		SET(reading, "unreadable (no /sys/class/power_supply)");
 		return;
 	}
 	SET(reading, m->on_battery ? "on battery" : "on mains");

@@ -112,8 +112,9 @@ static void test_tuned_server(void)
 			printf("    %s: %s\n", fine[i], reading(&c, fine[i]));
 		CHECK(verdict(&c, fine[i]) == CHECK_FINE);
 	}
-	/* Mains power and no battery: sysinfo reads no battery as unknown. */
-	CHECK(verdict(&c, "power") == CHECK_UNKNOWN);
+	/* Mains power and no battery. */
+	CHECK(verdict(&c, "power") == CHECK_FINE);
+	CHECK_STR(reading(&c, "power"), "on mains");
 	CHECK_STR(reading(&c, "isolation"), "isolcpus 2-3, nohz_full 2-3");
 	CHECK_STR(syscheck_find(&c, "isolation")->fix, "--pin 2-3");
 	CHECK_STR(reading(&c, "swap"), "no swap");
@@ -139,7 +140,7 @@ static void test_container_in_a_vm(void)
 	CHECK(verdict(&c, "clocksource") == CHECK_RISK);  /* hpet */
 	CHECK(verdict(&c, "load") == CHECK_RISK);         /* 3.5 on 2 */
 	CHECK(verdict(&c, "thp") == CHECK_FINE);          /* never */
-	CHECK(verdict(&c, "power") == CHECK_UNKNOWN);     /* no battery seen */
+	CHECK(verdict(&c, "power") == CHECK_UNKNOWN);     /* no power-supply class */
 	char cause[256];
 	CHECK(syscheck_likely_cause(&c, cause, sizeof cause));
 	CHECK_STR(cause, "Load average: 3.50 2.00 1.00 on 2 cores");

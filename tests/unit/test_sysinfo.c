@@ -121,6 +121,7 @@ static void test_container_fixture(void)
 	put("sys/devices/system/cpu/cpufreq/boost", "0\n");
 	put("sys/devices/system/cpu/isolated", "\n");
 	put("sys/bus/event_source/devices/software/type", "1\n");
+	put("sys/class/power_supply/AC/type", "Mains\n");
 	put("sys/class/power_supply/BAT1/type", "Battery\n");
 	put("sys/class/power_supply/BAT1/status", "Full\n");
 	put("proc/1/cgroup", "0::/kubepods/burstable/pod1\n");
@@ -139,6 +140,12 @@ static void test_container_fixture(void)
 	put(".dockerenv", "");
 	sysinfo_collect_at(root, &m, 0);
 	CHECK_STR(m.container, "docker");
+	/* No battery at all in a readable class: on mains. */
+	char cmd[400];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s/sys/class/power_supply/BAT1'", root);
+	CHECK(system(cmd) == 0);
+	sysinfo_collect_at(root, &m, 0);
+	CHECK(m.on_battery == 0);
 	drop_root();
 }
 
