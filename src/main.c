@@ -9,6 +9,7 @@
 #include "diag.h"
 #include "export.h"
 #include "export_compare.h"
+#include "export_inputs.h"
 #include "export_text.h"
 #include "gate.h"
 #include "planner.h"
@@ -315,7 +316,8 @@ static int run_compare(const struct config *cfg)
 	struct cmp_set *base = NULL, *new = NULL;
 	char err[DIAG_MSG_MAX];
 	int rc = CBENCH_EXIT_USAGE;
-	if (gate_load(cfg->compare_base, &base, err, sizeof err) != 0 ||
+	if (export_check_inputs(cfg, err, sizeof err) != 0 ||
+	    gate_load(cfg->compare_base, &base, err, sizeof err) != 0 ||
 	    gate_load(cfg->compare_new, &new, err, sizeof err) != 0 ||
 	    export_check_destinations(cfg, err, sizeof err) != 0)
 		diag_error("%s", err);
@@ -456,6 +458,12 @@ static int run(int argc, char **argv)
 		cli_free(&cfg);
 		return exit_code;
 	}
+	char err[DIAG_MSG_MAX];
+	if (export_check_inputs(&cfg, err, sizeof err) != 0) {
+		diag_usage("%s", err);
+		cli_free(&cfg);
+		return CBENCH_EXIT_USAGE;
+	}
 	struct cmp_set *baseline = NULL;
 	if (cfg.baseline && load_baseline(&cfg, &baseline) != 0) {
 		cli_free(&cfg);
@@ -463,7 +471,6 @@ static int run(int argc, char **argv)
 	}
 
 	struct plan plan;
-	char err[DIAG_MSG_MAX];
 	if (planner_build(&cfg, &plan, err, sizeof err) != 0) {
 		diag_usage("%s", err);
 		gate_set_free(baseline);
