@@ -1,6 +1,6 @@
 /*
- * export_inputs.h: nothing cbench reads is a file it writes (see
- * export_inputs.c).  Library-style: no output.
+ * export_inputs.h: nothing cbench reads is a file it writes, and one
+ * export at most goes to stdout (see export_inputs.c).  Library-style: no output.
  */
 #ifndef CBENCH_EXPORT_INPUTS_H
 #define CBENCH_EXPORT_INPUTS_H
@@ -17,5 +17,10 @@
  * the first clash in err.
  */
 int export_check_inputs(const struct config *cfg, char *err, size_t errlen);
+
+/* At most one export goes to cbench's stdout, counting "-", /dev/stdout,
+ * /proc/self/fd/N that is descriptor 1 and a regular file stdout was
+ * redirected into.  Returns 0, or -1 with the two exports in err. */
+int export_check_stdout(const struct config *cfg, char *err, size_t errlen);
 
 #endif

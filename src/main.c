@@ -317,6 +317,7 @@ static int run_compare(const struct config *cfg)
 	char err[DIAG_MSG_MAX];
 	int rc = CBENCH_EXIT_USAGE;
 	if (export_check_inputs(cfg, err, sizeof err) != 0 ||
+	    export_check_stdout(cfg, err, sizeof err) != 0 ||
 	    gate_load(cfg->compare_base, &base, err, sizeof err) != 0 ||
 	    gate_load(cfg->compare_new, &new, err, sizeof err) != 0 ||
 	    export_check_destinations(cfg, err, sizeof err) != 0)
@@ -459,7 +460,8 @@ static int run(int argc, char **argv)
 		return exit_code;
 	}
 	char err[DIAG_MSG_MAX];
-	if (export_check_inputs(&cfg, err, sizeof err) != 0) {
+	if (export_check_inputs(&cfg, err, sizeof err) != 0 ||
+	    export_check_stdout(&cfg, err, sizeof err) != 0) {
 		diag_usage("%s", err);
 		cli_free(&cfg);
 		return CBENCH_EXIT_USAGE;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* One path that is read, and the option that names it. */
 struct input {
@@ -116,5 +117,35 @@ int export_check_inputs(const struct config *cfg, char *err, size_t errlen)
 		if (check_scripts(cfg, scripts[i].list, scripts[i].option, err,
 				  errlen) != 0)
 			return -1;
+	return 0;
+}
+
+/* Does the export go to the file on descriptor 1: "-", /dev/stdout,
+ * /proc/self/fd/1, or a regular file that stdout was redirected into? */
+static bool goes_to_stdout(const char *path)
+{
+	if (export_is_stdout(path))
+		return true;
+	struct stat a, b;
+	return stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
+	       S_ISREG(a.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+int export_check_stdout(const struct config *cfg, char *err, size_t errlen)
+{
+	const struct export_req *first = NULL;
+	for (size_t i = 0; i < cfg->n_exports; i++) {
+		const struct export_req *e = &cfg->exports[i];
+		if (!goes_to_stdout(e->path))
+			continue;
+		if (first == NULL) {
+			first = e;
+			continue;
+		}
+		snprintf(err, errlen, "only one export can go to stdout: %s '%s' "
+			 "and %s '%s' both do", export_req_option(first),
+			 first->path, export_req_option(e), e->path);
+		return -1;
+	}
 	return 0;
 }

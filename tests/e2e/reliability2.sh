@@ -70,3 +70,24 @@ test_hook_script_refused_as_export() {
 		fail "positive: exit $?: $(cat err)"
 	[ -s out.csv ] || fail "out.csv not written"
 }
+
+# ---- 2. one export on stdout ----
+
+test_two_exports_to_stdout_refused_by_any_name() {
+	cb -r 2 -N --export-json /dev/stdout --export-csv - 'touch ran.txt' >out 2>err
+	expect_eq "/dev/stdout and -: exit" "$?" 2
+	expect_grep "message" "^cbench: error: only one export can go to stdout: --export-json '/dev/stdout' and --export-csv '-'" err
+	cb -r 2 -N --export-json /proc/self/fd/1 --export-markdown /dev/stdout 'touch ran.txt' 2>err | cat >out
+	expect_eq "/proc/self/fd/1 and /dev/stdout: exit" "${PIPESTATUS[0]}" 2
+	: >redirected.json
+	cb -r 2 -N --export-json redirected.json --export-csv - 'touch ran.txt' >redirected.json 2>err
+	expect_eq "a file that is stdout: exit" "$?" 2
+	expect_grep "names the file" "redirected.json" err
+	[ ! -e ran.txt ] || fail "something ran"
+	# Positive: one on stdout and one elsewhere.
+	cb -r 2 -N --export-json /dev/stdout --export-csv other.csv true >out 2>err ||
+		fail "one on stdout: exit $?: $(cat err)"
+	/usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' out ||
+		fail "stdout is not one JSON document"
+	[ -s other.csv ] || fail "other.csv not written"
+}
