@@ -32,12 +32,19 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct plan;
+
 /* What an export says about the invocation, besides the results. */
 struct export_context {
 	const struct config *cfg;
 	int argc;
 	char *const *argv;
 	struct machine_info machine;
+	/* The run is still going (or did not finish every benchmark): JSON
+	 * says "complete": false, with the planned benchmarks not yet in
+	 * "results" (plan, if not NULL) as "pending". */
+	bool incomplete;
+	const struct plan *plan;
 };
 
 /* What every exporter formats: the invocation, its results and their

@@ -43,6 +43,20 @@ static size_t outcome_size(const struct bench_outcome *o)
 	return n;
 }
 
+/* Did the run finish every planned benchmark (none failed or
+ * interrupted)? */
+static bool outcome_complete(const struct exports *e,
+			     const struct bench_outcome *o)
+{
+	if (o->exit_code != CBENCH_EXIT_OK ||
+	    (e->ctx.plan && o->n < e->ctx.plan->n))
+		return false;
+	for (size_t i = 0; i < o->n; i++)
+		if (o->results[i]->interrupted)
+			return false;
+	return true;
+}
+
 /* Write the exports: files after each benchmark, and at the end if
  * something was recorded since (whatever path bench_run took to get
  * there); streams (stdout, pipes, devices) only at the end.  A failure is reported and remembered, and the
@@ -53,9 +67,13 @@ static void write_exports(struct exports *e, const struct bench_outcome *o,
 	const struct config *cfg = e->ctx.cfg;
 	if (cfg->n_exports == 0 || o->n == 0)
 		return;
-	/* At the end, files already holding this outcome are left alone. */
-	bool files = !at_end || outcome_size(o) != e->written;
+	/* At the end, files already holding this outcome, marked as
+	 * complete as it is, are left alone. */
+	bool incomplete = !at_end || !outcome_complete(e, o);
+	bool files = !at_end || outcome_size(o) != e->written ||
+		     incomplete != e->ctx.incomplete;
 	e->written = outcome_size(o);
+	e->ctx.incomplete = incomplete;
 	analysis_update(e->an, o->results, o->n, o->reference);
 	struct export_doc *d = export_doc_new(&e->ctx, o, e->an);
 	for (size_t i = 0; i < cfg->n_exports; i++) {
@@ -309,6 +327,30 @@ static int gate_reference(const struct config *cfg, const struct bench_outcome *
 	return rc;
 }
 
+/*
+ * A results file marked "complete": false (its run was still going, or
+ * was killed, interrupted or failed) is compared with a warning; with
+ * --require-all it is refused.  Returns 0, or -1 (error printed).
+ */
+static int check_complete(const struct config *cfg, const struct cmp_set *s)
+{
+	if (s == NULL || !s->incomplete)
+		return 0;
+	char pending[64] = "";
+	if (s->n_pending)
+		snprintf(pending, sizeof pending, "; %zu benchmark%s still to come",
+			 s->n_pending, s->n_pending == 1 ? "" : "s");
+	if (cfg->require_all) {
+		diag_error("%s is incomplete (its run was still going, or was "
+			   "killed or interrupted%s): --require-all refuses it",
+			   s->origin, pending);
+		return -1;
+	}
+	diag_warning("%s is incomplete (its run was still going, or was killed "
+		     "or interrupted%s): compared as it is", s->origin, pending);
+	return 0;
+}
+
 /* `cbench compare BASE NEW`: both files are read and checked, and the
  * report's destinations too, before anything is printed. */
 static int run_compare(const struct config *cfg)
@@ -322,7 +364,7 @@ static int run_compare(const struct config *cfg)
 	    gate_load(cfg->compare_new, &new, err, sizeof err) != 0 ||
 	    export_check_destinations(cfg, err, sizeof err) != 0)
 		diag_error("%s", err);
-	else
+	else if (check_complete(cfg, base) == 0 && check_complete(cfg, new) == 0)
 		rc = gate(cfg, base, new);
 	gate_set_free(base);
 	gate_set_free(new);
@@ -335,6 +377,11 @@ static int load_baseline(const struct config *cfg, struct cmp_set **base)
 	char err[DIAG_MSG_MAX];
 	if (gate_load(cfg->baseline, base, err, sizeof err) != 0) {
 		diag_error("%s", err);
+		return -1;
+	}
+	if (check_complete(cfg, *base) != 0) {
+		gate_set_free(*base);
+		*base = NULL;
 		return -1;
 	}
 	int m = cfg->gate_metric ? gate_metric_lookup(cfg->gate_metric) : -1;
@@ -489,7 +536,8 @@ static int run(int argc, char **argv)
 	}
 	struct analysis_options aopt = export_analysis_options(&cfg);
 	aopt.paired = plan.order != ORDER_SEQUENTIAL;
-	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv},
+	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv,
+				     .plan = &plan},
 			     .an = analysis_new(&aopt)};
 	sysinfo_collect(&ex.ctx.machine, started);
 

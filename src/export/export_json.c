@@ -23,6 +23,7 @@
  */
 #include "export.h"
 #include "numfmt.h"
+#include "planner.h"
 #include "spawn.h"
 #include "xalloc.h"
 
@@ -497,6 +498,17 @@ static void lazy_array(struct out *o, const struct lazy *l)
 	OUT_LIT(o, "]");
 }
 
+/* The planned benchmarks not yet in "results", by name: what a file
+ * written during the run (or left by a killed one) still lacks. */
+static cJSON *pending(const struct export_doc *d)
+{
+	cJSON *a = cJSON_CreateArray();
+	const struct plan *p = d->ctx->plan;
+	for (size_t i = d->outcome->n; p && i < p->n; i++)
+		cJSON_AddItemToArray(a, str(p->bench[i].name));
+	return a;
+}
+
 int export_json_write(FILE *f, const struct export_doc *d)
 {
 	struct lazies lz = {0};
@@ -504,6 +516,9 @@ int export_json_write(FILE *f, const struct export_doc *d)
 	cJSON_AddItemToObject(root, "schema", str("cbench-results"));
 	cJSON_AddItemToObject(root, "schema_version", num(SCHEMA_VERSION));
 	cJSON_AddItemToObject(root, "cbench_version", str(CBENCH_VERSION));
+	cJSON_AddBoolToObject(root, "complete", !d->ctx->incomplete);
+	if (d->ctx->incomplete)
+		cJSON_AddItemToObject(root, "pending", pending(d));
 	cJSON_AddItemToObject(root, "context", context(d));
 	cJSON_AddItemToObject(root, "units", units());
 	cJSON *rs = cJSON_AddArrayToObject(root, "results");

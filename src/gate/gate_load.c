@@ -368,6 +368,11 @@ int gate_parse(const char *text, size_t len, const char *origin,
 			goto out;
 		}
 		s->format = CMP_FMT_CBENCH;
+		const cJSON *done = cJSON_GetObjectItemCaseSensitive(root, "complete");
+		s->incomplete = cJSON_IsFalse(done);
+		const cJSON *pend = cJSON_GetObjectItemCaseSensitive(root, "pending");
+		if (s->incomplete && cJSON_IsArray(pend))
+			s->n_pending = (size_t)cJSON_GetArraySize(pend);
 	} else {
 		s->format = CMP_FMT_HYPERFINE;
 	}
