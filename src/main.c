@@ -32,7 +32,24 @@ struct exports {
 	struct analysis *an;   /* the invocation's analysis document */
 	bool failed;
 	size_t written;    /* outcome_size() at the last rewrite of the files */
+	double last_write_s;   /* monotonic clock after it, 0: none yet */
+	double interval_s;     /* the least time between two rewrites */
 };
+
+/* Files are rewritten during the run at most every EXPORT_INTERVAL_S, or
+ * EXPORT_COST_FACTOR times as long as the last rewrite took if that is
+ * longer: keeping them current then costs at most about 1/FACTOR of the
+ * run however large they grow (a rewrite after every benchmark of a
+ * 2000-value sweep made it quadratic).  The final write comes at the end. */
+#define EXPORT_INTERVAL_S 1.0
+#define EXPORT_COST_FACTOR 10.0
+
+static double monotonic_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* Grows with every benchmark, run and interruption recorded. */
 static size_t outcome_size(const struct bench_outcome *o)
@@ -89,9 +106,19 @@ static void write_exports(struct exports *e, const struct bench_outcome *o,
 	export_doc_free(d);
 }
 
+/* The results changed during the run: rewrite the files if the interval
+ * since the last rewrite is over (the first change is written at once). */
 static void on_bench_done(void *arg, const struct bench_outcome *so_far)
 {
-	write_exports(arg, so_far, false);
+	struct exports *e = arg;
+	double now = monotonic_s();
+	if (e->last_write_s > 0 && now - e->last_write_s < e->interval_s)
+		return;
+	write_exports(e, so_far, false);
+	e->last_write_s = monotonic_s();
+	double cost = e->last_write_s - now;
+	e->interval_s = EXPORT_INTERVAL_S > EXPORT_COST_FACTOR * cost
+			? EXPORT_INTERVAL_S : EXPORT_COST_FACTOR * cost;
 }
 
 /* The pre-run checks, then the run, reported on the terminal; the exports

@@ -28,6 +28,7 @@
 #include "xalloc.h"
 
 #include <cJSON.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -99,9 +100,16 @@ static cJSON *str(const char *s)
 	return j;
 }
 
+/* A number as cJSON would print it (numfmt_cjson, the same bytes), made
+ * a raw node: cJSON's own printing (sprintf, then sscanf to check) was
+ * most of a large export's cost. */
 static cJSON *num(double v)
 {
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+	if (!isfinite(v))
+		return cJSON_CreateNull();
+	char buf[NUMFMT_MAX + 1];
+	buf[numfmt_cjson(buf, v)] = '\0';
+	return cJSON_CreateRaw(buf);
 }
 
 static cJSON *pair(double lo, double hi)
@@ -528,7 +536,11 @@ int export_json_write(FILE *f, const struct export_doc *d)
 	for (size_t k = 0; k < d->an->n_cmps; k++)
 		cJSON_AddItemToArray(cs, comparison(&d->an->cmps[k]));
 
-	char *text = cJSON_Print(root);
+	/* One buffer of about the final size: growing it by doubling from
+	 * 256 bytes (cJSON_Print) copied a large sweep's text many times.
+	 * Pages not written to are never touched. */
+	size_t guess = 65536 + 32768 * (d->outcome->n + d->an->n_cmps / 4);
+	char *text = cJSON_PrintBuffered(root, guess > INT_MAX ? INT_MAX : (int)guess, 1);
 	cJSON_Delete(root);
 	if (text == NULL) {
 		free(lz.v);
@@ -557,10 +569,16 @@ int export_json_write(FILE *f, const struct export_doc *d)
 			out_bytes(o, again, again_len);
 			continue;
 		}
+		/* A repeat is in the same result: its "runs" object ends with
+		 * "outlier", so the search stops there (searching to the end
+		 * made a large sweep's export quadratic). */
 		bool repeats = false;
-		for (size_t j = idx + 1; j < lz.n && l->kind == LAZY_COLUMN && !repeats; j++)
+		for (size_t j = idx + 1; j < lz.n && l->kind == LAZY_COLUMN && !repeats; j++) {
 			repeats = lz.v[j].kind == LAZY_COLUMN && lz.v[j].col == l->col &&
 				  lz.v[j].n == l->n;
+			if (lz.v[j].kind == LAZY_OUTLIERS)
+				break;
+		}
 		FILE *m = NULL;
 		if (repeats) {
 			free(again);

@@ -1038,7 +1038,27 @@ struct loop {
 	bool seq;
 	size_t done_runs, total_hint, next_done;
 	struct bench_outcome *out;
+	size_t n_active;              /* benchmarks still running */
+	size_t round_runs, round_size; /* interleaved: runs into this round */
 };
+
+/*
+ * After a measured run: the results changed.  Sequential: after every run;
+ * interleaved and shuffled: when a round (one turn of every benchmark still
+ * running) is complete, so what a front end writes holds whole rounds.
+ * The front end decides how often it rewrites its files.
+ */
+static void after_turn(struct ctx *x, struct loop *l)
+{
+	if (!l->seq) {
+		if (++l->round_runs < l->round_size)
+			return;
+		l->round_runs = 0;
+		l->round_size = l->n_active;
+	}
+	if (x->ev.results)
+		x->ev.results(x->ev.arg, l->out);
+}
 
 /*
  * After a measured run of s went well: advance the progress bar and ask
@@ -1115,6 +1135,7 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 
 	for (size_t i = 0; i < n; i++)
 		active[i] = true;
+	l->n_active = l->round_size = n;
 	l->out->results = xcalloc(n ? n : 1, sizeof *l->out->results);
 	if (!l->seq)
 		for (size_t i = 0; i < n; i++) {
@@ -1132,7 +1153,12 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 		if (l->seq && s->r == NULL)
 			new_result(x, l->out, s);
 		rc = take_turn(x, s);
-		if (rc == 0 && after_run(x, l, s))
+		bool more = rc == 0 && after_run(x, l, s);
+		if (!more)
+			l->n_active--;
+		if (rc == 0)
+			after_turn(x, l);
+		if (more)
 			continue;
 		active[i] = false;
 		rc = bench_finish(x, s, rc, l->seq, NULL);

@@ -157,3 +157,53 @@ PY
 	expect_eq "--baseline --require-all: exit" "$?" 2
 	[ ! -e ran.txt ] || fail "ran with a refused baseline"
 }
+
+# ---- 3 and 6. interleaved rounds on disk as they finish, at bounded cost ----
+
+test_interleaved_rounds_survive_sigkill() {
+	# B blocks on the FIFO in its 4th run: rounds 1-3 are complete
+	# then, and cbench is SIGKILLed while B's 4th run is running.
+	mkfifo fifo
+	cat >b.sh <<'SH'
+n=$(cat count 2>/dev/null || echo 0)
+echo $((n + 1)) >count
+[ "$n" -lt 3 ] || cat fifo
+SH
+	( cb_exec2 -r 10 --order interleaved --export-json part.json --export-csv part.csv \
+		true 'sh b.sh' >/dev/null 2>&1 ) &
+	local pid=$!
+	wait_nonempty part.json
+	wait_nonempty part.csv
+	# The file cbench was writing at the kill, whatever it held.
+	for i in $(seq 400); do [ "$(cat count 2>/dev/null)" = 4 ] && break; sleep 0.05; done
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	release fifo
+	/usr/bin/python3 - part.json <<'PY' || fail "partial file: $(head -c 600 part.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["complete"] is False
+runs = [len(r["times"]) for r in d["results"]]
+assert len(runs) == 2 and min(runs) >= 1, runs
+# Whole rounds: both benchmarks have the same number of runs.
+assert runs[0] == runs[1], runs
+PY
+	expect_eq "CSV rows" "$(wc -l <part.csv)" 3
+}
+
+test_sweep_exports_rewritten_rarely() {
+	# 300 benchmarks end one after the other in the last round: the
+	# files are not rewritten for each (that made exports quadratic).
+	command -v strace >/dev/null || skip "strace not installed"
+	[ "${VALGRIND:-}" = 1 ] && skip "strace under valgrind"
+	strace -f -e trace=rename,renameat,renameat2 -o trace.txt "$CBENCH" -N -r 2 \
+		-L n "$(seq -s, 1 300)" 'true {n}' --export-json s.json --export-csv s.csv \
+		>/dev/null 2>err || fail "sweep: exit $?: $(cat err)"
+	local renames
+	renames=$(grep -c 'rename.*s\.json' trace.txt)
+	[ "$renames" -ge 1 ] || fail "s.json never written"
+	[ "$renames" -le 10 ] || fail "s.json rewritten $renames times for 300 benchmarks"
+	/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["complete"] and len(d["results"]) == 300' s.json ||
+		fail "final s.json incomplete"
+	expect_eq "CSV rows" "$(wc -l <s.csv)" 301
+}
