@@ -149,36 +149,36 @@ static cJSON *options(const struct export_doc *d)
 	const struct config *cfg = d->ctx->cfg;
 	const struct bench_outcome *o = d->outcome;
 	cJSON *j = cJSON_CreateObject();
-	cJSON_AddItemToObject(j, "confidence", num(cfg->confidence));
-	cJSON_AddItemToObject(j, "warmup", num((double)cfg->warmup));
-	cJSON_AddItemToObject(j, "runs", cfg->runs > 0 ? num((double)cfg->runs)
+	cJSON_AddItemToObjectCS(j, "confidence", num(cfg->confidence));
+	cJSON_AddItemToObjectCS(j, "warmup", num((double)cfg->warmup));
+	cJSON_AddItemToObjectCS(j, "runs", cfg->runs > 0 ? num((double)cfg->runs)
 						       : cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "min_runs", num((double)cfg->min_runs));
-	cJSON_AddItemToObject(j, "max_runs", cfg->max_runs > 0
+	cJSON_AddItemToObjectCS(j, "min_runs", num((double)cfg->min_runs));
+	cJSON_AddItemToObjectCS(j, "max_runs", cfg->max_runs > 0
 			      ? num((double)cfg->max_runs) : cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "min_time_s", num(cfg->min_time_s));
-	cJSON_AddItemToObject(j, "max_time_s", cfg->max_time_s > 0
+	cJSON_AddItemToObjectCS(j, "min_time_s", num(cfg->min_time_s));
+	cJSON_AddItemToObjectCS(j, "max_time_s", cfg->max_time_s > 0
 			      ? num(cfg->max_time_s) : cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "precision", cfg->precision > 0
+	cJSON_AddItemToObjectCS(j, "precision", cfg->precision > 0
 			      ? num(cfg->precision) : cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "order", str(order_name(o->order)));
+	cJSON_AddItemToObjectCS(j, "order", str(order_name(o->order)));
 	/* The seed used: given, or drawn for --order=shuffled (bench.c).
 	 * A seed beyond 2^53 would lose digits as a JSON number. */
 	bool drawn = !cfg->seed_given && cfg->order == ORDER_SHUFFLED;
 	uint64_t seed = drawn ? o->order_seed : cfg->seed;
 	if (!cfg->seed_given && !drawn)
-		cJSON_AddItemToObject(j, "seed", cJSON_CreateNull());
+		cJSON_AddItemToObjectCS(j, "seed", cJSON_CreateNull());
 	else if (seed <= (UINT64_C(1) << 53))
-		cJSON_AddItemToObject(j, "seed", num((double)seed));
+		cJSON_AddItemToObjectCS(j, "seed", num((double)seed));
 	else {
 		char buf[32];
 		snprintf(buf, sizeof buf, "%llu", (unsigned long long)seed);
-		cJSON_AddItemToObject(j, "seed", str(buf));
+		cJSON_AddItemToObjectCS(j, "seed", str(buf));
 	}
 	/* The bootstrap behind the intervals (stats_robust.h). */
-	cJSON_AddItemToObject(j, "bootstrap_resamples", num(STATS_ROBUST_B));
-	cJSON_AddItemToObject(j, "bootstrap_seed", num((double)d->an->opt.seed));
-	cJSON_AddItemToObject(j, "timeout_s", cfg->timeout_s > 0
+	cJSON_AddItemToObjectCS(j, "bootstrap_resamples", num(STATS_ROBUST_B));
+	cJSON_AddItemToObjectCS(j, "bootstrap_seed", num((double)d->an->opt.seed));
+	cJSON_AddItemToObjectCS(j, "timeout_s", cfg->timeout_s > 0
 			      ? num(cfg->timeout_s) : cJSON_CreateNull());
 	cJSON_AddBoolToObject(j, "ignore_failure", cfg->ignore_failure);
 	cJSON *ctr = cJSON_AddArrayToObject(j, "counters");
@@ -197,20 +197,20 @@ static cJSON *context(const struct export_doc *d)
 	const struct machine_info *m = &d->ctx->machine;
 	const struct bench_outcome *o = d->outcome;
 	cJSON *j = cJSON_CreateObject();
-	cJSON_AddItemToObject(j, "started_at", str(m->started_at));
-	cJSON_AddItemToObject(j, "hostname", str(m->hostname));
-	cJSON_AddItemToObject(j, "kernel", str(m->kernel));
-	cJSON_AddItemToObject(j, "cpu_model", m->cpu_model[0] ? str(m->cpu_model)
+	cJSON_AddItemToObjectCS(j, "started_at", str(m->started_at));
+	cJSON_AddItemToObjectCS(j, "hostname", str(m->hostname));
+	cJSON_AddItemToObjectCS(j, "kernel", str(m->kernel));
+	cJSON_AddItemToObjectCS(j, "cpu_model", m->cpu_model[0] ? str(m->cpu_model)
 							       : cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "cpus", m->cpus > 0 ? num((double)m->cpus)
+	cJSON_AddItemToObjectCS(j, "cpus", m->cpus > 0 ? num((double)m->cpus)
 						     : cJSON_CreateNull());
 	cJSON_AddBoolToObject(j, "pmu", o->pmu);
 	cJSON_AddBoolToObject(j, "counters_user_only", o->user_only);
 	cJSON_AddBoolToObject(j, "exec_exact", o->exec_exact);
-	cJSON_AddItemToObject(j, "shell", str(o->shell));
-	cJSON_AddItemToObject(j, "shell_overhead_s", o->shell
+	cJSON_AddItemToObjectCS(j, "shell", str(o->shell));
+	cJSON_AddItemToObjectCS(j, "shell_overhead_s", o->shell
 			      ? num(o->shell_overhead_s) : cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "options", options(d));
+	cJSON_AddItemToObjectCS(j, "options", options(d));
 	cJSON *argv = cJSON_AddArrayToObject(j, "argv");
 	for (int i = 0; i < d->ctx->argc; i++)
 		cJSON_AddItemToArray(argv, str(d->ctx->argv[i]));
@@ -222,7 +222,7 @@ static cJSON *units(void)
 	cJSON *j = cJSON_CreateObject();
 	for (int m = 0; m < MET_COUNT; m++) {
 		const struct metric_info *mi = metric_info((enum metric_id)m);
-		cJSON_AddItemToObject(j, mi->key, str(unit_symbol(mi->unit)));
+		cJSON_AddItemToObjectCS(j, mi->key, str(unit_symbol(mi->unit)));
 	}
 	return j;
 }
@@ -266,7 +266,7 @@ static cJSON *runs(const struct export_doc *d, size_t i, struct lazies *lz)
 	cJSON *j = cJSON_CreateObject();
 	for (int m = 0; m < MET_COUNT; m++)
 		if (r->has[m])
-			cJSON_AddItemToObject(j, metric_info((enum metric_id)m)->key,
+			cJSON_AddItemToObjectCS(j, metric_info((enum metric_id)m)->key,
 					      column(lz, r->col[m], r->n_runs));
 	static const struct {
 		const char *key;
@@ -277,7 +277,7 @@ static cJSON *runs(const struct export_doc *d, size_t i, struct lazies *lz)
 		{"outlier", LAZY_OUTLIERS},
 	};
 	for (size_t k = 0; k < sizeof per_run / sizeof per_run[0]; k++)
-		cJSON_AddItemToObject(j, per_run[k].key,
+		cJSON_AddItemToObjectCS(j, per_run[k].key,
 				      later(lz, (struct lazy){.kind = per_run[k].kind,
 						.r = r, .outlier = d->an->bench[i].outlier,
 						.n = r->n_runs}));
@@ -289,9 +289,9 @@ static cJSON *metric(const struct stats_summary *s, enum metric_id m)
 	cJSON *j = cJSON_CreateObject();
 	bool ok = s->n > 0;
 	double nan = NAN;
-	cJSON_AddItemToObject(j, "unit", str(unit_symbol(metric_info(m)->unit)));
-	cJSON_AddItemToObject(j, "n", num((double)s->n));
-#define F(name, field) cJSON_AddItemToObject(j, name, num(ok ? s->field : nan))
+	cJSON_AddItemToObjectCS(j, "unit", str(unit_symbol(metric_info(m)->unit)));
+	cJSON_AddItemToObjectCS(j, "n", num((double)s->n));
+#define F(name, field) cJSON_AddItemToObjectCS(j, name, num(ok ? s->field : nan))
 	F("mean", mean);
 	F("stddev", stddev);
 	F("median", median);
@@ -302,13 +302,13 @@ static cJSON *metric(const struct stats_summary *s, enum metric_id m)
 	F("iqr", iqr);
 	F("mad", mad);
 #undef F
-	cJSON_AddItemToObject(j, "mean_ci", ok ? pair(s->mean_ci_lo, s->mean_ci_hi)
+	cJSON_AddItemToObjectCS(j, "mean_ci", ok ? pair(s->mean_ci_lo, s->mean_ci_hi)
 					       : pair(nan, nan));
-	cJSON_AddItemToObject(j, "median_ci", ok ? pair(s->median_ci_lo, s->median_ci_hi)
+	cJSON_AddItemToObjectCS(j, "median_ci", ok ? pair(s->median_ci_lo, s->median_ci_hi)
 						 : pair(nan, nan));
 	cJSON *o = cJSON_AddObjectToObject(j, "outliers");
-	cJSON_AddItemToObject(o, "mild", num(ok ? (double)s->outliers_mild : 0));
-	cJSON_AddItemToObject(o, "severe", num(ok ? (double)s->outliers_severe : 0));
+	cJSON_AddItemToObjectCS(o, "mild", num(ok ? (double)s->outliers_mild : 0));
+	cJSON_AddItemToObjectCS(o, "severe", num(ok ? (double)s->outliers_severe : 0));
 	return j;
 }
 
@@ -322,43 +322,43 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	cJSON *j = cJSON_CreateObject();
 
 	/* hyperfine's fields, in hyperfine's order. */
-	cJSON_AddItemToObject(j, "command", str(r->name));
-	cJSON_AddItemToObject(j, "mean", num(w->n ? w->mean : nan));
-	cJSON_AddItemToObject(j, "stddev", num(w->n ? w->stddev : nan));
-	cJSON_AddItemToObject(j, "median", num(w->n ? w->median : nan));
-	cJSON_AddItemToObject(j, "user", num(u->n ? u->mean : nan));
-	cJSON_AddItemToObject(j, "system", num(sy->n ? sy->mean : nan));
-	cJSON_AddItemToObject(j, "min", num(w->n ? w->min : nan));
-	cJSON_AddItemToObject(j, "max", num(w->n ? w->max : nan));
-	cJSON_AddItemToObject(j, "times", r->has[MET_WALL]
+	cJSON_AddItemToObjectCS(j, "command", str(r->name));
+	cJSON_AddItemToObjectCS(j, "mean", num(w->n ? w->mean : nan));
+	cJSON_AddItemToObjectCS(j, "stddev", num(w->n ? w->stddev : nan));
+	cJSON_AddItemToObjectCS(j, "median", num(w->n ? w->median : nan));
+	cJSON_AddItemToObjectCS(j, "user", num(u->n ? u->mean : nan));
+	cJSON_AddItemToObjectCS(j, "system", num(sy->n ? sy->mean : nan));
+	cJSON_AddItemToObjectCS(j, "min", num(w->n ? w->min : nan));
+	cJSON_AddItemToObjectCS(j, "max", num(w->n ? w->max : nan));
+	cJSON_AddItemToObjectCS(j, "times", r->has[MET_WALL]
 			      ? column(lz, r->col[MET_WALL], r->n_runs)
 			      : cJSON_CreateArray());
-	cJSON_AddItemToObject(j, "exit_codes",
+	cJSON_AddItemToObjectCS(j, "exit_codes",
 			      later(lz, (struct lazy){.kind = LAZY_CODES, .r = r,
 						     .n = r->n_runs}));
 	if (r->n_params) {
 		cJSON *p = cJSON_AddObjectToObject(j, "parameters");
 		for (size_t k = 0; k < r->n_params; k++)
-			cJSON_AddItemToObject(p, r->params[k].name,
+			cJSON_AddItemToObjectCS(p, r->params[k].name,
 					      str(r->params[k].value));
 	}
 
 	/* cbench's. */
-	cJSON_AddItemToObject(j, "command_line", str(r->command));
-	cJSON_AddItemToObject(j, "name", str(r->name));
+	cJSON_AddItemToObjectCS(j, "command_line", str(r->command));
+	cJSON_AddItemToObjectCS(j, "name", str(r->name));
 	cJSON_AddBoolToObject(j, "interrupted", r->interrupted);
 	cJSON_AddBoolToObject(j, "exec_exact", r->exec_exact);
 	cJSON_AddBoolToObject(j, "via_shell", r->via_shell);
-	cJSON_AddItemToObject(j, "stop_reason", str(r->stop_reason));
+	cJSON_AddItemToObjectCS(j, "stop_reason", str(r->stop_reason));
 	/* How far consecutive runs depend on each other (the machine's
 	 * drift), and the factor the mean's standard error was widened by. */
-	cJSON_AddItemToObject(j, "autocorrelation", num(d->an->bench[i].acf1));
-	cJSON_AddItemToObject(j, "dependence_factor", num(d->an->bench[i].dependence));
-	cJSON_AddItemToObject(j, "runs", runs(d, i, lz));
+	cJSON_AddItemToObjectCS(j, "autocorrelation", num(d->an->bench[i].acf1));
+	cJSON_AddItemToObjectCS(j, "dependence_factor", num(d->an->bench[i].dependence));
+	cJSON_AddItemToObjectCS(j, "runs", runs(d, i, lz));
 	cJSON *ms = cJSON_AddObjectToObject(j, "metrics");
 	for (int m = 0; m < MET_COUNT; m++)
 		if (r->has[m])
-			cJSON_AddItemToObject(ms, metric_info((enum metric_id)m)->key,
+			cJSON_AddItemToObjectCS(ms, metric_info((enum metric_id)m)->key,
 					      metric(&d->an->bench[i].sum[m], (enum metric_id)m));
 	return j;
 }
@@ -367,11 +367,11 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 static cJSON *dependence(const struct stats_robust_cmp *r)
 {
 	cJSON *j = cJSON_CreateObject();
-	cJSON_AddItemToObject(j, "method", str(r->dependence_method));
-	cJSON_AddItemToObject(j, "autocorrelation", r->paired
+	cJSON_AddItemToObjectCS(j, "method", str(r->dependence_method));
+	cJSON_AddItemToObjectCS(j, "autocorrelation", r->paired
 			      ? num(r->acf_a) : pair(r->acf_a, r->acf_b));
-	cJSON_AddItemToObject(j, "factor", num(r->factor));
-	cJSON_AddItemToObject(j, "n_eff", num(r->n_eff));
+	cJSON_AddItemToObjectCS(j, "factor", num(r->factor));
+	cJSON_AddItemToObjectCS(j, "n_eff", num(r->n_eff));
 	return j;
 }
 
@@ -387,31 +387,31 @@ static cJSON *comparison(const struct analysis_cmp *c)
 	const struct stats_robust_cmp *r = &c->robust;
 	bool robust = r->ci_method != NULL;
 	cJSON *j = cJSON_CreateObject();
-	cJSON_AddItemToObject(j, "reference", num((double)c->reference));
-	cJSON_AddItemToObject(j, "candidate", num((double)c->candidate));
-	cJSON_AddItemToObject(j, "metric", str(metric_info(c->metric)->key));
-	cJSON_AddItemToObject(j, "ratio", num(c->cmp.ratio));
-	cJSON_AddItemToObject(j, "ratio_ci", pair(c->cmp.ratio_lo, c->cmp.ratio_hi));
-	cJSON_AddItemToObject(j, "ratio_of_means", num(c->unpaired.ratio));
-	cJSON_AddItemToObject(j, "p_welch", num(c->unpaired.p_welch));
-	cJSON_AddItemToObject(j, "p_mann_whitney", num(c->unpaired.p_mann_whitney));
-	cJSON_AddItemToObject(j, "verdict", str(stats_verdict_name(c->cmp.verdict)));
+	cJSON_AddItemToObjectCS(j, "reference", num((double)c->reference));
+	cJSON_AddItemToObjectCS(j, "candidate", num((double)c->candidate));
+	cJSON_AddItemToObjectCS(j, "metric", str(metric_info(c->metric)->key));
+	cJSON_AddItemToObjectCS(j, "ratio", num(c->cmp.ratio));
+	cJSON_AddItemToObjectCS(j, "ratio_ci", pair(c->cmp.ratio_lo, c->cmp.ratio_hi));
+	cJSON_AddItemToObjectCS(j, "ratio_of_means", num(c->unpaired.ratio));
+	cJSON_AddItemToObjectCS(j, "p_welch", num(c->unpaired.p_welch));
+	cJSON_AddItemToObjectCS(j, "p_mann_whitney", num(c->unpaired.p_mann_whitney));
+	cJSON_AddItemToObjectCS(j, "verdict", str(stats_verdict_name(c->cmp.verdict)));
 	cJSON_AddBoolToObject(j, "paired", robust && r->paired);
-	cJSON_AddItemToObject(j, "rounds", robust && r->paired
+	cJSON_AddItemToObjectCS(j, "rounds", robust && r->paired
 			      ? num((double)r->na) : cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "ci_method", str(robust ? r->ci_method
+	cJSON_AddItemToObjectCS(j, "ci_method", str(robust ? r->ci_method
 					      : "Fieller, independent samples"));
-	cJSON_AddItemToObject(j, "p_t", num(c->cmp.p_welch));
-	cJSON_AddItemToObject(j, "t_test", str(robust ? r->t_method : "Welch"));
-	cJSON_AddItemToObject(j, "p_rank", num(c->cmp.p_mann_whitney));
-	cJSON_AddItemToObject(j, "rank_test", str(robust ? r->rank_method
+	cJSON_AddItemToObjectCS(j, "p_t", num(c->cmp.p_welch));
+	cJSON_AddItemToObjectCS(j, "t_test", str(robust ? r->t_method : "Welch"));
+	cJSON_AddItemToObjectCS(j, "p_rank", num(c->cmp.p_mann_whitney));
+	cJSON_AddItemToObjectCS(j, "rank_test", str(robust ? r->rank_method
 					      : "Mann-Whitney U"));
-	cJSON_AddItemToObject(j, "dependence", robust ? dependence(r)
+	cJSON_AddItemToObjectCS(j, "dependence", robust ? dependence(r)
 			      : cJSON_CreateNull());
 	cJSON *u = cJSON_AddObjectToObject(j, "unpaired");
-	cJSON_AddItemToObject(u, "ratio_ci", pair(c->unpaired.ratio_lo,
+	cJSON_AddItemToObjectCS(u, "ratio_ci", pair(c->unpaired.ratio_lo,
 						  c->unpaired.ratio_hi));
-	cJSON_AddItemToObject(u, "verdict", str(stats_verdict_name(c->unpaired.verdict)));
+	cJSON_AddItemToObjectCS(u, "verdict", str(stats_verdict_name(c->unpaired.verdict)));
 	return j;
 }
 
@@ -519,16 +519,20 @@ static cJSON *pending(const struct export_doc *d)
 
 int export_json_write(FILE *f, const struct export_doc *d)
 {
+	/* The output buffers first: a large allocation after the tree's
+	 * millions of small frees made malloc consolidate them all. */
+	struct out *o = xmalloc(sizeof *o);
+	struct out *mo = xmalloc(sizeof *mo);
 	struct lazies lz = {0};
 	cJSON *root = cJSON_CreateObject();
-	cJSON_AddItemToObject(root, "schema", str("cbench-results"));
-	cJSON_AddItemToObject(root, "schema_version", num(SCHEMA_VERSION));
-	cJSON_AddItemToObject(root, "cbench_version", str(CBENCH_VERSION));
+	cJSON_AddItemToObjectCS(root, "schema", str("cbench-results"));
+	cJSON_AddItemToObjectCS(root, "schema_version", num(SCHEMA_VERSION));
+	cJSON_AddItemToObjectCS(root, "cbench_version", str(CBENCH_VERSION));
 	cJSON_AddBoolToObject(root, "complete", !d->ctx->incomplete);
 	if (d->ctx->incomplete)
-		cJSON_AddItemToObject(root, "pending", pending(d));
-	cJSON_AddItemToObject(root, "context", context(d));
-	cJSON_AddItemToObject(root, "units", units());
+		cJSON_AddItemToObjectCS(root, "pending", pending(d));
+	cJSON_AddItemToObjectCS(root, "context", context(d));
+	cJSON_AddItemToObjectCS(root, "units", units());
 	cJSON *rs = cJSON_AddArrayToObject(root, "results");
 	for (size_t i = 0; i < d->outcome->n; i++)
 		cJSON_AddItemToArray(rs, result(d, i, &lz));
@@ -544,9 +548,10 @@ int export_json_write(FILE *f, const struct export_doc *d)
 	cJSON_Delete(root);
 	if (text == NULL) {
 		free(lz.v);
+		free(o);
+		free(mo);
 		return -1;
 	}
-	struct out *o = xmalloc(sizeof *o);
 	o->f = f;
 	o->len = 0;
 	o->failed = false;
@@ -587,7 +592,6 @@ int export_json_write(FILE *f, const struct export_doc *d)
 			m = open_memstream(&again, &again_len);
 		}
 		if (m != NULL) {
-			struct out *mo = xmalloc(sizeof *mo);
 			mo->f = m;
 			mo->len = 0;
 			mo->failed = false;
@@ -595,7 +599,6 @@ int export_json_write(FILE *f, const struct export_doc *d)
 			out_flush(mo);
 			if (fclose(m) != 0 || mo->failed)
 				o->failed = true;
-			free(mo);
 			again_col = l->col;
 			out_bytes(o, again, again_len);
 			continue;
@@ -608,6 +611,7 @@ int export_json_write(FILE *f, const struct export_doc *d)
 	out_flush(o);
 	int rc = o->failed ? -1 : 0;
 	free(o);
+	free(mo);
 	cJSON_free(text);
 	free(lz.v);
 	return rc;

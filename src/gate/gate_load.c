@@ -406,6 +406,10 @@ out:
 	return rc;
 }
 
+/* The most a results file may hold (a million runs of every metric is
+ * about 200 MiB). */
+#define GATE_MAX_BYTES ((size_t)1 << 30)
+
 int gate_load(const char *path, struct cmp_set **out, char *err, size_t errlen)
 {
 	*out = NULL;
@@ -417,6 +421,7 @@ int gate_load(const char *path, struct cmp_set **out, char *err, size_t errlen)
 	/* fopen() opens a directory for reading; only read() fails, with
 	 * EISDIR.  Say what the user did. */
 	struct stat sb;
+	memset(&sb, 0, sizeof sb);
 	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		snprintf(err, errlen, "cannot read '%s': it is a directory, not a "
 			 "results file", path);
@@ -424,12 +429,35 @@ int gate_load(const char *path, struct cmp_set **out, char *err, size_t errlen)
 			fclose(f);
 		return -1;
 	}
+	/* A device (/dev/zero, /dev/urandom: a typo, a symbolic link) never
+	 * ends: refused.  A pipe or FIFO is read up to GATE_MAX_BYTES. */
+	if (sb.st_mode && (S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ||
+			   S_ISSOCK(sb.st_mode))) {
+		snprintf(err, errlen, "cannot read '%s': it is a %s, not a regular "
+			 "file of results", path, S_ISSOCK(sb.st_mode) ? "socket"
+			 : S_ISCHR(sb.st_mode) ? "character device" : "block device");
+		if (f != stdin)
+			fclose(f);
+		return -1;
+	}
 	size_t cap = 1 << 16, len = 0;
-	char *buf = xmalloc(cap);
+	char *buf = malloc(cap);
+	const char *why = buf ? NULL : "out of memory";
 	errno = 0;
-	for (;;) {
-		if (len == cap)
-			xgrow((void **)&buf, &cap, len + 1, 1);
+	while (why == NULL) {
+		if (len == cap) {
+			if (cap >= GATE_MAX_BYTES) {
+				why = "larger than 1 GiB, too large for a results file";
+				break;
+			}
+			char *bigger = realloc(buf, cap * 2);
+			if (bigger == NULL) {
+				why = "out of memory";
+				break;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
 		size_t got = fread(buf + len, 1, cap - len, f);
 		len += got;
 		if (got == 0)
@@ -438,8 +466,15 @@ int gate_load(const char *path, struct cmp_set **out, char *err, size_t errlen)
 	int rd_err = ferror(f) ? (errno ? errno : EIO) : 0;
 	if (f != stdin)
 		fclose(f);
-	if (rd_err) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(rd_err));
+	if (why && strcmp(why, "out of memory") == 0) {
+		snprintf(err, errlen, "cannot read '%s': out of memory after %zu "
+			 "MiB of it", path, len >> 20);
+		free(buf);
+		return -1;
+	}
+	if (why || rd_err) {
+		snprintf(err, errlen, "cannot read '%s': %s", path,
+			 why ? why : strerror(rd_err));
 		free(buf);
 		return -1;
 	}

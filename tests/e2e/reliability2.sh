@@ -207,3 +207,35 @@ test_sweep_exports_rewritten_rarely() {
 		fail "final s.json incomplete"
 	expect_eq "CSV rows" "$(wc -l <s.csv)" 301
 }
+
+# ---- 5. a baseline that never ends ----
+
+test_device_baseline_refused() {
+	results b.json
+	ln -s /dev/zero zero.json
+	cb -r 2 -N --baseline zero.json 'touch ran.txt' >out 2>err
+	expect_eq "--baseline /dev/zero: exit" "$?" 2
+	expect_grep "says why" "^cbench: error: cannot read 'zero.json': it is a character device, not a regular file of results" err
+	[ ! -e ran.txt ] || fail "ran"
+	cb compare /dev/urandom b.json >out 2>err
+	expect_eq "compare /dev/urandom: exit" "$?" 2
+	expect_grep "says why" "character device" err
+	# Positive: a FIFO carrying a real file is still read.
+	mkfifo fifo
+	cat b.json >fifo &
+	cb compare fifo b.json >out 2>err || fail "compare from a FIFO: exit $?: $(cat err)"
+	wait
+}
+
+test_baseline_out_of_memory_said() {
+	[ "${VALGRIND:-}" = 1 ] && skip "an address-space limit under valgrind"
+	ldd "$CBENCH" | grep -q libasan && skip "an address-space limit under AddressSanitizer"
+	command -v prlimit >/dev/null || skip "prlimit not installed"
+	results b.json
+	mkfifo fifo
+	( yes '[' >fifo 2>/dev/null & )
+	prlimit --as=400000000 "$CBENCH" compare fifo b.json >out 2>err
+	expect_eq "exit" "$?" 2
+	expect_grep "out of memory, said" "^cbench: error: cannot read 'fifo': out of memory after [0-9]+ MiB of it" err
+	expect_eq "one line" "$(wc -l <err)" 1
+}
