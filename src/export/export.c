@@ -14,6 +14,7 @@
 #include "fileid.h"
 #include "xalloc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const struct {
@@ -133,6 +135,60 @@ static mode_t file_mode(void)
 		known = true;
 	}
 	return mode;
+}
+
+/* When this process began writing exports: a temporary file of ours
+ * older than that was left by an earlier, killed cbench. */
+static struct timespec export_start(void)
+{
+	static struct timespec start;
+	if (start.tv_sec == 0)
+		clock_gettime(CLOCK_REALTIME, &start);
+	return start;
+}
+
+/* Is name ".BASE.cbench-XXXXXX", the name make_temp gives (mkstemp's six
+ * letters and digits)? */
+static bool is_our_temp(const char *name, const char *base)
+{
+	size_t b = strlen(base);
+	if (name[0] != '.' || strncmp(name + 1, base, b) != 0 ||
+	    strncmp(name + 1 + b, ".cbench-", 8) != 0)
+		return false;
+	const char *x = name + 1 + b + 8;
+	size_t n = strspn(x, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			  "0123456789");
+	return n == 6 && x[6] == '\0';
+}
+
+/*
+ * Remove the temporary files a killed cbench left beside target (a SIGKILL
+ * between mkstemp and rename leaves one): only regular files of
+ * make_temp's naming for this destination, last changed before this
+ * process began writing exports.
+ */
+static void remove_stale_temps(const char *target)
+{
+	char *copy = xstrdup(target);
+	char *dir = fileid_dir(target);
+	const char *base = basename(copy);
+	struct timespec start = export_start();
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+		if (!is_our_temp(e->d_name, base))
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISREG(st.st_mode) &&
+		    (st.st_mtim.tv_sec < start.tv_sec ||
+		     (st.st_mtim.tv_sec == start.tv_sec &&
+		      st.st_mtim.tv_nsec < start.tv_nsec)))
+			unlinkat(dirfd(d), e->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	free(copy);
 }
 
 /* Create a temporary file beside target; returns its fd and name. */
@@ -247,6 +303,7 @@ int export_check_files(const struct config *cfg, char *err, size_t errlen)
 
 int export_check_destinations(const struct config *cfg, char *err, size_t errlen)
 {
+	export_start();
 	if (check_same_files(cfg, err, errlen) != 0)
 		return -1;
 	for (size_t i = 0; i < cfg->n_exports; i++) {
@@ -299,6 +356,7 @@ int export_write_atomic(const char *path, int (*fill)(FILE *f, void *arg),
 	const char *step = "cannot write";
 	int e = 0;
 
+	remove_stale_temps(target);
 	int fd = make_temp(target, &tmp);
 	if (fd < 0) {
 		e = errno;

@@ -239,3 +239,21 @@ test_baseline_out_of_memory_said() {
 	expect_grep "out of memory, said" "^cbench: error: cannot read 'fifo': out of memory after [0-9]+ MiB of it" err
 	expect_eq "one line" "$(wc -l <err)" 1
 }
+
+# ---- 7. temporaries of a killed run ----
+
+test_stale_temporaries_cleaned_on_next_write() {
+	# What a SIGKILL between creating the temporary and the rename leaves.
+	touch -d '1 hour ago' .r.json.cbench-AbC123 .r.json.cbench-zz9ZZ9
+	touch -d '1 hour ago' .other.json.cbench-AbC123 .r.json.cbench-keep .r.json.cbench-AbC1234
+	mkdir .r.json.cbench-Dir123
+	touch -d 'tomorrow' .r.json.cbench-Fut123   # not older than this run
+	cb -r 2 -N --export-json r.json true >out 2>err || fail "exit $?: $(cat err)"
+	[ -s r.json ] || fail "r.json not written"
+	[ ! -e .r.json.cbench-AbC123 ] && [ ! -e .r.json.cbench-zz9ZZ9 ] ||
+		fail "stale temporaries left: $(ls -a)"
+	for f in .other.json.cbench-AbC123 .r.json.cbench-keep .r.json.cbench-AbC1234 \
+		.r.json.cbench-Dir123 .r.json.cbench-Fut123; do
+		[ -e "$f" ] || fail "$f is not a stale temporary of r.json, but was removed"
+	done
+}
