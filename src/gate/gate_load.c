@@ -186,10 +186,32 @@ static void locate(const char *text, const char *pos, int *line, int *col)
 	}
 }
 
+/* The longest time a run may have taken, in seconds (about 31 years):
+ * beyond it a value is not a measurement (1e308 would overflow a mean). */
+#define GATE_MAX_TIME_S 1e9
+
+/* A measured value: finite and not negative (cbench never writes one:
+ * the shell correction stops at 0), and for a time below GATE_MAX_TIME_S.
+ * Else an input error naming the value's place. */
+static bool plausible(struct reader *rd, double v, size_t idx, const char *what,
+		      size_t k, bool seconds)
+{
+	const char *why = !isfinite(v) ? "not a finite number"
+			  : v < 0 ? "negative"
+			  : seconds && v > GATE_MAX_TIME_S ? "above 1e9 seconds"
+			  : NULL;
+	if (why == NULL)
+		return true;
+	fail(rd, "results[%zu].%s[%zu] is %s (%g): not a measurement", idx,
+	     what, k, why, v);
+	return false;
+}
+
 /* A per-run array of numbers (null = not counted) into a new column.
- * want: expected length, or (size_t)-1 to take the array's own. */
+ * want: expected length, or (size_t)-1 to take the array's own; seconds:
+ * the values are times. */
 static int read_column(struct reader *rd, const cJSON *arr, size_t idx,
-		       const char *what, size_t *want, double **out)
+		       const char *what, size_t *want, bool seconds, double **out)
 {
 	if (!cJSON_IsArray(arr))
 		return fail(rd, "results[%zu].%s: expected an array of numbers", idx, what);
@@ -203,6 +225,10 @@ static int read_column(struct reader *rd, const cJSON *arr, size_t idx,
 	cJSON_ArrayForEach(v, arr) {
 		if (cJSON_IsNumber(v)) {
 			col[i] = v->valuedouble;
+			if (!plausible(rd, col[i], idx, what, i, seconds)) {
+				free(col);
+				return -1;
+			}
 		} else if (cJSON_IsNull(v)) {
 			col[i] = NAN;
 		} else {
@@ -272,14 +298,15 @@ static int read_bench(struct reader *rd, const cJSON *item, size_t idx,
 	const cJSON *wall = fmt == CMP_FMT_CBENCH
 		? cJSON_GetObjectItemCaseSensitive(runs, "wall_time") : NULL;
 	if (wall != NULL) {
-		if (read_column(rd, wall, idx, "runs.wall_time", &n, &b->col[MET_WALL]))
+		if (read_column(rd, wall, idx, "runs.wall_time", &n, true,
+				&b->col[MET_WALL]))
 			return -1;
 	} else {
 		const cJSON *times = cJSON_GetObjectItemCaseSensitive(item, "times");
 		if (times == NULL)
 			return fail(rd, "results[%zu]: no \"times\" array (per-run wall "
 				    "time)", idx);
-		if (read_column(rd, times, idx, "times", &n, &b->col[MET_WALL]))
+		if (read_column(rd, times, idx, "times", &n, true, &b->col[MET_WALL]))
 			return -1;
 	}
 	b->n_runs = n;
@@ -293,7 +320,9 @@ static int read_bench(struct reader *rd, const cJSON *item, size_t idx,
 				continue;
 			char what[80];
 			snprintf(what, sizeof what, "runs.%s", key);
-			if (read_column(rd, c, idx, what, &n, &b->col[m]))
+			if (read_column(rd, c, idx, what, &n,
+					metric_info((enum metric_id)m)->unit == UNIT_SECONDS,
+					&b->col[m]))
 				return -1;
 		}
 		derive_cpu_time(b);

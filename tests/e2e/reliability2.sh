@@ -257,3 +257,37 @@ test_stale_temporaries_cleaned_on_next_write() {
 		[ -e "$f" ] || fail "$f is not a stale temporary of r.json, but was removed"
 	done
 }
+
+# ---- 11. nonsense numbers in a baseline ----
+
+# poke FILE KEY VALUE OUT: FILE with results[0].runs[KEY][0] (and times[0]
+# for wall_time) replaced by the JSON text VALUE.
+poke() {
+	/usr/bin/python3 - "$@" <<'PY'
+import json, sys
+src, key, value, out = sys.argv[1:5]
+d = json.load(open(src))
+d["results"][0]["runs"][key][0] = "@@"
+if key == "wall_time":
+    d["results"][0]["times"][0] = "@@"
+open(out, "w").write(json.dumps(d).replace('"@@"', value))
+PY
+}
+
+test_baseline_with_nonsense_times_refused() {
+	results good.json
+	poke good.json wall_time -0.5 neg.json
+	poke good.json wall_time 1e308 huge.json
+	poke good.json wall_time 1e999 inf.json
+	poke good.json user_time -1 neguser.json
+	for f in neg huge inf neguser; do
+		cb compare "$f.json" good.json >out 2>err
+		expect_eq "compare $f: exit" "$?" 2
+		expect_grep "compare $f: message" "^cbench: error: $f.json: results\[0\]\.(runs\.wall_time|times|runs\.user_time)\[0\] is (negative|above 1e9 seconds|not a finite number)" err
+		expect_eq "$f: one line" "$(wc -l <err)" 1
+	done
+	cb -r 2 -N --baseline neg.json 'touch ran.txt' >out 2>err
+	expect_eq "--baseline neg: exit" "$?" 2
+	[ ! -e ran.txt ] || fail "ran with a nonsense baseline"
+	cb compare good.json good.json >out 2>err || fail "positive: exit $?: $(cat err)"
+}
