@@ -25,6 +25,7 @@
 #include "numfmt.h"
 #include "planner.h"
 #include "spawn.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #include <cJSON.h>
@@ -36,65 +37,13 @@
 
 #define SCHEMA_VERSION 2
 
-/* Length of the valid UTF-8 sequence at s, or 0 (RFC 3629 rules: no
- * overlong forms, no surrogates, nothing above U+10FFFF). */
-static size_t utf8_seq(const unsigned char *s)
-{
-	if (s[0] < 0x80)
-		return 1;
-	size_t n;
-	unsigned lo = 0x80, hi = 0xBF;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		n = 2;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
-		n = 3;
-		if (s[0] == 0xE0)
-			lo = 0xA0;
-		if (s[0] == 0xED)
-			hi = 0x9F;
-	} else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
-		n = 4;
-		if (s[0] == 0xF0)
-			lo = 0x90;
-		if (s[0] == 0xF4)
-			hi = 0x8F;
-	} else
-		return 0;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xBF)
-			return 0;
-	return n;
-}
-
 static cJSON *str(const char *s)
 {
 	if (s == NULL)
 		return cJSON_CreateNull();
-	const unsigned char *p = (const unsigned char *)s;
-	size_t len = strlen(s), bad = 0;
-	for (size_t i = 0; i < len;) {
-		size_t k = utf8_seq(p + i);
-		bad += k == 0;
-		i += k ? k : 1;
-	}
-	if (bad == 0)
+	if (utf8_valid(s))
 		return cJSON_CreateString(s);
-	char *clean = xmalloc(len + 2 * bad + 1), *o = clean;
-	for (size_t i = 0; i < len;) {
-		size_t k = utf8_seq(p + i);
-		if (k == 0) {
-			memcpy(o, "\xEF\xBF\xBD", 3);
-			o += 3;
-			i++;
-		} else {
-			memcpy(o, s + i, k);
-			o += k;
-			i += k;
-		}
-	}
-	*o = '\0';
+	char *clean = utf8_clean(s);
 	cJSON *j = cJSON_CreateString(clean);
 	free(clean);
 	return j;

@@ -291,3 +291,23 @@ test_baseline_with_nonsense_times_refused() {
 	[ ! -e ran.txt ] || fail "ran with a nonsense baseline"
 	cb compare good.json good.json >out 2>err || fail "positive: exit $?: $(cat err)"
 }
+
+# ---- 12. non-UTF-8 names, the same replacement everywhere ----
+
+test_non_utf8_names_replaced_in_every_export() {
+	cb -r 2 -N -n $'caf\xe9 \xff\xfe x' true --export-json r.json --export-csv r.csv \
+		--export-csv-runs r.runs.csv --export-markdown r.md --export-asciidoc r.adoc \
+		--export-orgmode r.org >out 2>err || fail "exit $?: $(cat err)"
+	/usr/bin/python3 - <<'PY' || fail "not the same replacement: $(od -c r.csv | head -5)"
+import csv, json
+want = "caf\ufffd \ufffd\ufffd x"
+assert json.load(open("r.json"))["results"][0]["command"] == want
+rows = list(csv.DictReader(open("r.csv", encoding="utf-8", errors="strict")))
+assert rows[0]["command"] == want, rows[0]["command"]
+runs = list(csv.DictReader(open("r.runs.csv", encoding="utf-8", errors="strict")))
+assert runs[0]["command"] == want, runs[0]
+for t in ("r.md", "r.adoc", "r.org"):
+    text = open(t, encoding="utf-8", errors="strict").read()
+    assert want in text, (t, text)
+PY
+}
