@@ -23,4 +23,9 @@ int export_check_inputs(const struct config *cfg, char *err, size_t errlen);
  * redirected into.  Returns 0, or -1 with the two exports in err. */
 int export_check_stdout(const struct config *cfg, char *err, size_t errlen);
 
+/* How many other hard links the existing file at an export's path has
+ * (0: none, or not a regular file): they keep the old contents, since an
+ * export is replaced by renaming a new file over the name. */
+size_t export_hard_links(const char *path);
+
 #endif

@@ -491,6 +491,16 @@ static int before_running(const struct config *cfg,
 		diag_error("%s", err);
 		return CBENCH_EXIT_USAGE;
 	}
+	for (size_t i = 0; i < cfg->n_exports; i++) {
+		size_t links = export_hard_links(cfg->exports[i].path);
+		if (links)
+			diag_warning("%s '%s' has %zu other hard link%s: the file is "
+				     "replaced by a new one, so %s keep%s the old "
+				     "contents", export_req_option(&cfg->exports[i]),
+				     cfg->exports[i].path, links, links == 1 ? "" : "s",
+				     links == 1 ? "that link" : "those links",
+				     links == 1 ? "s" : "");
+	}
 	if (report_to_stderr(cfg) != 0)
 		return CBENCH_EXIT_FAILURE;
 	return CBENCH_EXIT_OK;

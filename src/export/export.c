@@ -362,7 +362,16 @@ int export_write_atomic(const char *path, int (*fill)(FILE *f, void *arg),
 		e = errno;
 		goto fail;
 	}
-	fchmod(fd, file_mode());
+	/* The replacement keeps an existing file's mode (a 0600 results file
+	 * stays private) and, where permitted, its owner and group. */
+	struct stat old;
+	if (stat(target, &old) == 0 && S_ISREG(old.st_mode)) {
+		fchmod(fd, old.st_mode & 07777);
+		if (fchown(fd, old.st_uid, old.st_gid) != 0)
+			(void)fchown(fd, (uid_t)-1, old.st_gid);
+	} else {
+		fchmod(fd, file_mode());
+	}
 	f = fdopen(fd, "w");
 	if (f == NULL) {
 		e = errno;

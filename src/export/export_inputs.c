@@ -149,3 +149,15 @@ int export_check_stdout(const struct config *cfg, char *err, size_t errlen)
 	}
 	return 0;
 }
+
+size_t export_hard_links(const char *path)
+{
+	if (strcmp(path, "-") == 0 || export_is_stream(path))
+		return 0;
+	char *target = fileid_target(path);
+	struct stat st;
+	size_t n = stat(target, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1
+		   ? (size_t)st.st_nlink - 1 : 0;
+	free(target);
+	return n;
+}

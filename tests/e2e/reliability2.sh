@@ -311,3 +311,33 @@ for t in ("r.md", "r.adoc", "r.org"):
     assert want in text, (t, text)
 PY
 }
+
+# ---- 9. an existing export keeps its mode and owner; a hard link is said ----
+
+test_export_keeps_mode_owner_and_says_hard_link() {
+	echo old >r.json
+	chmod 0600 r.json
+	echo old >r.csv
+	chmod 0640 r.csv
+	local owner=""
+	if [ "$(id -u)" = 0 ] && getent passwd nobody >/dev/null; then
+		chown nobody r.csv
+		owner=nobody
+	fi
+	cb -r 2 -N true --export-json r.json --export-csv r.csv >out 2>err ||
+		fail "exit $?: $(cat err)"
+	grep -q '"complete"' r.json || fail "r.json not replaced"
+	expect_eq "json mode" "$(stat -c %a r.json)" 600
+	expect_eq "csv mode" "$(stat -c %a r.csv)" 640
+	[ -z "$owner" ] || expect_eq "csv owner" "$(stat -c %U r.csv)" "$owner"
+	expect_no_grep "no link, no warning" "hard link" err
+	# A new file still gets the umask's mode.
+	(umask 027; cb -r 2 -N true --export-json new.json >/dev/null 2>&1)
+	expect_eq "new file mode" "$(stat -c %a new.json)" 640
+	# A hard link: said before the run, and it does keep the old data.
+	echo old >linked.md
+	ln linked.md other.md
+	cb -r 2 -N true --export-markdown linked.md >out 2>err || fail "exit $?: $(cat err)"
+	expect_grep "said" "^cbench: warning: --export-markdown 'linked.md' has 1 other hard link: the file is replaced by a new one, so that link keeps the old contents" err
+	expect_eq "the link kept the old contents" "$(cat other.md)" old
+}
