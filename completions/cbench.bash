@@ -17,7 +17,7 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	--export-json --export-markdown --export-asciidoc --export-orgmode
 	--export-csv --export-csv-runs --baseline --save-baseline
 	--fail-if-slower --gate-metric --require-all --match-by
-	-h --help -V --version'
+	-h --help -V --version --keep-background'
 _cbench_compare_opts='--seed --style -u --time-unit --confidence
 	--export-markdown --fail-if-slower --gate-metric --require-all
 	--match-by -h --help -V --version'

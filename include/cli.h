@@ -73,6 +73,7 @@ enum opt_id {
 	OPT_EXPORT_CSV_RUNS, OPT_BASELINE, OPT_SAVE_BASELINE,
 	OPT_FAIL_IF_SLOWER, OPT_GATE_METRIC, OPT_REQUIRE_ALL, OPT_MATCH_BY,
 	OPT_HELP, OPT_VERSION,
+	OPT_KEEP_BACKGROUND,
 	OPT__COUNT
 };
 
@@ -206,6 +207,8 @@ struct config {
 
 	/* compare mode */
 	const char *compare_base, *compare_new;
+
+	bool keep_background;          /* leave a run's background jobs alone */
 };
 
 /*

@@ -49,6 +49,8 @@ struct spawn_cmd {
 	int stdout_fd;             /* for SPAWN_OUT_FD */
 	double timeout_s;          /* 0: none */
 	struct counters *counters; /* NULL: none */
+	bool keep_group;           /* leave the command's process group
+				      running when it ends (else killed) */
 };
 
 struct spawn_result {

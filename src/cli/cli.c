@@ -280,6 +280,12 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_VERSION, .long_name = "version", .short_name = 'V',
 	 .arity = ARG_NONE, .kind = KIND_SPECIAL, .scope = SCOPE_BOTH,
 	 .handler = do_version, .help = "Print the version and exit."},
+	{.id = OPT_KEEP_BACKGROUND, .long_name = "keep-background",
+	 .arity = ARG_NONE, .kind = KIND_FLAG, .scope = SCOPE_RUN,
+	 .off = OFF(keep_background),
+	 .help = "Leave running what a run (the command, --prepare, --conclude, "
+		 "--cleanup) started in the background; by default its process "
+		 "group is killed when it ends (--setup's is always kept)."},
 };
 const size_t cli_n_options = sizeof cli_options / sizeof cli_options[0];
 

@@ -63,6 +63,7 @@ struct ctx {
 	} *outs;                 /* --output files, each opened once */
 	size_t n_outs;
 	bool told_fallback;
+	bool keep_group;         /* this run is --setup's: keep its group */
 	bool default_cap;        /* bench_default_cap() set cfg->max_time_s */
 	char err[DIAG_MSG_MAX];
 };
@@ -334,6 +335,7 @@ static int run(struct ctx *x, long bench, const struct prepared *p,
 		.stdout_fd = out_fd,
 		.timeout_s = x->cfg->timeout_s,
 		.counters = measured ? x->ctr : NULL,
+		.keep_group = x->cfg->keep_background || x->keep_group,
 	};
 	if (spawn_run(&cmd, res, x->err, sizeof x->err) != 0) {
 		say(x, error_of(BENCH_MSG_ENGINE, bench, NULL), "%s", x->err);
@@ -363,7 +365,11 @@ static int run_hook(struct ctx *x, long bench, const char *kind,
 	if (prepare(x, line, false, &p, bench, kind) != 0)
 		return -1;
 	struct spawn_result res;
+	/* A server --setup starts in the background is what the benchmark
+	 * needs: its group is left running. */
+	x->keep_group = strcmp(kind, "setup") == 0;
 	int rc = run(x, bench, &p, out, out_fd, false, &res);
+	x->keep_group = false;
 	prepared_free(&p);
 	if (rc != 0)
 		return -1;

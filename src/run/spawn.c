@@ -754,7 +754,13 @@ static int run_wait(struct run *r, struct spawn_result *res,
 		counters_close(r->cmd->counters);
 		return -1;
 	}
-	res->left_running = reap_leftovers(r->pid, ov >= 0);
+	/* What the command started in its own process group (background
+	 * jobs) ends with it, unless asked otherwise; the clock and the
+	 * counters have stopped. */
+	bool kill_bg = !r->cmd->keep_group && ov < 0;
+	if (kill_bg)
+		kill(-r->pid, SIGKILL);
+	res->left_running = reap_leftovers(r->pid, ov >= 0 || kill_bg);
 	if (ov >= 0)
 		res->outcome = (enum spawn_outcome)ov;
 	else if (WIFSIGNALED(r->status))
