@@ -92,6 +92,7 @@ enum bench_msg_kind {
 	BENCH_MSG_RUN_SIGNALED,
 	BENCH_MSG_RUN_STOPPED,
 	BENCH_MSG_TIMED_OUT,           /* the command hit --timeout */
+	BENCH_MSG_SELF_STOPPED,        /* cbench was stopped during a run: discarded */
 };
 
 /*

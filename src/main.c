@@ -143,6 +143,12 @@ static void on_signal(int sig)
 	spawn_request_stop(sig);
 }
 
+static void on_continue(int sig)
+{
+	(void)sig;
+	spawn_note_continued();
+}
+
 static void install_signals(void)
 {
 	struct sigaction sa;
@@ -157,6 +163,13 @@ static void install_signals(void)
 	 * interrupt (the running command's group is killed, results so far
 	 * are exported) instead of dying in the middle of a run. */
 	sigaction(SIGPIPE, &sa, NULL);
+	/* Resumed after a stop (SIGSTOP, Ctrl-Z): the run in progress is
+	 * not a measurement (bench.c discards it). */
+	sa.sa_handler = on_continue;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGCONT, &sa, NULL);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = 0;
 	/* A file-size limit must fail an export's write (EFBIG, reported,
 	 * previous file kept), not kill cbench.  Commands still get the
 	 * default disposition (spawn resets what cbench ignores). */

@@ -896,6 +896,17 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 		return rc;
 	char run_name[64];
 	snprintf(run_name, sizeof run_name, "run %zu", k + 1);
+	if (res.self_stopped && res.outcome != SPAWN_INTERRUPTED) {
+		/* Its time (and timeout) ran on while cbench was stopped:
+		 * not recorded, so the planner asks for another run. */
+		struct bench_message m = {.severity = BENCH_WARNING,
+					  .kind = BENCH_MSG_SELF_STOPPED,
+					  .bench = i};
+		say(x, m, "cbench was stopped (SIGSTOP or Ctrl-Z) during %s of "
+		    "'%s': that run is discarded and run again, since its time "
+		    "includes the stop", run_name, s->b->command);
+		return 0;
+	}
 	int c = check_run(x, i, s->b, &res, run_name);
 	bool timed_out = res.outcome == SPAWN_TIMED_OUT;
 	if (c == -2 || (c == -1 && !timed_out))

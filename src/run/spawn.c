@@ -220,6 +220,14 @@ void spawn_shutdown(void)
 	state.child.stack = NULL;
 }
 
+/* SIGCONTs received: cbench was stopped (SIGSTOP, Ctrl-Z) and resumed. */
+static volatile sig_atomic_t continued;
+
+void spawn_note_continued(void)
+{
+	continued++;
+}
+
 void spawn_request_stop(int sig)
 {
 	int saved = errno;
@@ -863,6 +871,7 @@ int spawn_run(const struct spawn_cmd *cmd, struct spawn_result *res,
 		res->outcome = SPAWN_INTERRUPTED;
 		return 0;
 	}
+	sig_atomic_t conts = continued;
 	int rc = run_once(cmd, res, state.use_ptrace, err, errlen);
 	if (rc == 1) {
 		/* ptrace refused: fall back for this and every later run. */
@@ -872,5 +881,6 @@ int spawn_run(const struct spawn_cmd *cmd, struct spawn_result *res,
 		result_clear(res);
 		rc = run_once(cmd, res, false, err, errlen);
 	}
+	res->self_stopped = continued != conts;
 	return rc;
 }
