@@ -326,7 +326,7 @@ test_export_keeps_mode_owner_and_says_hard_link() {
 	fi
 	cb -r 2 -N true --export-json r.json --export-csv r.csv >out 2>err ||
 		fail "exit $?: $(cat err)"
-	grep -q '"complete"' r.json || fail "r.json not replaced"
+	grep -q '"schema"' r.json || fail "r.json not replaced"
 	expect_eq "json mode" "$(stat -c %a r.json)" 600
 	expect_eq "csv mode" "$(stat -c %a r.csv)" 640
 	[ -z "$owner" ] || expect_eq "csv owner" "$(stat -c %U r.csv)" "$owner"
