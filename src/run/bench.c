@@ -1063,9 +1063,10 @@ struct loop {
  * After a measured run: the results changed.  Sequential: after every run;
  * interleaved and shuffled: when a round (one turn of every benchmark still
  * running) is complete, so what a front end writes holds whole rounds.
- * The front end decides how often it rewrites its files.
+ * The front end decides how often it rewrites its files.  tell false: the
+ * turn ended its benchmark, whose end is reported after the cleanup.
  */
-static void after_turn(struct ctx *x, struct loop *l)
+static void after_turn(struct ctx *x, struct loop *l, bool tell)
 {
 	if (!l->seq) {
 		if (++l->round_runs < l->round_size)
@@ -1073,7 +1074,7 @@ static void after_turn(struct ctx *x, struct loop *l)
 		l->round_runs = 0;
 		l->round_size = l->n_active;
 	}
-	if (x->ev.results)
+	if (tell && x->ev.results)
 		x->ev.results(x->ev.arg, l->out);
 }
 
@@ -1173,8 +1174,9 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 		bool more = rc == 0 && after_run(x, l, s);
 		if (!more)
 			l->n_active--;
+		/* (A benchmark that ends is reported after its cleanup.) */
 		if (rc == 0)
-			after_turn(x, l);
+			after_turn(x, l, more);
 		if (more)
 			continue;
 		active[i] = false;
