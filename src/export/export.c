@@ -301,6 +301,29 @@ int export_check_files(const struct config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* Why the temporary file beside target could not be made, said as what
+ * it is: a name too long once ".NAME.cbench-XXXXXX" is made of it, or a
+ * directory that takes no new file (the export is written there first). */
+static void temp_error(const char *opt, const char *path, const char *target,
+		       int e, char *err, size_t errlen)
+{
+	char *dir = fileid_dir(target);
+	if (e == ENAMETOOLONG)
+		snprintf(err, errlen, "cannot write %s file '%s': its name is too "
+			 "long for the temporary file cbench writes beside it "
+			 "(.NAME.cbench-XXXXXX, 15 bytes more; a name has at most "
+			 "%d)", opt, path, NAME_MAX);
+	else if (e == EACCES || e == EROFS || e == EPERM)
+		snprintf(err, errlen, "cannot write %s file '%s': cannot create a "
+			 "temporary file in '%s' (the export is written there, "
+			 "then renamed over the file): %s", opt, path, dir,
+			 strerror(e));
+	else
+		snprintf(err, errlen, "cannot write %s file '%s': %s", opt, path,
+			 strerror(e));
+	free(dir);
+}
+
 int export_check_destinations(const struct config *cfg, char *err, size_t errlen)
 {
 	export_start();
@@ -332,12 +355,12 @@ int export_check_destinations(const struct config *cfg, char *err, size_t errlen
 		char *target = fileid_target(e->path);
 		char *tmp = NULL;
 		int fd = make_temp(target, &tmp);
-		free(target);
 		if (fd < 0) {
-			snprintf(err, errlen, "cannot write %s file '%s': %s", opt,
-				 e->path, strerror(errno));
+			temp_error(opt, e->path, target, errno, err, errlen);
+			free(target);
 			return -1;
 		}
+		free(target);
 		close(fd);
 		unlink(tmp);
 		free(tmp);

@@ -171,6 +171,30 @@ static int fail(struct reader *rd, const char *fmt, ...)
 	return -1;
 }
 
+/* Did the text up to pos open more arrays and objects than cJSON takes
+ * (CJSON_NESTING_LIMIT)?  Brackets inside strings do not count. */
+static bool too_deep(const char *text, const char *pos)
+{
+	long depth = 0;
+	bool in_str = false;
+	for (const char *p = text; p <= pos && *p; p++) {
+		if (in_str) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				in_str = false;
+		} else if (*p == '"') {
+			in_str = true;
+		} else if (*p == '[' || *p == '{') {
+			if (++depth > CJSON_NESTING_LIMIT)
+				return true;
+		} else if (*p == ']' || *p == '}') {
+			depth--;
+		}
+	}
+	return false;
+}
+
 /* Line and column (1-based) of pos in text. */
 static void locate(const char *text, const char *pos, int *line, int *col)
 {
@@ -356,6 +380,10 @@ int gate_parse(const char *text, size_t len, const char *origin,
 	if (root == NULL) {
 		int line, col;
 		locate(text, end ? end : text, &line, &col);
+		if (too_deep(text, end ? end : text))
+			return fail(&rd, "JSON nested more than %d levels deep at line "
+				    "%d, column %d (cbench reads up to that): not a "
+				    "results file", CJSON_NESTING_LIMIT, line, col);
 		return fail(&rd, "malformed JSON at line %d, column %d", line, col);
 	}
 	/* Anything but white space after the value is an error too. */
