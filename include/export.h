@@ -7,7 +7,8 @@
  *
  * Files are written atomically (a temporary file in the same directory,
  * fsync, rename), so a crash or kill never leaves a truncated file, and
- * main.c rewrites them after each benchmark.  Destinations that are not
+ * main.c keeps them current during the run (at most once a second, or ten
+ * times the last rewrite's cost) and writes them a last time at the end.  Destinations that are not
  * regular files ("-" for stdout, /dev/..., /proc/...) are streamed once, at
  * the end.
  *
