@@ -20,7 +20,7 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	--pin --pin-hooks --pin-self --aslr --randomize-layout
 	--history --history-label --baseline-history --history-window
 	--history-branch -h --help -V --version --reference-name
-	--min-benchmarking-time --quiet'
+	--min-benchmarking-time --quiet --keep-background'
 _cbench_compare_opts='--seed --style -u --time-unit --confidence
 	--export-markdown --fail-if-slower --gate-metric --require-all
 	--match-by -h --help -V --version --quiet'

@@ -130,6 +130,7 @@ complete -c cbench -n $run -l sort -x -a 'auto command mean-time' -d 'Order of t
 complete -c cbench -n $run -l input -r -F -d "Feed FILE to the command's stdin"
 complete -c cbench -n $run -l output -r -F -a 'null\t"Discard (default)" pipe\t"Read and discard" inherit\t"Show the output"' -d 'Command output: null, pipe, inherit or a FILE'
 complete -c cbench -n $run -l show-output -d 'Same as --output=inherit'
+complete -c cbench -n $run -l keep-background -d 'Leave what a run starts in the background running'
 complete -c cbench -n $run -l counters -x -a '(__cbench_counters)' -d 'Counters to measure (comma list, or none)'
 complete -c cbench -n $run -l precision -x -d "Run until the mean's CI is within PCT % of it"
 complete -c cbench -n $run -l export-json -r -F -d 'Write all results as JSON (- for stdout)'

@@ -49,7 +49,11 @@ struct bench_outcome {
  * when a benchmark reaches its run count while others go on.  When a
  * failure or an interrupt stops everything, it is called once after the
  * benchmarks still in flight are brought to an end, so the last call
- * always sees the final results.
+ * always sees the final results.  It is also called after every measured
+ * run in sequential order, and after every complete round (one run of
+ * each benchmark still running) in interleaved and shuffled order, so
+ * that a front end can keep files current; it decides how often it
+ * rewrites them.
  */
 typedef void (*bench_done_fn)(void *arg, const struct bench_outcome *so_far);
 
@@ -88,6 +92,7 @@ enum bench_msg_kind {
 	BENCH_MSG_RUN_SIGNALED,
 	BENCH_MSG_RUN_STOPPED,
 	BENCH_MSG_TIMED_OUT,           /* the command hit --timeout */
+	BENCH_MSG_SELF_STOPPED,        /* cbench was stopped during a run: discarded */
 };
 
 /*

@@ -77,6 +77,7 @@ enum opt_id {
 	OPT_REFERENCE_NAME, OPT_MIN_BENCH_TIME, OPT_QUIET,
 	OPT_HISTORY, OPT_HISTORY_LABEL, OPT_BASELINE_HISTORY,
 	OPT_HISTORY_WINDOW, OPT_HISTORY_BRANCH, OPT_EXPORT_HTML,
+	OPT_KEEP_BACKGROUND,
 	OPT__COUNT
 };
 
@@ -245,6 +246,7 @@ struct config {
 	bool report_compare;           /* --compare: BASE.json NEW.json */
 	const char *report_title;      /* --title, or NULL */
 	bool report_confidence_given;  /* --confidence (else the file's) */
+	bool keep_background;          /* leave a run's background jobs alone */
 };
 
 /*

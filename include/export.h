@@ -7,7 +7,8 @@
  *
  * Files are written atomically (a temporary file in the same directory,
  * fsync, rename), so a crash or kill never leaves a truncated file, and
- * main.c rewrites them after each benchmark.  Destinations that are not
+ * main.c keeps them current during the run (at most once a second, or ten
+ * times the last rewrite's cost) and writes them a last time at the end.  Destinations that are not
  * regular files ("-" for stdout, /dev/..., /proc/...) are streamed once, at
  * the end.
  *
@@ -33,6 +34,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct plan;
+
 /* What an export says about the invocation, besides the results. */
 struct export_context {
 	const struct config *cfg;
@@ -42,6 +45,11 @@ struct export_context {
 	/* The system check around the run (syscheck.h), embedded in the
 	 * JSON context as "system_check"; NULL: none (null). */
 	const struct syscheck *check;
+	/* The run is still going (or did not finish every benchmark): JSON
+	 * says "complete": false, with the planned benchmarks not yet in
+	 * "results" (plan, if not NULL) as "pending". */
+	bool incomplete;
+	const struct plan *plan;
 };
 
 /* What every exporter formats: the invocation, its results and their

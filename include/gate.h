@@ -67,6 +67,11 @@ struct cmp_set {
 	enum cmp_format format;
 	struct cmp_bench *bench;
 	size_t n;
+	/* cbench's "complete": false: written while its run was going, or
+	 * left by a run that was killed, interrupted or failed; n_pending
+	 * benchmarks of that run are not in it. */
+	bool incomplete;
+	size_t n_pending;
 };
 
 /* Read and validate a results file.  Returns 0, or -1 with a message that

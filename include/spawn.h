@@ -52,6 +52,8 @@ struct spawn_cmd {
 	struct counters *counters; /* NULL: none */
 	const cpu_set_t *cpus;     /* sched_setaffinity before exec; NULL: inherit */
 	int aslr;                  /* SPAWN_ASLR_*: personality before exec */
+	bool keep_group;           /* leave the command's process group
+				      running when it ends (else killed) */
 };
 
 /* Address-space randomisation of the command (spawn_cmd.aslr). */
@@ -70,6 +72,9 @@ struct spawn_result {
 	double max_rss_bytes;
 	double minflt, majflt, nvcsw, nivcsw;
 	struct counter_values ctr;
+	bool self_stopped;         /* cbench itself was stopped (SIGSTOP,
+				      Ctrl-Z) during the run: its wall time
+				      and timeout are not the command's */
 };
 
 /* Call once before the first run (records inherited signal dispositions,
@@ -87,6 +92,9 @@ int spawn_run(const struct spawn_cmd *cmd, struct spawn_result *res,
 void spawn_request_stop(int sig);
 /* The signal that stopped us, or 0. */
 int spawn_stop_signal(void);
+/* Async-signal-safe, for a SIGCONT handler: cbench itself was stopped and
+ * has been resumed (a run in progress reads self_stopped). */
+void spawn_note_continued(void);
 
 /* errno of the refused PTRACE_TRACEME once the engine fell back to
  * enable_on_exec (counters exec-exact, wall clock includes exec), else 0. */

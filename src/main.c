@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "export.h"
 #include "export_compare.h"
+#include "export_inputs.h"
 #include "export_text.h"
 #include "gate.h"
 #include "history.h"
@@ -42,7 +43,24 @@ struct exports {
 	 * and each warning that names a likely cause. */
 	struct syscheck_watch watch;
 	struct syscheck check;
+	double last_write_s;   /* monotonic clock after it, 0: none yet */
+	double interval_s;     /* the least time between two rewrites */
 };
+
+/* Files are rewritten during the run at most every EXPORT_INTERVAL_S, or
+ * EXPORT_COST_FACTOR times as long as the last rewrite took if that is
+ * longer: keeping them current then costs at most about 1/FACTOR of the
+ * run however large they grow (a rewrite after every benchmark of a
+ * 2000-value sweep made it quadratic).  The final write comes at the end. */
+#define EXPORT_INTERVAL_S 1.0
+#define EXPORT_COST_FACTOR 10.0
+
+static double monotonic_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* Grows with every benchmark, run and interruption recorded. */
 static size_t outcome_size(const struct bench_outcome *o)
@@ -51,6 +69,20 @@ static size_t outcome_size(const struct bench_outcome *o)
 	for (size_t i = 0; i < o->n; i++)
 		n += o->results[i]->n_runs + o->results[i]->interrupted;
 	return n;
+}
+
+/* Did the run finish every planned benchmark (none failed or
+ * interrupted)? */
+static bool outcome_complete(const struct exports *e,
+			     const struct bench_outcome *o)
+{
+	if (o->exit_code != CBENCH_EXIT_OK ||
+	    (e->ctx.plan && o->n < e->ctx.plan->n))
+		return false;
+	for (size_t i = 0; i < o->n; i++)
+		if (o->results[i]->interrupted)
+			return false;
+	return true;
 }
 
 /* Write the exports: files after each benchmark, and at the end if
@@ -63,9 +95,13 @@ static void write_exports(struct exports *e, const struct bench_outcome *o,
 	const struct config *cfg = e->ctx.cfg;
 	if (cfg->n_exports == 0 || o->n == 0)
 		return;
-	/* At the end, files already holding this outcome are left alone. */
-	bool files = !at_end || outcome_size(o) != e->written;
+	/* At the end, files already holding this outcome, marked as
+	 * complete as it is, are left alone. */
+	bool incomplete = !at_end || !outcome_complete(e, o);
+	bool files = !at_end || outcome_size(o) != e->written ||
+		     incomplete != e->ctx.incomplete;
 	e->written = outcome_size(o);
+	e->ctx.incomplete = incomplete;
 	analysis_update(e->an, o->results, o->n, o->reference);
 	syscheck_watch_check(&e->watch, "/", &e->check);
 	e->ctx.check = &e->check;
@@ -83,9 +119,19 @@ static void write_exports(struct exports *e, const struct bench_outcome *o,
 	export_doc_free(d);
 }
 
+/* The results changed during the run: rewrite the files if the interval
+ * since the last rewrite is over (the first change is written at once). */
 static void on_bench_done(void *arg, const struct bench_outcome *so_far)
 {
-	write_exports(arg, so_far, false);
+	struct exports *e = arg;
+	double now = monotonic_s();
+	if (e->last_write_s > 0 && now - e->last_write_s < e->interval_s)
+		return;
+	write_exports(e, so_far, false);
+	e->last_write_s = monotonic_s();
+	double cost = e->last_write_s - now;
+	e->interval_s = EXPORT_INTERVAL_S > EXPORT_COST_FACTOR * cost
+			? EXPORT_INTERVAL_S : EXPORT_COST_FACTOR * cost;
 }
 
 /* The report's likely cause of drift or spread (export_text.h). */
@@ -120,6 +166,12 @@ static void on_signal(int sig)
 	spawn_request_stop(sig);
 }
 
+static void on_continue(int sig)
+{
+	(void)sig;
+	spawn_note_continued();
+}
+
 static void install_signals(void)
 {
 	struct sigaction sa;
@@ -134,6 +186,13 @@ static void install_signals(void)
 	 * interrupt (the running command's group is killed, results so far
 	 * are exported) instead of dying in the middle of a run. */
 	sigaction(SIGPIPE, &sa, NULL);
+	/* Resumed after a stop (SIGSTOP, Ctrl-Z): the run in progress is
+	 * not a measurement (bench.c discards it). */
+	sa.sa_handler = on_continue;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGCONT, &sa, NULL);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = 0;
 	/* A file-size limit must fail an export's write (EFBIG, reported,
 	 * previous file kept), not kill cbench.  Commands still get the
 	 * default disposition (spawn resets what cbench ignores). */
@@ -332,6 +391,30 @@ static int gate_reference(const struct config *cfg, const struct bench_outcome *
 	return rc;
 }
 
+/*
+ * A results file marked "complete": false (its run was still going, or
+ * was killed, interrupted or failed) is compared with a warning; with
+ * --require-all it is refused.  Returns 0, or -1 (error printed).
+ */
+static int check_complete(const struct config *cfg, const struct cmp_set *s)
+{
+	if (s == NULL || !s->incomplete)
+		return 0;
+	char pending[64] = "";
+	if (s->n_pending)
+		snprintf(pending, sizeof pending, "; %zu benchmark%s still to come",
+			 s->n_pending, s->n_pending == 1 ? "" : "s");
+	if (cfg->require_all) {
+		diag_error("%s is incomplete (its run was still going, or was "
+			   "killed or interrupted%s): --require-all refuses it",
+			   s->origin, pending);
+		return -1;
+	}
+	diag_warning("%s is incomplete (its run was still going, or was killed "
+		     "or interrupted%s): compared as it is", s->origin, pending);
+	return 0;
+}
+
 /* `cbench compare BASE NEW`: both files are read and checked, and the
  * report's destinations too, before anything is printed. */
 static int run_compare(const struct config *cfg)
@@ -341,11 +424,13 @@ static int run_compare(const struct config *cfg)
 	int rc = CBENCH_EXIT_USAGE;
 	for (size_t i = 0; i < cfg->n_exports; i++)
 		stdout_checked |= strcmp(cfg->exports[i].path, "-") == 0;
-	if (gate_load(cfg->compare_base, &base, err, sizeof err) != 0 ||
+	if (export_check_inputs(cfg, err, sizeof err) != 0 ||
+	    export_check_stdout(cfg, err, sizeof err) != 0 ||
+	    gate_load(cfg->compare_base, &base, err, sizeof err) != 0 ||
 	    gate_load(cfg->compare_new, &new, err, sizeof err) != 0 ||
 	    export_check_destinations(cfg, err, sizeof err) != 0)
 		diag_error("%s", err);
-	else
+	else if (check_complete(cfg, base) == 0 && check_complete(cfg, new) == 0)
 		rc = gate(cfg, base, new);
 	gate_set_free(base);
 	gate_set_free(new);
@@ -370,6 +455,11 @@ static int load_baseline(const struct config *cfg, struct cmp_set **base)
 	char err[DIAG_MSG_MAX];
 	if (gate_load(cfg->baseline, base, err, sizeof err) != 0) {
 		diag_error("%s", err);
+		return -1;
+	}
+	if (check_complete(cfg, *base) != 0) {
+		gate_set_free(*base);
+		*base = NULL;
 		return -1;
 	}
 	int m = cfg->gate_metric ? gate_metric_lookup(cfg->gate_metric) : -1;
@@ -475,6 +565,16 @@ static int before_running(const struct config *cfg,
 	if (export_check_destinations(cfg, err, sizeof err) != 0) {
 		diag_error("%s", err);
 		return CBENCH_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < cfg->n_exports; i++) {
+		size_t links = export_hard_links(cfg->exports[i].path);
+		if (links)
+			diag_warning("%s '%s' has %zu other hard link%s: the file is "
+				     "replaced by a new one, so %s keep%s the old "
+				     "contents", export_req_option(&cfg->exports[i]),
+				     cfg->exports[i].path, links, links == 1 ? "" : "s",
+				     links == 1 ? "that link" : "those links",
+				     links == 1 ? "s" : "");
 	}
 	if (report_to_stderr(cfg) != 0)
 		return CBENCH_EXIT_FAILURE;
@@ -698,6 +798,19 @@ static int gate_after_run(const struct config *cfg, const struct cmp_set *baseli
 	return exit_code;
 }
 
+/* Nothing cbench reads is one of the files it writes, and at most one
+ * export goes to stdout: 0, or -1 after the usage error. */
+static int check_paths(const struct config *cfg)
+{
+	char err[DIAG_MSG_MAX];
+	if (export_check_inputs(cfg, err, sizeof err) != 0 ||
+	    export_check_stdout(cfg, err, sizeof err) != 0) {
+		diag_usage("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* What the command line asks for besides running: --help (of cbench or a
  * subcommand), --version, --list-options. */
 static void print_action(const struct config *cfg)
@@ -755,6 +868,10 @@ static int run(int argc, char **argv)
 	diag_set_notes(!cfg.quiet);
 	if (run_subcommand(&cfg, &exit_code))
 		return exit_code;
+	if (check_paths(&cfg) != 0) {
+		cli_free(&cfg);
+		return CBENCH_EXIT_USAGE;
+	}
 	struct cmp_set *baseline = NULL;
 	if (cfg.baseline && load_baseline(&cfg, &baseline) != 0) {
 		cli_free(&cfg);
@@ -784,7 +901,8 @@ static int run(int argc, char **argv)
 	}
 	struct analysis_options aopt = export_analysis_options(&cfg);
 	aopt.paired = plan.order != ORDER_SEQUENTIAL;
-	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv},
+	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv,
+				     .plan = &plan},
 			     .an = analysis_new(&aopt)};
 	ex.ctx.machine = machine;
 	syscheck_watch_start(&ex.watch, "/");

@@ -20,6 +20,7 @@
 #include "xalloc.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -364,6 +365,12 @@ const struct cli_option cli_options[] = {
 		 "base branch)"},
 	EXPORT(OPT_EXPORT_HTML, "export-html", EXPORT_HTML, SCOPE_RUN,
 	       "Write a self-contained HTML report with plots (- for stdout)."),
+	{.id = OPT_KEEP_BACKGROUND, .long_name = "keep-background",
+	 .arity = ARG_NONE, .kind = KIND_FLAG, .scope = SCOPE_RUN,
+	 .off = OFF(keep_background),
+	 .help = "Leave running what a run (the command, --prepare, --conclude, "
+		 "--cleanup) started in the background; by default its process "
+		 "group is killed when it ends (--setup's is always kept)."},
 };
 const size_t cli_n_options = sizeof cli_options / sizeof cli_options[0];
 
@@ -381,6 +388,10 @@ int cli_parse_long(const char *s, long min, long max, long *out)
 {
 	char *end;
 	errno = 0;
+	/* strtol skips leading white space; trailing white space is an
+	 * error: neither is accepted (a sign is). */
+	if (isspace((unsigned char)s[0]))
+		return -1;
 	long v = strtol(s, &end, 10);
 	if (s[0] == '\0' || *end != '\0' || errno == ERANGE || v < min || v > max)
 		return -1;
@@ -392,6 +403,8 @@ int cli_parse_double(const char *s, double min, double max, double *out)
 {
 	char *end;
 	errno = 0;
+	if (isspace((unsigned char)s[0]))
+		return -1;
 	double v = strtod(s, &end);
 	if (s[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v) ||
 	    v < min || v > max)
@@ -519,7 +532,21 @@ static const struct cli_option *find_short(char c)
 
 static int bad_value(const struct cli_option *o, const char *v, const char *what)
 {
-	diag_usage("invalid value '%s' for --%s: %s", v, o->long_name, what);
+	/* Control characters shown escaped: a newline in the value must not
+	 * start a line of its own (a "::error" workflow command in CI). */
+	char shown[512];
+	size_t k = 0;
+	for (const unsigned char *c = (const unsigned char *)v;
+	     *c && k + 5 < sizeof shown; c++) {
+		if (*c == '\n')
+			k += (size_t)snprintf(shown + k, sizeof shown - k, "\\n");
+		else if (*c < 0x20 || *c == 0x7f)
+			k += (size_t)snprintf(shown + k, sizeof shown - k, "\\x%02x", *c);
+		else
+			shown[k++] = (char)*c;
+	}
+	shown[k] = '\0';
+	diag_usage("invalid value '%s' for --%s: %s", shown, o->long_name, what);
 	return -1;
 }
 
@@ -546,7 +573,12 @@ static int kind_count(struct cli_state *st, const struct cli_option *o,
 	char what[64];
 	if (cli_parse_long(a[0], (long)o->min, (long)o->max, target(st, o)) == 0)
 		return 0;
-	snprintf(what, sizeof what, "expected a whole number >= %ld", (long)o->min);
+	if ((long)o->max < LONG_MAX)
+		snprintf(what, sizeof what, "expected a whole number from %ld to %ld",
+			 (long)o->min, (long)o->max);
+	else
+		snprintf(what, sizeof what, "expected a whole number >= %ld",
+			 (long)o->min);
 	return bad_value(o, a[0], what);
 }
 
@@ -624,6 +656,11 @@ static int kind_word(struct cli_state *st, const struct cli_option *o,
 	if (a[0][0] == '\0')
 		return bad_value(o, a[0], o->kind == KIND_FILE ? "expected a file"
 				 : "expected a command");
+	/* One value each (a second --baseline is no less likely a mistake
+	 * than a second --shell): the last one must not win silently. */
+	if (*(const char **)target(st, o) != NULL)
+		USAGE("--%s given twice ('%s' and '%s')", o->long_name,
+		      *(const char **)target(st, o), a[0]);
 	*(const char **)target(st, o) = a[0];
 	return 0;
 }
@@ -632,6 +669,23 @@ static int kind_list(struct cli_state *st, const struct cli_option *o,
 		     const char *const *a, int *exit_code)
 {
 	(void)exit_code;
+	const struct strlist *l = target(st, o);
+	if (o->id == OPT_COMMAND_NAME) {
+		if (a[0][0] == '\0')
+			return bad_value(o, a[0], "expected a name (an empty one "
+					 "would show nothing)");
+		for (const char *c = a[0]; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return bad_value(o, a[0], "a name cannot hold control "
+						 "characters (a newline, a tab, an "
+						 "escape)");
+		for (size_t i = 0; i < l->n; i++)
+			if (strcmp(l->v[i], a[0]) == 0)
+				USAGE("--command-name '%s' given to two commands: a "
+				      "name tells benchmarks apart", a[0]);
+	} else if (a[0][0] == '\0') {
+		return bad_value(o, a[0], "expected a command");
+	}
 	strlist_push(target(st, o), a[0]);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "fileid.h"
 #include "xalloc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const struct {
@@ -136,6 +138,60 @@ static mode_t file_mode(void)
 	return mode;
 }
 
+/* When this process began writing exports: a temporary file of ours
+ * older than that was left by an earlier, killed cbench. */
+static struct timespec export_start(void)
+{
+	static struct timespec start;
+	if (start.tv_sec == 0)
+		clock_gettime(CLOCK_REALTIME, &start);
+	return start;
+}
+
+/* Is name ".BASE.cbench-XXXXXX", the name make_temp gives (mkstemp's six
+ * letters and digits)? */
+static bool is_our_temp(const char *name, const char *base)
+{
+	size_t b = strlen(base);
+	if (name[0] != '.' || strncmp(name + 1, base, b) != 0 ||
+	    strncmp(name + 1 + b, ".cbench-", 8) != 0)
+		return false;
+	const char *x = name + 1 + b + 8;
+	size_t n = strspn(x, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			  "0123456789");
+	return n == 6 && x[6] == '\0';
+}
+
+/*
+ * Remove the temporary files a killed cbench left beside target (a SIGKILL
+ * between mkstemp and rename leaves one): only regular files of
+ * make_temp's naming for this destination, last changed before this
+ * process began writing exports.
+ */
+static void remove_stale_temps(const char *target)
+{
+	char *copy = xstrdup(target);
+	char *dir = fileid_dir(target);
+	const char *base = basename(copy);
+	struct timespec start = export_start();
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+		if (!is_our_temp(e->d_name, base))
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISREG(st.st_mode) &&
+		    (st.st_mtim.tv_sec < start.tv_sec ||
+		     (st.st_mtim.tv_sec == start.tv_sec &&
+		      st.st_mtim.tv_nsec < start.tv_nsec)))
+			unlinkat(dirfd(d), e->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	free(copy);
+}
+
 /* Create a temporary file beside target; returns its fd and name. */
 static int make_temp(const char *target, char **tmp_out)
 {
@@ -246,8 +302,32 @@ int export_check_files(const struct config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* Why the temporary file beside target could not be made, said as what
+ * it is: a name too long once ".NAME.cbench-XXXXXX" is made of it, or a
+ * directory that takes no new file (the export is written there first). */
+static void temp_error(const char *opt, const char *path, const char *target,
+		       int e, char *err, size_t errlen)
+{
+	char *dir = fileid_dir(target);
+	if (e == ENAMETOOLONG)
+		snprintf(err, errlen, "cannot write %s file '%s': its name is too "
+			 "long for the temporary file cbench writes beside it "
+			 "(.NAME.cbench-XXXXXX, 15 bytes more; a name has at most "
+			 "%d)", opt, path, NAME_MAX);
+	else if (e == EACCES || e == EROFS || e == EPERM)
+		snprintf(err, errlen, "cannot write %s file '%s': cannot create a "
+			 "temporary file in '%s' (the export is written there, "
+			 "then renamed over the file): %s", opt, path, dir,
+			 strerror(e));
+	else
+		snprintf(err, errlen, "cannot write %s file '%s': %s", opt, path,
+			 strerror(e));
+	free(dir);
+}
+
 int export_check_destinations(const struct config *cfg, char *err, size_t errlen)
 {
+	export_start();
 	if (check_same_files(cfg, err, errlen) != 0)
 		return -1;
 	for (size_t i = 0; i < cfg->n_exports; i++) {
@@ -276,12 +356,12 @@ int export_check_destinations(const struct config *cfg, char *err, size_t errlen
 		char *target = fileid_target(e->path);
 		char *tmp = NULL;
 		int fd = make_temp(target, &tmp);
-		free(target);
 		if (fd < 0) {
-			snprintf(err, errlen, "cannot write %s file '%s': %s", opt,
-				 e->path, strerror(errno));
+			temp_error(opt, e->path, target, errno, err, errlen);
+			free(target);
 			return -1;
 		}
+		free(target);
 		close(fd);
 		unlink(tmp);
 		free(tmp);
@@ -300,12 +380,22 @@ int export_write_atomic(const char *path, int (*fill)(FILE *f, void *arg),
 	const char *step = "cannot write";
 	int e = 0;
 
+	remove_stale_temps(target);
 	int fd = make_temp(target, &tmp);
 	if (fd < 0) {
 		e = errno;
 		goto fail;
 	}
-	fchmod(fd, file_mode());
+	/* The replacement keeps an existing file's mode (a 0600 results file
+	 * stays private) and, where permitted, its owner and group. */
+	struct stat old;
+	if (stat(target, &old) == 0 && S_ISREG(old.st_mode)) {
+		fchmod(fd, old.st_mode & 07777);
+		if (fchown(fd, old.st_uid, old.st_gid) != 0)
+			(void)fchown(fd, (uid_t)-1, old.st_gid);
+	} else {
+		fchmod(fd, file_mode());
+	}
 	f = fdopen(fd, "w");
 	if (f == NULL) {
 		e = errno;

@@ -25,16 +25,32 @@
 #include "export.h"
 #include "numfmt.h"
 #include "spawn.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+static void field_text(FILE *f, const char *s);
+
+/* One field: invalid UTF-8 replaced as in every export (utf8.h), quoted
+ * when it holds a comma, a quote or a line break (RFC 4180). */
 static void field(FILE *f, const char *s, bool first)
 {
 	if (!first)
 		fputc(',', f);
+	if (!utf8_valid(s)) {
+		char *clean = utf8_clean(s);
+		field_text(f, clean);
+		free(clean);
+		return;
+	}
+	field_text(f, s);
+}
+
+static void field_text(FILE *f, const char *s)
+{
 	if (strpbrk(s, ",\"\r\n") == NULL) {
 		fputs(s, f);
 		return;

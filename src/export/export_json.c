@@ -25,10 +25,13 @@
 #include "export.h"
 #include "cpulist.h"
 #include "numfmt.h"
+#include "planner.h"
 #include "spawn.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #include <cJSON.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,73 +39,28 @@
 
 #define SCHEMA_VERSION 2
 
-/* Length of the valid UTF-8 sequence at s, or 0 (RFC 3629 rules: no
- * overlong forms, no surrogates, nothing above U+10FFFF). */
-static size_t utf8_seq(const unsigned char *s)
-{
-	if (s[0] < 0x80)
-		return 1;
-	size_t n;
-	unsigned lo = 0x80, hi = 0xBF;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		n = 2;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
-		n = 3;
-		if (s[0] == 0xE0)
-			lo = 0xA0;
-		if (s[0] == 0xED)
-			hi = 0x9F;
-	} else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
-		n = 4;
-		if (s[0] == 0xF0)
-			lo = 0x90;
-		if (s[0] == 0xF4)
-			hi = 0x8F;
-	} else
-		return 0;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xBF)
-			return 0;
-	return n;
-}
-
 static cJSON *str(const char *s)
 {
 	if (s == NULL)
 		return cJSON_CreateNull();
-	const unsigned char *p = (const unsigned char *)s;
-	size_t len = strlen(s), bad = 0;
-	for (size_t i = 0; i < len;) {
-		size_t k = utf8_seq(p + i);
-		bad += k == 0;
-		i += k ? k : 1;
-	}
-	if (bad == 0)
+	if (utf8_valid(s))
 		return cJSON_CreateString(s);
-	char *clean = xmalloc(len + 2 * bad + 1), *o = clean;
-	for (size_t i = 0; i < len;) {
-		size_t k = utf8_seq(p + i);
-		if (k == 0) {
-			memcpy(o, "\xEF\xBF\xBD", 3);
-			o += 3;
-			i++;
-		} else {
-			memcpy(o, s + i, k);
-			o += k;
-			i += k;
-		}
-	}
-	*o = '\0';
+	char *clean = utf8_clean(s);
 	cJSON *j = cJSON_CreateString(clean);
 	free(clean);
 	return j;
 }
 
+/* A number as cJSON would print it (numfmt_cjson, the same bytes), made
+ * a raw node: cJSON's own printing (sprintf, then sscanf to check) was
+ * most of a large export's cost. */
 static cJSON *num(double v)
 {
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+	if (!isfinite(v))
+		return cJSON_CreateNull();
+	char buf[NUMFMT_MAX + 1];
+	buf[numfmt_cjson(buf, v)] = '\0';
+	return cJSON_CreateRaw(buf);
 }
 
 static cJSON *pair(double lo, double hi)
@@ -142,36 +100,36 @@ static cJSON *options(const struct export_doc *d)
 	const struct config *cfg = d->ctx->cfg;
 	const struct bench_outcome *o = d->outcome;
 	cJSON *j = cJSON_CreateObject();
-	cJSON_AddItemToObject(j, "confidence", num(cfg->confidence));
-	cJSON_AddItemToObject(j, "warmup", num((double)cfg->warmup));
-	cJSON_AddItemToObject(j, "runs", cfg->runs > 0 ? num((double)cfg->runs)
+	cJSON_AddItemToObjectCS(j, "confidence", num(cfg->confidence));
+	cJSON_AddItemToObjectCS(j, "warmup", num((double)cfg->warmup));
+	cJSON_AddItemToObjectCS(j, "runs", cfg->runs > 0 ? num((double)cfg->runs)
 						       : cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "min_runs", num((double)cfg->min_runs));
-	cJSON_AddItemToObject(j, "max_runs", cfg->max_runs > 0
+	cJSON_AddItemToObjectCS(j, "min_runs", num((double)cfg->min_runs));
+	cJSON_AddItemToObjectCS(j, "max_runs", cfg->max_runs > 0
 			      ? num((double)cfg->max_runs) : cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "min_time_s", num(cfg->min_time_s));
-	cJSON_AddItemToObject(j, "max_time_s", cfg->max_time_s > 0
+	cJSON_AddItemToObjectCS(j, "min_time_s", num(cfg->min_time_s));
+	cJSON_AddItemToObjectCS(j, "max_time_s", cfg->max_time_s > 0
 			      ? num(cfg->max_time_s) : cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "precision", cfg->precision > 0
+	cJSON_AddItemToObjectCS(j, "precision", cfg->precision > 0
 			      ? num(cfg->precision) : cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "order", str(order_name(o->order)));
+	cJSON_AddItemToObjectCS(j, "order", str(order_name(o->order)));
 	/* The seed used: given, or drawn for --order=shuffled (bench.c).
 	 * A seed beyond 2^53 would lose digits as a JSON number. */
 	bool drawn = !cfg->seed_given && cfg->order == ORDER_SHUFFLED;
 	uint64_t seed = drawn ? o->order_seed : cfg->seed;
 	if (!cfg->seed_given && !drawn)
-		cJSON_AddItemToObject(j, "seed", cJSON_CreateNull());
+		cJSON_AddItemToObjectCS(j, "seed", cJSON_CreateNull());
 	else if (seed <= (UINT64_C(1) << 53))
-		cJSON_AddItemToObject(j, "seed", num((double)seed));
+		cJSON_AddItemToObjectCS(j, "seed", num((double)seed));
 	else {
 		char buf[32];
 		snprintf(buf, sizeof buf, "%llu", (unsigned long long)seed);
-		cJSON_AddItemToObject(j, "seed", str(buf));
+		cJSON_AddItemToObjectCS(j, "seed", str(buf));
 	}
 	/* The bootstrap behind the intervals (stats_robust.h). */
-	cJSON_AddItemToObject(j, "bootstrap_resamples", num(STATS_ROBUST_B));
-	cJSON_AddItemToObject(j, "bootstrap_seed", num((double)d->an->opt.seed));
-	cJSON_AddItemToObject(j, "timeout_s", cfg->timeout_s > 0
+	cJSON_AddItemToObjectCS(j, "bootstrap_resamples", num(STATS_ROBUST_B));
+	cJSON_AddItemToObjectCS(j, "bootstrap_seed", num((double)d->an->opt.seed));
+	cJSON_AddItemToObjectCS(j, "timeout_s", cfg->timeout_s > 0
 			      ? num(cfg->timeout_s) : cJSON_CreateNull());
 	cJSON_AddBoolToObject(j, "ignore_failure", cfg->ignore_failure);
 	cJSON *ctr = cJSON_AddArrayToObject(j, "counters");
@@ -221,21 +179,21 @@ static cJSON *context(const struct export_doc *d)
 	const struct machine_info *m = &d->ctx->machine;
 	const struct bench_outcome *o = d->outcome;
 	cJSON *j = cJSON_CreateObject();
-	cJSON_AddItemToObject(j, "started_at", str(m->started_at));
-	cJSON_AddItemToObject(j, "hostname", str(m->hostname));
-	cJSON_AddItemToObject(j, "kernel", str(m->kernel));
-	cJSON_AddItemToObject(j, "cpu_model", m->cpu_model[0] ? str(m->cpu_model)
+	cJSON_AddItemToObjectCS(j, "started_at", str(m->started_at));
+	cJSON_AddItemToObjectCS(j, "hostname", str(m->hostname));
+	cJSON_AddItemToObjectCS(j, "kernel", str(m->kernel));
+	cJSON_AddItemToObjectCS(j, "cpu_model", m->cpu_model[0] ? str(m->cpu_model)
 							       : cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "cpus", m->cpus > 0 ? num((double)m->cpus)
+	cJSON_AddItemToObjectCS(j, "cpus", m->cpus > 0 ? num((double)m->cpus)
 						     : cJSON_CreateNull());
 	cJSON_AddBoolToObject(j, "pmu", o->pmu);
 	cJSON_AddBoolToObject(j, "counters_user_only", o->user_only);
 	cJSON_AddBoolToObject(j, "exec_exact", o->exec_exact);
-	cJSON_AddItemToObject(j, "shell", str(o->shell));
-	cJSON_AddItemToObject(j, "shell_overhead_s", o->shell
+	cJSON_AddItemToObjectCS(j, "shell", str(o->shell));
+	cJSON_AddItemToObjectCS(j, "shell_overhead_s", o->shell
 			      ? num(o->shell_overhead_s) : cJSON_CreateNull());
 	noise_context(j, d->ctx);
-	cJSON_AddItemToObject(j, "options", options(d));
+	cJSON_AddItemToObjectCS(j, "options", options(d));
 	cJSON *argv = cJSON_AddArrayToObject(j, "argv");
 	for (int i = 0; i < d->ctx->argc; i++)
 		cJSON_AddItemToArray(argv, str(d->ctx->argv[i]));
@@ -247,7 +205,7 @@ static cJSON *units(void)
 	cJSON *j = cJSON_CreateObject();
 	for (int m = 0; m < MET_COUNT; m++) {
 		const struct metric_info *mi = metric_info((enum metric_id)m);
-		cJSON_AddItemToObject(j, mi->key, str(unit_symbol(mi->unit)));
+		cJSON_AddItemToObjectCS(j, mi->key, str(unit_symbol(mi->unit)));
 	}
 	return j;
 }
@@ -299,7 +257,7 @@ static cJSON *runs(const struct export_doc *d, size_t i, struct lazies *lz)
 	cJSON *j = cJSON_CreateObject();
 	for (int m = 0; m < MET_COUNT; m++)
 		if (r->has[m])
-			cJSON_AddItemToObject(j, metric_info((enum metric_id)m)->key,
+			cJSON_AddItemToObjectCS(j, metric_info((enum metric_id)m)->key,
 					      column(lz, r->col[m], r->n_runs));
 	static const struct {
 		const char *key;
@@ -310,7 +268,7 @@ static cJSON *runs(const struct export_doc *d, size_t i, struct lazies *lz)
 		{"outlier", LAZY_OUTLIERS},
 	};
 	for (size_t k = 0; k < sizeof per_run / sizeof per_run[0]; k++)
-		cJSON_AddItemToObject(j, per_run[k].key,
+		cJSON_AddItemToObjectCS(j, per_run[k].key,
 				      later(lz, (struct lazy){.kind = per_run[k].kind,
 						.r = r, .outlier = d->an->bench[i].outlier,
 						.n = r->n_runs}));
@@ -326,9 +284,9 @@ static cJSON *metric(const struct stats_summary *s, enum metric_id m)
 	cJSON *j = cJSON_CreateObject();
 	bool ok = s->n > 0;
 	double nan = NAN;
-	cJSON_AddItemToObject(j, "unit", str(unit_symbol(metric_info(m)->unit)));
-	cJSON_AddItemToObject(j, "n", num((double)s->n));
-#define F(name, field) cJSON_AddItemToObject(j, name, num(ok ? s->field : nan))
+	cJSON_AddItemToObjectCS(j, "unit", str(unit_symbol(metric_info(m)->unit)));
+	cJSON_AddItemToObjectCS(j, "n", num((double)s->n));
+#define F(name, field) cJSON_AddItemToObjectCS(j, name, num(ok ? s->field : nan))
 	F("mean", mean);
 	F("stddev", stddev);
 	F("median", median);
@@ -339,13 +297,13 @@ static cJSON *metric(const struct stats_summary *s, enum metric_id m)
 	F("iqr", iqr);
 	F("mad", mad);
 #undef F
-	cJSON_AddItemToObject(j, "mean_ci", ok ? pair(s->mean_ci_lo, s->mean_ci_hi)
+	cJSON_AddItemToObjectCS(j, "mean_ci", ok ? pair(s->mean_ci_lo, s->mean_ci_hi)
 					       : pair(nan, nan));
-	cJSON_AddItemToObject(j, "median_ci", ok ? pair(s->median_ci_lo, s->median_ci_hi)
+	cJSON_AddItemToObjectCS(j, "median_ci", ok ? pair(s->median_ci_lo, s->median_ci_hi)
 						 : pair(nan, nan));
 	cJSON *o = cJSON_AddObjectToObject(j, "outliers");
-	cJSON_AddItemToObject(o, "mild", num(ok ? (double)s->outliers_mild : 0));
-	cJSON_AddItemToObject(o, "severe", num(ok ? (double)s->outliers_severe : 0));
+	cJSON_AddItemToObjectCS(o, "mild", num(ok ? (double)s->outliers_mild : 0));
+	cJSON_AddItemToObjectCS(o, "severe", num(ok ? (double)s->outliers_severe : 0));
 	return j;
 }
 
@@ -360,49 +318,49 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	lz->first = lz->n;
 
 	/* hyperfine's fields, in hyperfine's order. */
-	cJSON_AddItemToObject(j, "command", str(r->name));
-	cJSON_AddItemToObject(j, "mean", num(w->n ? w->mean : nan));
-	cJSON_AddItemToObject(j, "stddev", num(w->n ? w->stddev : nan));
-	cJSON_AddItemToObject(j, "median", num(w->n ? w->median : nan));
-	cJSON_AddItemToObject(j, "user", num(u->n ? u->mean : nan));
-	cJSON_AddItemToObject(j, "system", num(sy->n ? sy->mean : nan));
-	cJSON_AddItemToObject(j, "min", num(w->n ? w->min : nan));
-	cJSON_AddItemToObject(j, "max", num(w->n ? w->max : nan));
-	cJSON_AddItemToObject(j, "times", r->has[MET_WALL]
+	cJSON_AddItemToObjectCS(j, "command", str(r->name));
+	cJSON_AddItemToObjectCS(j, "mean", num(w->n ? w->mean : nan));
+	cJSON_AddItemToObjectCS(j, "stddev", num(w->n ? w->stddev : nan));
+	cJSON_AddItemToObjectCS(j, "median", num(w->n ? w->median : nan));
+	cJSON_AddItemToObjectCS(j, "user", num(u->n ? u->mean : nan));
+	cJSON_AddItemToObjectCS(j, "system", num(sy->n ? sy->mean : nan));
+	cJSON_AddItemToObjectCS(j, "min", num(w->n ? w->min : nan));
+	cJSON_AddItemToObjectCS(j, "max", num(w->n ? w->max : nan));
+	cJSON_AddItemToObjectCS(j, "times", r->has[MET_WALL]
 			      ? column(lz, r->col[MET_WALL], r->n_runs)
 			      : cJSON_CreateArray());
 	/* hyperfine 1.20's per-run peak RSS in bytes (its "memory_usage_byte",
 	 * between "times" and "exit_codes"); the same values as
 	 * runs.peak_rss. */
 	if (r->has[MET_MAX_RSS])
-		cJSON_AddItemToObject(j, "memory_usage_byte",
-				      column(lz, r->col[MET_MAX_RSS], r->n_runs));
-	cJSON_AddItemToObject(j, "exit_codes",
+		cJSON_AddItemToObjectCS(j, "memory_usage_byte",
+					column(lz, r->col[MET_MAX_RSS], r->n_runs));
+	cJSON_AddItemToObjectCS(j, "exit_codes",
 			      later(lz, (struct lazy){.kind = LAZY_CODES, .r = r,
 						     .n = r->n_runs}));
 	if (r->n_params) {
 		cJSON *p = cJSON_AddObjectToObject(j, "parameters");
 		for (size_t k = 0; k < r->n_params; k++)
-			cJSON_AddItemToObject(p, r->params[k].name,
+			cJSON_AddItemToObjectCS(p, r->params[k].name,
 					      str(r->params[k].value));
 	}
 
 	/* cbench's. */
-	cJSON_AddItemToObject(j, "command_line", str(r->command));
-	cJSON_AddItemToObject(j, "name", str(r->name));
+	cJSON_AddItemToObjectCS(j, "command_line", str(r->command));
+	cJSON_AddItemToObjectCS(j, "name", str(r->name));
 	cJSON_AddBoolToObject(j, "interrupted", r->interrupted);
 	cJSON_AddBoolToObject(j, "exec_exact", r->exec_exact);
 	cJSON_AddBoolToObject(j, "via_shell", r->via_shell);
-	cJSON_AddItemToObject(j, "stop_reason", str(r->stop_reason));
+	cJSON_AddItemToObjectCS(j, "stop_reason", str(r->stop_reason));
 	/* How far consecutive runs depend on each other (the machine's
 	 * drift), and the factor the mean's standard error was widened by. */
-	cJSON_AddItemToObject(j, "autocorrelation", num(d->an->bench[i].acf1));
-	cJSON_AddItemToObject(j, "dependence_factor", num(d->an->bench[i].dependence));
-	cJSON_AddItemToObject(j, "runs", runs(d, i, lz));
+	cJSON_AddItemToObjectCS(j, "autocorrelation", num(d->an->bench[i].acf1));
+	cJSON_AddItemToObjectCS(j, "dependence_factor", num(d->an->bench[i].dependence));
+	cJSON_AddItemToObjectCS(j, "runs", runs(d, i, lz));
 	cJSON *ms = cJSON_AddObjectToObject(j, "metrics");
 	for (int m = 0; m < MET_COUNT; m++)
 		if (r->has[m])
-			cJSON_AddItemToObject(ms, metric_info((enum metric_id)m)->key,
+			cJSON_AddItemToObjectCS(ms, metric_info((enum metric_id)m)->key,
 					      metric(&d->an->bench[i].sum[m], (enum metric_id)m));
 	return j;
 }
@@ -411,11 +369,11 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 static cJSON *dependence(const struct stats_robust_cmp *r)
 {
 	cJSON *j = cJSON_CreateObject();
-	cJSON_AddItemToObject(j, "method", str(r->dependence_method));
-	cJSON_AddItemToObject(j, "autocorrelation", r->paired
+	cJSON_AddItemToObjectCS(j, "method", str(r->dependence_method));
+	cJSON_AddItemToObjectCS(j, "autocorrelation", r->paired
 			      ? num(r->acf_a) : pair(r->acf_a, r->acf_b));
-	cJSON_AddItemToObject(j, "factor", num(r->factor));
-	cJSON_AddItemToObject(j, "n_eff", num(r->n_eff));
+	cJSON_AddItemToObjectCS(j, "factor", num(r->factor));
+	cJSON_AddItemToObjectCS(j, "n_eff", num(r->n_eff));
 	return j;
 }
 
@@ -431,31 +389,31 @@ static cJSON *comparison(const struct analysis_cmp *c)
 	const struct stats_robust_cmp *r = &c->robust;
 	bool robust = r->ci_method != NULL;
 	cJSON *j = cJSON_CreateObject();
-	cJSON_AddItemToObject(j, "reference", num((double)c->reference));
-	cJSON_AddItemToObject(j, "candidate", num((double)c->candidate));
-	cJSON_AddItemToObject(j, "metric", str(metric_info(c->metric)->key));
-	cJSON_AddItemToObject(j, "ratio", num(c->cmp.ratio));
-	cJSON_AddItemToObject(j, "ratio_ci", pair(c->cmp.ratio_lo, c->cmp.ratio_hi));
-	cJSON_AddItemToObject(j, "ratio_of_means", num(c->unpaired.ratio));
-	cJSON_AddItemToObject(j, "p_welch", num(c->unpaired.p_welch));
-	cJSON_AddItemToObject(j, "p_mann_whitney", num(c->unpaired.p_mann_whitney));
-	cJSON_AddItemToObject(j, "verdict", str(stats_verdict_name(c->cmp.verdict)));
+	cJSON_AddItemToObjectCS(j, "reference", num((double)c->reference));
+	cJSON_AddItemToObjectCS(j, "candidate", num((double)c->candidate));
+	cJSON_AddItemToObjectCS(j, "metric", str(metric_info(c->metric)->key));
+	cJSON_AddItemToObjectCS(j, "ratio", num(c->cmp.ratio));
+	cJSON_AddItemToObjectCS(j, "ratio_ci", pair(c->cmp.ratio_lo, c->cmp.ratio_hi));
+	cJSON_AddItemToObjectCS(j, "ratio_of_means", num(c->unpaired.ratio));
+	cJSON_AddItemToObjectCS(j, "p_welch", num(c->unpaired.p_welch));
+	cJSON_AddItemToObjectCS(j, "p_mann_whitney", num(c->unpaired.p_mann_whitney));
+	cJSON_AddItemToObjectCS(j, "verdict", str(stats_verdict_name(c->cmp.verdict)));
 	cJSON_AddBoolToObject(j, "paired", robust && r->paired);
-	cJSON_AddItemToObject(j, "rounds", robust && r->paired
+	cJSON_AddItemToObjectCS(j, "rounds", robust && r->paired
 			      ? num((double)r->na) : cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "ci_method", str(robust ? r->ci_method
+	cJSON_AddItemToObjectCS(j, "ci_method", str(robust ? r->ci_method
 					      : "Fieller, independent samples"));
-	cJSON_AddItemToObject(j, "p_t", num(c->cmp.p_welch));
-	cJSON_AddItemToObject(j, "t_test", str(robust ? r->t_method : "Welch"));
-	cJSON_AddItemToObject(j, "p_rank", num(c->cmp.p_mann_whitney));
-	cJSON_AddItemToObject(j, "rank_test", str(robust ? r->rank_method
+	cJSON_AddItemToObjectCS(j, "p_t", num(c->cmp.p_welch));
+	cJSON_AddItemToObjectCS(j, "t_test", str(robust ? r->t_method : "Welch"));
+	cJSON_AddItemToObjectCS(j, "p_rank", num(c->cmp.p_mann_whitney));
+	cJSON_AddItemToObjectCS(j, "rank_test", str(robust ? r->rank_method
 					      : "Mann-Whitney U"));
-	cJSON_AddItemToObject(j, "dependence", robust ? dependence(r)
+	cJSON_AddItemToObjectCS(j, "dependence", robust ? dependence(r)
 			      : cJSON_CreateNull());
 	cJSON *u = cJSON_AddObjectToObject(j, "unpaired");
-	cJSON_AddItemToObject(u, "ratio_ci", pair(c->unpaired.ratio_lo,
+	cJSON_AddItemToObjectCS(u, "ratio_ci", pair(c->unpaired.ratio_lo,
 						  c->unpaired.ratio_hi));
-	cJSON_AddItemToObject(u, "verdict", str(stats_verdict_name(c->unpaired.verdict)));
+	cJSON_AddItemToObjectCS(u, "verdict", str(stats_verdict_name(c->unpaired.verdict)));
 	return j;
 }
 
@@ -554,15 +512,97 @@ static void lazy_array(struct out *o, const struct lazy *l)
 	OUT_LIT(o, "]");
 }
 
+/* The planned benchmarks not yet in "results", by name: what a file
+ * written during the run (or left by a killed one) still lacks. */
+static cJSON *pending(const struct export_doc *d)
+{
+	cJSON *a = cJSON_CreateArray();
+	const struct plan *p = d->ctx->plan;
+	for (size_t i = d->outcome->n; p && i < p->n; i++)
+		cJSON_AddItemToArray(a, str(p->bench[i].name));
+	return a;
+}
+
+/*
+ * While the document is built and printed, cJSON allocates from an arena
+ * (cJSON_InitHooks): millions of nodes for a large sweep, freed at once at
+ * the end instead of one by one (malloc and free were most of the cost of
+ * a 2000-benchmark export).  Blocks of ARENA_BLOCK bytes; a larger request
+ * gets a block of its own.
+ */
+#define ARENA_BLOCK ((size_t)1 << 20)
+
+struct arena_block {
+	struct arena_block *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+static struct arena_block *arena;
+
+static void *arena_alloc(size_t n)
+{
+	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+	if (arena == NULL || arena->size - arena->used < n) {
+		size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
+		struct arena_block *b = malloc(sizeof *b + size);
+		if (b == NULL)
+			return NULL;
+		b->used = 0;
+		b->size = size;
+		if (arena && size != ARENA_BLOCK) {
+			/* A large one goes behind the current block. */
+			b->next = arena->next;
+			arena->next = b;
+			b->used = n;
+			return b->data;
+		}
+		b->next = arena;
+		arena = b;
+	}
+	void *p = (char *)arena->data + arena->used;
+	arena->used += n;
+	return p;
+}
+
+static void arena_free(void *p)
+{
+	(void)p;
+}
+
+static void arena_begin(void)
+{
+	cJSON_Hooks h = {arena_alloc, arena_free};
+	cJSON_InitHooks(&h);
+}
+
+static void arena_end(void)
+{
+	cJSON_InitHooks(NULL);
+	while (arena) {
+		struct arena_block *next = arena->next;
+		free(arena);
+		arena = next;
+	}
+}
+
 int export_json_write(FILE *f, const struct export_doc *d)
 {
+	/* The output buffers first: a large allocation after the tree's
+	 * millions of small frees made malloc consolidate them all. */
+	struct out *o = xmalloc(sizeof *o);
+	struct out *mo = xmalloc(sizeof *mo);
 	struct lazies lz = {0};
+	arena_begin();
 	cJSON *root = cJSON_CreateObject();
-	cJSON_AddItemToObject(root, "schema", str("cbench-results"));
-	cJSON_AddItemToObject(root, "schema_version", num(SCHEMA_VERSION));
-	cJSON_AddItemToObject(root, "cbench_version", str(CBENCH_VERSION));
-	cJSON_AddItemToObject(root, "context", context(d));
-	cJSON_AddItemToObject(root, "units", units());
+	cJSON_AddItemToObjectCS(root, "schema", str("cbench-results"));
+	cJSON_AddItemToObjectCS(root, "schema_version", num(SCHEMA_VERSION));
+	cJSON_AddItemToObjectCS(root, "cbench_version", str(CBENCH_VERSION));
+	cJSON_AddBoolToObject(root, "complete", !d->ctx->incomplete);
+	if (d->ctx->incomplete)
+		cJSON_AddItemToObjectCS(root, "pending", pending(d));
+	cJSON_AddItemToObjectCS(root, "context", context(d));
+	cJSON_AddItemToObjectCS(root, "units", units());
 	cJSON *rs = cJSON_AddArrayToObject(root, "results");
 	for (size_t i = 0; i < d->outcome->n; i++)
 		cJSON_AddItemToArray(rs, result(d, i, &lz));
@@ -570,13 +610,18 @@ int export_json_write(FILE *f, const struct export_doc *d)
 	for (size_t k = 0; k < d->an->n_cmps; k++)
 		cJSON_AddItemToArray(cs, comparison(&d->an->cmps[k]));
 
-	char *text = cJSON_Print(root);
-	cJSON_Delete(root);
+	/* One buffer of about the final size: growing it by doubling from
+	 * 256 bytes (cJSON_Print) copied a large sweep's text many times.
+	 * Pages not written to are never touched. */
+	size_t guess = 65536 + 32768 * (d->outcome->n + d->an->n_cmps / 4);
+	char *text = cJSON_PrintBuffered(root, guess > INT_MAX ? INT_MAX : (int)guess, 1);
 	if (text == NULL) {
+		arena_end();
 		free(lz.v);
+		free(o);
+		free(mo);
 		return -1;
 	}
-	struct out *o = xmalloc(sizeof *o);
 	o->f = f;
 	o->len = 0;
 	o->failed = false;
@@ -607,7 +652,6 @@ int export_json_write(FILE *f, const struct export_doc *d)
 			m = open_memstream(&again, &again_len);
 		}
 		if (m != NULL) {
-			struct out *mo = xmalloc(sizeof *mo);
 			mo->f = m;
 			mo->len = 0;
 			mo->failed = false;
@@ -615,7 +659,6 @@ int export_json_write(FILE *f, const struct export_doc *d)
 			out_flush(mo);
 			if (fclose(m) != 0 || mo->failed)
 				o->failed = true;
-			free(mo);
 			again_col = l->col;
 			out_bytes(o, again, again_len);
 			continue;
@@ -628,7 +671,8 @@ int export_json_write(FILE *f, const struct export_doc *d)
 	out_flush(o);
 	int rc = o->failed ? -1 : 0;
 	free(o);
-	cJSON_free(text);
+	free(mo);
+	arena_end();   /* the tree and text */
 	free(lz.v);
 	return rc;
 }

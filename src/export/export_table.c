@@ -16,6 +16,7 @@
  */
 #include "export.h"
 #include "export_text.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -149,7 +150,7 @@ static void build(const struct export_doc *d, struct table *t)
 		char **cell = &t->cells[row * t->ncols];
 		size_t k = 0;
 		t->interrupted[row] = r->interrupted;
-		cell[k++] = xstrdup(r->name);
+		cell[k++] = utf8_clean(r->name);   /* as JSON has it */
 		if (w->n == 0) {
 			cell[k++] = xstrdup("n/a");
 		} else {

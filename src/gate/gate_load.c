@@ -171,6 +171,30 @@ static int fail(struct reader *rd, const char *fmt, ...)
 	return -1;
 }
 
+/* Did the text up to pos open more arrays and objects than cJSON takes
+ * (CJSON_NESTING_LIMIT)?  Brackets inside strings do not count. */
+static bool too_deep(const char *text, const char *pos)
+{
+	long depth = 0;
+	bool in_str = false;
+	for (const char *p = text; p <= pos && *p; p++) {
+		if (in_str) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				in_str = false;
+		} else if (*p == '"') {
+			in_str = true;
+		} else if (*p == '[' || *p == '{') {
+			if (++depth > CJSON_NESTING_LIMIT)
+				return true;
+		} else if (*p == ']' || *p == '}') {
+			depth--;
+		}
+	}
+	return false;
+}
+
 /* Line and column (1-based) of pos in text. */
 static void locate(const char *text, const char *pos, int *line, int *col)
 {
@@ -186,10 +210,32 @@ static void locate(const char *text, const char *pos, int *line, int *col)
 	}
 }
 
+/* The longest time a run may have taken, in seconds (about 31 years):
+ * beyond it a value is not a measurement (1e308 would overflow a mean). */
+#define GATE_MAX_TIME_S 1e9
+
+/* A measured value: finite and not negative (cbench never writes one:
+ * the shell correction stops at 0), and for a time below GATE_MAX_TIME_S.
+ * Else an input error naming the value's place. */
+static bool plausible(struct reader *rd, double v, size_t idx, const char *what,
+		      size_t k, bool seconds)
+{
+	const char *why = !isfinite(v) ? "not a finite number"
+			  : v < 0 ? "negative"
+			  : seconds && v > GATE_MAX_TIME_S ? "above 1e9 seconds"
+			  : NULL;
+	if (why == NULL)
+		return true;
+	fail(rd, "results[%zu].%s[%zu] is %s (%g): not a measurement", idx,
+	     what, k, why, v);
+	return false;
+}
+
 /* A per-run array of numbers (null = not counted) into a new column.
- * want: expected length, or (size_t)-1 to take the array's own. */
+ * want: expected length, or (size_t)-1 to take the array's own; seconds:
+ * the values are times. */
 static int read_column(struct reader *rd, const cJSON *arr, size_t idx,
-		       const char *what, size_t *want, double **out)
+		       const char *what, size_t *want, bool seconds, double **out)
 {
 	if (!cJSON_IsArray(arr))
 		return fail(rd, "results[%zu].%s: expected an array of numbers", idx, what);
@@ -203,6 +249,10 @@ static int read_column(struct reader *rd, const cJSON *arr, size_t idx,
 	cJSON_ArrayForEach(v, arr) {
 		if (cJSON_IsNumber(v)) {
 			col[i] = v->valuedouble;
+			if (!plausible(rd, col[i], idx, what, i, seconds)) {
+				free(col);
+				return -1;
+			}
 		} else if (cJSON_IsNull(v)) {
 			col[i] = NAN;
 		} else {
@@ -272,14 +322,15 @@ static int read_bench(struct reader *rd, const cJSON *item, size_t idx,
 	const cJSON *wall = fmt == CMP_FMT_CBENCH
 		? cJSON_GetObjectItemCaseSensitive(runs, "wall_time") : NULL;
 	if (wall != NULL) {
-		if (read_column(rd, wall, idx, "runs.wall_time", &n, &b->col[MET_WALL]))
+		if (read_column(rd, wall, idx, "runs.wall_time", &n, true,
+				&b->col[MET_WALL]))
 			return -1;
 	} else {
 		const cJSON *times = cJSON_GetObjectItemCaseSensitive(item, "times");
 		if (times == NULL)
 			return fail(rd, "results[%zu]: no \"times\" array (per-run wall "
 				    "time)", idx);
-		if (read_column(rd, times, idx, "times", &n, &b->col[MET_WALL]))
+		if (read_column(rd, times, idx, "times", &n, true, &b->col[MET_WALL]))
 			return -1;
 	}
 	b->n_runs = n;
@@ -293,7 +344,9 @@ static int read_bench(struct reader *rd, const cJSON *item, size_t idx,
 				continue;
 			char what[80];
 			snprintf(what, sizeof what, "runs.%s", key);
-			if (read_column(rd, c, idx, what, &n, &b->col[m]))
+			if (read_column(rd, c, idx, what, &n,
+					metric_info((enum metric_id)m)->unit == UNIT_SECONDS,
+					&b->col[m]))
 				return -1;
 		}
 		derive_cpu_time(b);
@@ -327,6 +380,10 @@ int gate_parse(const char *text, size_t len, const char *origin,
 	if (root == NULL) {
 		int line, col;
 		locate(text, end ? end : text, &line, &col);
+		if (too_deep(text, end ? end : text))
+			return fail(&rd, "JSON nested more than %d levels deep at line "
+				    "%d, column %d (cbench reads up to that): not a "
+				    "results file", CJSON_NESTING_LIMIT, line, col);
 		return fail(&rd, "malformed JSON at line %d, column %d", line, col);
 	}
 	/* Anything but white space after the value is an error too. */
@@ -368,6 +425,11 @@ int gate_parse(const char *text, size_t len, const char *origin,
 			goto out;
 		}
 		s->format = CMP_FMT_CBENCH;
+		const cJSON *done = cJSON_GetObjectItemCaseSensitive(root, "complete");
+		s->incomplete = cJSON_IsFalse(done);
+		const cJSON *pend = cJSON_GetObjectItemCaseSensitive(root, "pending");
+		if (s->incomplete && cJSON_IsArray(pend))
+			s->n_pending = (size_t)cJSON_GetArraySize(pend);
 	} else {
 		s->format = CMP_FMT_HYPERFINE;
 	}
@@ -401,6 +463,10 @@ out:
 	return rc;
 }
 
+/* The most a results file may hold (a million runs of every metric is
+ * about 200 MiB). */
+#define GATE_MAX_BYTES ((size_t)1 << 30)
+
 int gate_load(const char *path, struct cmp_set **out, char *err, size_t errlen)
 {
 	*out = NULL;
@@ -412,6 +478,7 @@ int gate_load(const char *path, struct cmp_set **out, char *err, size_t errlen)
 	/* fopen() opens a directory for reading; only read() fails, with
 	 * EISDIR.  Say what the user did. */
 	struct stat sb;
+	memset(&sb, 0, sizeof sb);
 	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		snprintf(err, errlen, "cannot read '%s': it is a directory, not a "
 			 "results file", path);
@@ -419,12 +486,35 @@ int gate_load(const char *path, struct cmp_set **out, char *err, size_t errlen)
 			fclose(f);
 		return -1;
 	}
+	/* A device (/dev/zero, /dev/urandom: a typo, a symbolic link) never
+	 * ends: refused.  A pipe or FIFO is read up to GATE_MAX_BYTES. */
+	if (sb.st_mode && (S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ||
+			   S_ISSOCK(sb.st_mode))) {
+		snprintf(err, errlen, "cannot read '%s': it is a %s, not a regular "
+			 "file of results", path, S_ISSOCK(sb.st_mode) ? "socket"
+			 : S_ISCHR(sb.st_mode) ? "character device" : "block device");
+		if (f != stdin)
+			fclose(f);
+		return -1;
+	}
 	size_t cap = 1 << 16, len = 0;
-	char *buf = xmalloc(cap);
+	char *buf = malloc(cap);
+	const char *why = buf ? NULL : "out of memory";
 	errno = 0;
-	for (;;) {
-		if (len == cap)
-			xgrow((void **)&buf, &cap, len + 1, 1);
+	while (why == NULL) {
+		if (len == cap) {
+			if (cap >= GATE_MAX_BYTES) {
+				why = "larger than 1 GiB, too large for a results file";
+				break;
+			}
+			char *bigger = realloc(buf, cap * 2);
+			if (bigger == NULL) {
+				why = "out of memory";
+				break;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
 		size_t got = fread(buf + len, 1, cap - len, f);
 		len += got;
 		if (got == 0)
@@ -433,8 +523,15 @@ int gate_load(const char *path, struct cmp_set **out, char *err, size_t errlen)
 	int rd_err = ferror(f) ? (errno ? errno : EIO) : 0;
 	if (f != stdin)
 		fclose(f);
-	if (rd_err) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(rd_err));
+	if (why && strcmp(why, "out of memory") == 0) {
+		snprintf(err, errlen, "cannot read '%s': out of memory after %zu "
+			 "MiB of it", path, len >> 20);
+		free(buf);
+		return -1;
+	}
+	if (why || rd_err) {
+		snprintf(err, errlen, "cannot read '%s': %s", path,
+			 why ? why : strerror(rd_err));
 		free(buf);
 		return -1;
 	}

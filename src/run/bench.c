@@ -82,6 +82,7 @@ struct ctx {
 	char *pad_slot;
 	uint64_t pad_rng;
 	int32_t pad;
+	bool keep_group;         /* this run is --setup's: keep its group */
 	bool default_cap;        /* bench_default_cap() set cfg->max_time_s */
 	char err[DIAG_MSG_MAX];
 };
@@ -428,6 +429,7 @@ static int run(struct ctx *x, long bench, const struct prepared *p,
 		.counters = measured ? x->ctr : NULL,
 		.cpus = x->in_hook ? x->hook_pin : x->cmd_pin,
 		.aslr = x->aslr,
+		.keep_group = x->cfg->keep_background || x->keep_group,
 	};
 	if (x->pad_slot && !x->in_hook)
 		repad(x);
@@ -459,9 +461,13 @@ static int run_hook(struct ctx *x, long bench, const char *kind,
 	if (prepare(x, line, false, &p, bench, kind) != 0)
 		return -1;
 	struct spawn_result res;
+	/* A server --setup starts in the background is what the benchmark
+	 * needs: its group is left running. */
+	x->keep_group = strcmp(kind, "setup") == 0;
 	x->in_hook = true;
 	int rc = run(x, bench, &p, out, out_fd, false, &res);
 	x->in_hook = false;
+	x->keep_group = false;
 	prepared_free(&p);
 	if (rc != 0)
 		return -1;
@@ -1009,6 +1015,17 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 		return rc;
 	char run_name[64];
 	snprintf(run_name, sizeof run_name, "run %zu", k + 1);
+	if (res.self_stopped && res.outcome != SPAWN_INTERRUPTED) {
+		/* Its time (and timeout) ran on while cbench was stopped:
+		 * not recorded, so the planner asks for another run. */
+		struct bench_message m = {.severity = BENCH_WARNING,
+					  .kind = BENCH_MSG_SELF_STOPPED,
+					  .bench = i};
+		say(x, m, "cbench was stopped (SIGSTOP or Ctrl-Z) during %s of "
+		    "'%s': that run is discarded and run again, since its time "
+		    "includes the stop", run_name, s->b->command);
+		return 0;
+	}
 	int c = check_run(x, i, s->b, &res, run_name);
 	bool timed_out = res.outcome == SPAWN_TIMED_OUT;
 	if (c == -2 || (c == -1 && !timed_out))
@@ -1188,7 +1205,28 @@ struct loop {
 	bool seq;
 	size_t done_runs, total_hint, next_done;
 	struct bench_outcome *out;
+	size_t n_active;              /* benchmarks still running */
+	size_t round_runs, round_size; /* interleaved: runs into this round */
 };
+
+/*
+ * After a measured run: the results changed.  Sequential: after every run;
+ * interleaved and shuffled: when a round (one turn of every benchmark still
+ * running) is complete, so what a front end writes holds whole rounds.
+ * The front end decides how often it rewrites its files.  tell false: the
+ * turn ended its benchmark, whose end is reported after the cleanup.
+ */
+static void after_turn(struct ctx *x, struct loop *l, bool tell)
+{
+	if (!l->seq) {
+		if (++l->round_runs < l->round_size)
+			return;
+		l->round_runs = 0;
+		l->round_size = l->n_active;
+	}
+	if (tell && x->ev.results)
+		x->ev.results(x->ev.arg, l->out);
+}
 
 /*
  * After a measured run of s went well: advance the progress bar and ask
@@ -1264,6 +1302,7 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 
 	for (size_t i = 0; i < n; i++)
 		active[i] = true;
+	l->n_active = l->round_size = n;
 	l->out->results = xcalloc(n ? n : 1, sizeof *l->out->results);
 	if (!l->seq)
 		for (size_t i = 0; i < n; i++) {
@@ -1281,7 +1320,13 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 		if (l->seq && s->r == NULL)
 			new_result(x, l->out, s);
 		rc = take_turn(x, s);
-		if (rc == 0 && after_run(x, l, s))
+		bool more = rc == 0 && after_run(x, l, s);
+		if (!more)
+			l->n_active--;
+		/* (A benchmark that ends is reported after its cleanup.) */
+		if (rc == 0)
+			after_turn(x, l, more);
+		if (more)
 			continue;
 		active[i] = false;
 		rc = bench_finish(x, s, rc, l->seq, NULL);

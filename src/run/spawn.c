@@ -220,6 +220,14 @@ void spawn_shutdown(void)
 	state.child.stack = NULL;
 }
 
+/* SIGCONTs received: cbench was stopped (SIGSTOP, Ctrl-Z) and resumed. */
+static volatile sig_atomic_t continued;
+
+void spawn_note_continued(void)
+{
+	continued++;
+}
+
 void spawn_request_stop(int sig)
 {
 	int saved = errno;
@@ -754,7 +762,13 @@ static int run_wait(struct run *r, struct spawn_result *res,
 		counters_close(r->cmd->counters);
 		return -1;
 	}
-	res->left_running = reap_leftovers(r->pid, ov >= 0);
+	/* What the command started in its own process group (background
+	 * jobs) ends with it, unless asked otherwise; the clock and the
+	 * counters have stopped. */
+	bool kill_bg = !r->cmd->keep_group && ov < 0;
+	if (kill_bg)
+		kill(-r->pid, SIGKILL);
+	res->left_running = reap_leftovers(r->pid, ov >= 0 || kill_bg);
 	if (ov >= 0)
 		res->outcome = (enum spawn_outcome)ov;
 	else if (WIFSIGNALED(r->status))
@@ -857,6 +871,7 @@ int spawn_run(const struct spawn_cmd *cmd, struct spawn_result *res,
 		res->outcome = SPAWN_INTERRUPTED;
 		return 0;
 	}
+	sig_atomic_t conts = continued;
 	int rc = run_once(cmd, res, state.use_ptrace, err, errlen);
 	if (rc == 1) {
 		/* ptrace refused: fall back for this and every later run. */
@@ -866,5 +881,6 @@ int spawn_run(const struct spawn_cmd *cmd, struct spawn_result *res,
 		result_clear(res);
 		rc = run_once(cmd, res, false, err, errlen);
 	}
+	res->self_stopped = continued != conts;
 	return rc;
 }

@@ -251,6 +251,32 @@ rm -f "$tmp/hwm"
 row "/usr/bin/time's maxrss, same command" "$(tail -n 1 "$tmp/tv")KiB" - - "(VmHWM $(cat "$tmp/hwm") KiB)"
 echo
 
+# ---- 6. export overhead ----
+# A sweep of EXPORT_SWEEP parameter values, 2 runs each, with every export
+# on against the same sweep without exports: what keeping the files
+# current costs (issue #20: rewriting them after every benchmark made it
+# quadratic).  Median of EXPORT_REPS paired ratios, order alternated.
+EXPORT_SWEEP=${EXPORT_SWEEP:-2000}
+EXPORT_REPS=${EXPORT_REPS:-3}
+echo "6. Export overhead: a $EXPORT_SWEEP-value sweep (-r 2), every export on / none, median of $EXPORT_REPS"
+values=$(seq -s, 1 "$EXPORT_SWEEP")
+sweep() { "$CBENCH" -N -r 2 -L n "$values" "$TRUE {n}" "$@"; }
+all_exports=(--export-json "$tmp/x.json" --export-csv "$tmp/x.csv"
+	--export-csv-runs "$tmp/x.runs.csv" --export-markdown "$tmp/x.md"
+	--export-asciidoc "$tmp/x.adoc" --export-orgmode "$tmp/x.org")
+: >"$tmp/exp"
+for rep in $(seq "$EXPORT_REPS"); do
+	if [ $((rep % 2)) -eq 1 ]; then
+		a=$(seconds sweep "${all_exports[@]}") && b=$(seconds sweep) || break
+	else
+		b=$(seconds sweep) && a=$(seconds sweep "${all_exports[@]}") || break
+	fi
+	echo "$a $b" >>"$tmp/exp"
+done
+exp_ratio=$(awk '{ print $1 / $2 }' "$tmp/exp" | sort -g | awk '{ v[NR] = $1 } END { printf "%.3f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+row "every export / no export" "$exp_ratio" "<=" 1.3 "($(awk '{ printf "%.1fs vs %.1fs ", $1, $2 }' "$tmp/exp"))"
+echo
+
 if [ "$failed" -eq 0 ]; then
 	echo "every target met"
 else

@@ -286,16 +286,17 @@ static void count_kind(void)
 	char **b = ARGV("-r", "3", "x");
 	CHECK(parse(ARGC(b), b, &cfg, &code) == 0 && cfg.runs == 3 && cfg.runs_given);
 	cli_free(&cfg);
+	/* The limit is named (issue #20). */
 	CHECK_REJECTS("invalid value '1000000001' for --warmup: expected a whole "
-		      "number >= 0", "-w", "1000000001", "x");
+		      "number from 0 to 1000000000", "-w", "1000000001", "x");
 	CHECK_REJECTS("invalid value '-1' for --warmup: expected a whole number "
-		      ">= 0", "-w", "-1", "x");
-	CHECK_REJECTS("invalid value '0' for --runs: expected a whole number >= 1",
-		      "-r", "0", "x");
+		      "from 0 to 1000000000", "-w", "-1", "x");
+	CHECK_REJECTS("invalid value '0' for --runs: expected a whole number "
+		      "from 1 to 1000000000", "-r", "0", "x");
 	CHECK_REJECTS("invalid value '2.5' for --min-runs: expected a whole "
-		      "number >= 1", "-m", "2.5", "x");
+		      "number from 1 to 1000000000", "-m", "2.5", "x");
 	CHECK_REJECTS("invalid value '' for --max-runs: expected a whole number "
-		      ">= 1", "--max-runs=", "x");
+		      "from 1 to 1000000000", "--max-runs=", "x");
 }
 
 static void seconds_and_uint_kinds(void)
