@@ -31,7 +31,7 @@ _Static_assert(sizeof(enum style) == sizeof(int) &&
 	       sizeof(enum match_by) == sizeof(int),
 	       "KIND_ENUM stores an int");
 
-static cli_handler do_help, do_version, do_param, do_step, do_shell,
+static cli_handler do_help, do_version, do_fail_for, do_param, do_step, do_shell,
 	do_no_shell, do_ignore, do_output, do_counters;
 
 static const struct cli_value order_values[] = {
@@ -280,6 +280,23 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_VERSION, .long_name = "version", .short_name = 'V',
 	 .arity = ARG_NONE, .kind = KIND_SPECIAL, .scope = SCOPE_BOTH,
 	 .handler = do_version, .help = "Print the version and exit."},
+	EXPORT(OPT_EXPORT_BMF, "export-bmf", EXPORT_BMF, SCOPE_RUN,
+	       "Write every metric's mean and confidence interval in Bencher "
+	       "Metric Format (bencher run --adapter json)."),
+	EXPORT(OPT_EXPORT_GITHUB_BENCHMARK, "export-github-benchmark",
+	       EXPORT_GITHUB_BENCHMARK, SCOPE_RUN,
+	       "Write every metric's mean as github-action-benchmark's "
+	       "customSmallerIsBetter input."),
+	{.id = OPT_FAIL_IF_SLOWER_FOR, .long_name = "fail-if-slower-for",
+	 .arity = ARG_TWO, .kind = KIND_SPECIAL, .arg_name = "NAME SPEC",
+	 .scope = SCOPE_BOTH, .handler = do_fail_for,
+	 .help = "The threshold for one benchmark (its display name or "
+		 "command line): SPEC as for --fail-if-slower (PCT, or "
+		 "METRIC=PCT,...); repeatable."},
+	EXPORT(OPT_EXPORT_JUNIT, "export-junit", EXPORT_JUNIT, SCOPE_BOTH,
+	       "Write the gate's verdicts as JUnit XML, a regression as a "
+	       "failing test case (with --baseline, --reference and "
+	       "--fail-if-slower, or in 'cbench compare')."),
 };
 const size_t cli_n_options = sizeof cli_options / sizeof cli_options[0];
 
@@ -495,12 +512,137 @@ static int kind_seconds(struct cli_state *st, const struct cli_option *o,
 	return bad_value(o, a[0], what);
 }
 
+/* ---- gate thresholds and metric lists ---- */
+
+#define CLI_MAX_GATE_METRICS 32
+
+int cli_parse_metric_list(const char *list, char names[][32], size_t max,
+			  char *err, size_t errlen)
+{
+	size_t n = 0;
+	const char *p = list;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char word[32];
+		if (len == 0 || len >= sizeof word) {
+			snprintf(err, errlen, "expected a comma list of metrics");
+			return -1;
+		}
+		memcpy(word, p, len);
+		word[len] = '\0';
+		if (set_lookup(metric_values, word) == NULL) {
+			char set[DIAG_MSG_MAX];
+			set_text(metric_values, NULL, set, sizeof set);
+			snprintf(err, errlen, "unknown metric '%s' (expected %s)",
+				 word, set);
+			return -1;
+		}
+		for (size_t k = 0; k < n; k++)
+			if (strcmp(names[k], word) == 0) {
+				snprintf(err, errlen, "metric '%s' given twice", word);
+				return -1;
+			}
+		if (n == max) {
+			snprintf(err, errlen, "too many metrics");
+			return -1;
+		}
+		memcpy(names[n++], word, len + 1);
+		if (p[len] == '\0')
+			return (int)n;
+		p += len + 1;
+	}
+}
+
+int cli_parse_thresholds(const char *spec, struct cli_threshold *out,
+			 size_t max, char *err, size_t errlen)
+{
+	const struct cli_option *o = cli_option(OPT_FAIL_IF_SLOWER);
+	size_t n = 0;
+	const char *p = spec;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char item[96];
+		if (len == 0 || len >= sizeof item || n == max) {
+			snprintf(err, errlen, "expected PCT or METRIC=PCT, comma-separated");
+			return -1;
+		}
+		memcpy(item, p, len);
+		item[len] = '\0';
+		struct cli_threshold t = {"", 0};
+		char *eq = strchr(item, '=');
+		const char *pct = item;
+		if (eq) {
+			*eq = '\0';
+			pct = eq + 1;
+			if (set_lookup(metric_values, item) == NULL ||
+			    strlen(item) >= sizeof t.metric) {
+				snprintf(err, errlen, "unknown metric '%s'", item);
+				return -1;
+			}
+			snprintf(t.metric, sizeof t.metric, "%s", item);
+		}
+		if (cli_parse_percent(pct, &t.fraction) != 0 ||
+		    t.fraction < o->min || t.fraction > o->max) {
+			snprintf(err, errlen, "expected a percentage from %g to %g "
+				 "in '%s'", o->min * 100, o->max * 100, pct);
+			return -1;
+		}
+		for (size_t k = 0; k < n; k++)
+			if (strcmp(out[k].metric, t.metric) == 0) {
+				snprintf(err, errlen, "%s given twice",
+					 t.metric[0] ? t.metric : "a threshold for "
+					 "every metric");
+				return -1;
+			}
+		out[n++] = t;
+		if (p[len] == '\0')
+			return (int)n;
+		p += len + 1;
+	}
+}
+
+/* --fail-if-slower METRIC=PCT,...: checked, kept as text (the bare PCT,
+ * if any, is the default threshold). */
+static int threshold_spec(struct cli_state *st, const struct cli_option *o,
+			  const char *v)
+{
+	struct cli_threshold t[CLI_MAX_GATE_METRICS + 1];
+	char err[DIAG_MSG_MAX];
+	int n = cli_parse_thresholds(v, t, CLI_MAX_GATE_METRICS + 1, err, sizeof err);
+	if (n < 0)
+		return bad_value(o, v, err);
+	for (int k = 0; k < n; k++)
+		if (t[k].metric[0] == '\0')
+			st->cfg->fail_if_slower = t[k].fraction;
+	st->cfg->fail_if_slower_spec = v;
+	return 0;
+}
+
+/* --fail-if-slower-for NAME SPEC: a threshold for one benchmark. */
+static int do_fail_for(struct cli_state *st, const struct cli_option *o,
+		       const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	struct cli_threshold t[CLI_MAX_GATE_METRICS + 1];
+	char err[DIAG_MSG_MAX];
+	if (a[0][0] == '\0')
+		return bad_value(o, a[0], "expected a benchmark's name or command");
+	if (cli_parse_thresholds(a[1], t, CLI_MAX_GATE_METRICS + 1, err,
+				 sizeof err) < 0)
+		return bad_value(o, a[1], err);
+	strlist_push(&st->cfg->fail_for_names, a[0]);
+	strlist_push(&st->cfg->fail_for_specs, a[1]);
+	return 0;
+}
+
 static int kind_percent(struct cli_state *st, const struct cli_option *o,
 			const char *const *a, int *exit_code)
 {
 	(void)exit_code;
 	double d;
 	char what[80];
+	if (o->id == OPT_FAIL_IF_SLOWER && strpbrk(a[0], "=,"))
+		return threshold_spec(st, o, a[0]);
 	if (cli_parse_percent(a[0], &d) == 0 &&
 	    (o->open ? d > o->min && d < o->max : d >= o->min && d <= o->max)) {
 		*(double *)target(st, o) = d;
@@ -517,6 +659,14 @@ static int kind_set(struct cli_state *st, const struct cli_option *o,
 		    const char *const *a, int *exit_code)
 {
 	(void)exit_code;
+	if (o->id == OPT_GATE_METRIC && strchr(a[0], ',')) {
+		char names[CLI_MAX_GATE_METRICS][32], err[DIAG_MSG_MAX];
+		if (cli_parse_metric_list(a[0], names, CLI_MAX_GATE_METRICS,
+					  err, sizeof err) < 0)
+			return bad_value(o, a[0], err);
+		*(const char **)target(st, o) = a[0];
+		return 0;
+	}
 	const struct cli_value *v = set_lookup(o->values, a[0]);
 	char what[DIAG_MSG_MAX];
 	if (v == NULL) {
@@ -942,6 +1092,15 @@ static int validate(struct cli_state *st)
 	    !(cfg->reference && cfg->fail_if_slower_given))
 		USAGE("--gate-metric is for a gate: give --baseline FILE, or "
 		      "--reference CMD with --fail-if-slower PCT");
+	bool gated = cfg->baseline || (cfg->reference && cfg->fail_if_slower_given);
+	if (cfg->fail_for_names.n && !gated)
+		USAGE("--fail-if-slower-for is for a gate: give --baseline FILE, "
+		      "or --reference CMD with --fail-if-slower PCT");
+	for (size_t i = 0; i < cfg->n_exports && !gated; i++)
+		if (cfg->exports[i].format == EXPORT_JUNIT)
+			USAGE("--export-junit writes a gate's verdicts: give "
+			      "--baseline FILE, or --reference CMD with "
+			      "--fail-if-slower PCT");
 	if (cfg->reference && cfg->fail_if_slower_given && !cfg->baseline &&
 	    cfg->commands.n == 0)
 		USAGE("--reference with --fail-if-slower gates the other commands "
@@ -1083,6 +1242,8 @@ void cli_free(struct config *cfg)
 	free(cfg->params);
 	free(cfg->ignore_codes);
 	free(cfg->exports);
+	free(cfg->fail_for_names.v);
+	free(cfg->fail_for_specs.v);
 	cmdline_free(cfg->shell_words);
 	memset(cfg, 0, sizeof *cfg);
 }

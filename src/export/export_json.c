@@ -579,3 +579,8 @@ int export_json_write(FILE *f, const struct export_doc *d)
 	free(lz.v);
 	return rc;
 }
+
+cJSON *export_json_text(const char *s)
+{
+	return str(s);
+}
