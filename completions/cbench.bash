@@ -17,10 +17,11 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	--export-json --export-markdown --export-asciidoc --export-orgmode
 	--export-csv --export-csv-runs --baseline --save-baseline
 	--fail-if-slower --gate-metric --require-all --match-by
-	-h --help -V --version'
+	--export-bmf --export-github-benchmark --export-junit
+	--fail-if-slower-for -h --help -V --version'
 _cbench_compare_opts='--seed --style -u --time-unit --confidence
 	--export-markdown --fail-if-slower --gate-metric --require-all
-	--match-by -h --help -V --version'
+	--match-by --export-junit --fail-if-slower-for -h --help -V --version'
 
 _cbench_counters='task-clock page-faults instructions cycles cache-references
 	cache-misses branches branch-misses none'
@@ -30,7 +31,7 @@ _cbench_nargs()
 {
 	case $1 in
 	-P | --parameter-scan) echo 3 ;;
-	-L | --parameter-list) echo 2 ;;
+	-L | --parameter-list | --fail-if-slower-for) echo 2 ;;
 	-w | --warmup | -r | --runs | -m | --min-runs | -M | --max-runs | \
 	--min-time | --max-time | -D | --parameter-step-size | -s | --setup | \
 	-p | --prepare | -C | --conclude | -c | --cleanup | -S | --shell | \
@@ -39,7 +40,7 @@ _cbench_nargs()
 	--confidence | --precision | --export-json | --export-markdown | \
 	--export-asciidoc | --export-orgmode | --export-csv | --export-csv-runs | \
 	--baseline | --save-baseline | --fail-if-slower | --gate-metric | \
-	--match-by)
+	--match-by | --export-bmf | --export-github-benchmark | --export-junit)
 		echo 1 ;;
 	*) echo 0 ;;
 	esac
@@ -76,7 +77,8 @@ _cbench_value()
 		COMPREPLY=($(compgen -W 'null pipe inherit' -- "$cur"))
 		_filedir ;;
 	--input | --export-json | --export-markdown | --export-asciidoc | \
-	--export-orgmode | --export-csv | --export-csv-runs | --save-baseline)
+	--export-orgmode | --export-csv | --export-csv-runs | --save-baseline | \
+	--export-bmf | --export-github-benchmark | --export-junit)
 		_filedir ;;
 	--baseline) _filedir json ;;
 	-S | --shell)

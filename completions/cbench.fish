@@ -28,7 +28,7 @@ function __cbench_positional
                 return 0
             case -P --parameter-scan
                 set need 3
-            case -L --parameter-list
+            case -L --parameter-list --fail-if-slower-for
                 set need 2
             case --warmup --runs --min-runs --max-runs --min-time --max-time \
                 --parameter-step-size --setup --prepare --conclude --cleanup \
@@ -37,7 +37,8 @@ function __cbench_positional
                 --confidence --precision --export-json --export-markdown \
                 --export-asciidoc --export-orgmode --export-csv \
                 --export-csv-runs --baseline --save-baseline \
-                --fail-if-slower --gate-metric --match-by
+                --fail-if-slower --gate-metric --match-by --export-bmf \
+                --export-github-benchmark --export-junit
                 set need 1
             case '-[wrmMDspCcSnu]'
                 set need 1
@@ -73,6 +74,19 @@ function __cbench_counters
     end
 end
 
+# Result files: *.json and directories to descend into, nothing else
+# (__fish_complete_suffix also lists the other files, after these).
+function __cbench_json_files
+    set -l tok (commandline -ct)
+    for f in $tok*
+        if test -d $f
+            printf '%s/\n' $f
+        else if string match -q -- '*.json' $f
+            printf '%s\n' $f
+        end
+    end
+end
+
 complete -c cbench -e
 complete -c cbench -f
 
@@ -82,7 +96,7 @@ set -l run 'not __cbench_is_compare'
 complete -c cbench -n "$run; and __cbench_positional" -a '(__fish_complete_command)'
 complete -c cbench -n "$run; and __fish_is_first_arg" -a compare -d 'Compare two saved result files'
 # compare BASE.json NEW.json
-complete -c cbench -n '__cbench_is_compare; and __cbench_positional' -k -a '(__fish_complete_suffix .json)'
+complete -c cbench -n '__cbench_is_compare; and __cbench_positional' -a '(__cbench_json_files)'
 
 # Options of `cbench` only.
 complete -c cbench -n $run -s w -l warmup -x -d 'Run each benchmark NUM times before measuring'
@@ -116,8 +130,10 @@ complete -c cbench -n $run -l export-asciidoc -r -F -d 'Write an AsciiDoc table 
 complete -c cbench -n $run -l export-orgmode -r -F -d 'Write an Org-mode table (- for stdout)'
 complete -c cbench -n $run -l export-csv -r -F -d 'Write summary statistics as CSV'
 complete -c cbench -n $run -l export-csv-runs -r -F -d 'Write every run as CSV'
-complete -c cbench -n $run -l baseline -r -k -a '(__fish_complete_suffix .json)' -d 'Compare with the saved results in FILE and gate'
+complete -c cbench -n $run -l baseline -x -a '(__cbench_json_files)' -d 'Compare with the saved results in FILE and gate'
 complete -c cbench -n $run -l save-baseline -r -F -d 'Save results as a baseline (JSON)'
+complete -c cbench -n $run -l export-bmf -r -F -d 'Write Bencher Metric Format JSON'
+complete -c cbench -n $run -l export-github-benchmark -r -F -d 'Write github-action-benchmark JSON'
 
 # Options of both `cbench` and `cbench compare`.
 complete -c cbench -l seed -x -d 'Seed for --order=shuffled and bootstrap resampling'
@@ -127,6 +143,8 @@ complete -c cbench -l confidence -x -d 'Confidence level of intervals and tests 
 complete -c cbench -l export-markdown -r -F -d 'Write a Markdown table (- for stdout)'
 complete -c cbench -l fail-if-slower -x -d 'Regression threshold for gates (default: 5)'
 complete -c cbench -l gate-metric -x -a 'wall_time cpu_time user_time system_time peak_rss task_clock page_faults instructions cycles cache_misses branch_misses' -d 'Metric the gate decides on'
+complete -c cbench -l export-junit -r -F -d "Write the gate's verdicts as JUnit XML"
+complete -c cbench -l fail-if-slower-for -x -d 'Threshold for one benchmark: NAME SPEC'
 complete -c cbench -l require-all -d 'Fail when a benchmark is missing from either side'
 complete -c cbench -l match-by -x -a 'command name' -d 'Match benchmarks by command line or by display name'
 complete -c cbench -s h -l help -d 'Print the help and exit'

@@ -456,6 +456,29 @@ static int gate_reference(const struct config *cfg, const struct bench_outcome *
 	return rc;
 }
 
+/* After the run: the gate against the baseline or the reference, if
+ * asked and the benchmarks completed.  Returns the exit code. */
+static int gate_after_run(const struct config *cfg, const struct cmp_set *baseline,
+			  const struct bench_outcome *out, const struct analysis *an)
+{
+	int exit_code = out->exit_code;
+	if (baseline && exit_code == CBENCH_EXIT_OK) {
+		struct cmp_set *now = gate_from_results(out->results, out->n, "this run");
+		exit_code = gate(cfg, baseline, now);
+		gate_set_free(now);
+	} else if (baseline) {
+		diag_note("not compared with the baseline: the benchmarks did not "
+			  "complete");
+	} else if (cfg->fail_if_slower_given && out->reference >= 0 &&
+		   exit_code == CBENCH_EXIT_OK) {
+		exit_code = gate_reference(cfg, out, an);
+	} else if (cfg->fail_if_slower_given && out->reference >= 0) {
+		diag_note("not gated against the reference: the benchmarks did "
+			  "not complete");
+	}
+	return exit_code;
+}
+
 /* `cbench compare BASE NEW`: both files are read and checked, and the
  * report's destinations too, before anything is printed. */
 static int run_compare(const struct config *cfg)
@@ -660,21 +683,7 @@ static int run(int argc, char **argv)
 	if (out.n > 1)
 		text_summary(&st, ex.an, out.results);
 	write_exports(&ex, &out, true);
-	exit_code = out.exit_code;
-	if (baseline && exit_code == CBENCH_EXIT_OK) {
-		struct cmp_set *now = gate_from_results(out.results, out.n, "this run");
-		exit_code = gate(&cfg, baseline, now);
-		gate_set_free(now);
-	} else if (baseline) {
-		diag_note("not compared with the baseline: the benchmarks did not "
-			  "complete");
-	} else if (cfg.fail_if_slower_given && out.reference >= 0 &&
-		   exit_code == CBENCH_EXIT_OK) {
-		exit_code = gate_reference(&cfg, &out, ex.an);
-	} else if (cfg.fail_if_slower_given && out.reference >= 0) {
-		diag_note("not gated against the reference: the benchmarks did "
-			  "not complete");
-	}
+	exit_code = gate_after_run(&cfg, baseline, &out, ex.an);
 	gate_set_free(baseline);
 	if (ex.failed && (exit_code == CBENCH_EXIT_OK ||
 			  exit_code == CBENCH_EXIT_REGRESSION))

@@ -258,13 +258,16 @@ const struct cli_option cli_options[] = {
 	 .given_off = OFF(fail_if_slower_given),
 	 .help = "Regression threshold for gates: --baseline FILE, or without "
 		 "one the other commands against --reference CMD, measured "
-		 "in the same invocation"},
+		 "in the same invocation; METRIC=PCT,... gives each gate "
+		 "metric its own (and gates on those named, without "
+		 "--gate-metric)"},
 	{.id = OPT_GATE_METRIC, .long_name = "gate-metric", .arity = ARG_ONE,
 	 .kind = KIND_CHOICE, .arg_name = "METRIC", .values = metric_values,
 	 .scope = SCOPE_BOTH, .show_def = DEF_TEXT,
 	 .def_text = "instructions when both sides have them, else wall_time",
 	 .off = OFF(gate_metric), .help = "Metric the gate decides on (with "
-	 "--baseline, or --reference and --fail-if-slower)"},
+	 "--baseline, or --reference and --fail-if-slower); a comma list "
+	 "gates on each, and any regression fails"},
 	{.id = OPT_REQUIRE_ALL, .long_name = "require-all", .arity = ARG_NONE,
 	 .kind = KIND_FLAG, .scope = SCOPE_BOTH, .off = OFF(require_all),
 	 .help = "Fail (exit 2) when a benchmark is missing from either side."},

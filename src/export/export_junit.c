@@ -77,6 +77,13 @@ static void summary(char *buf, size_t len, const struct cmp_report *rep,
 {
 	double thr = isfinite(r->threshold) && r->threshold > 0 ? r->threshold
 								 : rep->threshold;
+	if (!isfinite(r->st.ratio_lo) || !isfinite(r->st.ratio_hi) ||
+	    !isfinite(r->p)) {
+		snprintf(buf, len, "%s undecided: too few runs (base %zu, new %zu) "
+			 "or too noisy to bound the ratio", gate_metric_key(rep->metric),
+			 r->base_n, r->new_n);
+		return;
+	}
 	snprintf(buf, len, "%s %s: new/base %.4g (%g%% CI %.4g to %.4g), "
 		 "threshold %g%%, p = %.3g", gate_metric_key(rep->metric),
 		 gate_verdict_name(r->verdict), r->st.ratio,
