@@ -38,6 +38,7 @@ struct export_context {
 	int argc;
 	char *const *argv;
 	struct machine_info machine;
+	struct source_state source;   /* git state of the working directory */
 };
 
 /* What every exporter formats: the invocation, its results and their

@@ -673,6 +673,7 @@ static int run(int argc, char **argv)
 	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv},
 			     .an = analysis_new(&aopt)};
 	sysinfo_collect(&ex.ctx.machine, started);
+	ex.ctx.source.dirty = -1;
 
 	install_signals();
 	struct bench_outcome out;

@@ -14,6 +14,7 @@
  * because -P and -L take several words and options may follow commands.
  */
 #include "cli.h"
+#include "results.h"
 #include "cmdline.h"
 #include "counters.h"
 #include "xalloc.h"
@@ -1031,6 +1032,32 @@ static int no_command(const struct cli_state *st)
 	      st->last_word, arg, opt, o->arg_name);
 }
 /* Checks that need the whole command line. */
+/*
+ * A parameter named like a per-run column of the JSON (a metric key such as
+ * wall_time, exit_code, started_at, ...) or "command" would overwrite that
+ * column, or clash with it, in the README's one-line data frame
+ * (`pd.DataFrame(r["runs"]).assign(command=..., **parameters)`): refused.
+ */
+static int check_param_names(const struct config *cfg)
+{
+	static const char *const taken[] = {"command", "exit_code", "signal",
+		"timed_out", "failed", "outlier", "started_at", "run_index"};
+	for (size_t i = 0; i < cfg->n_params; i++) {
+		const char *n = cfg->params[i].name;
+		bool clash = false;
+		for (int m = 0; m < MET_COUNT && !clash; m++)
+			clash = strcmp(n, metric_info((enum metric_id)m)->key) == 0;
+		for (size_t k = 0; k < sizeof taken / sizeof *taken && !clash; k++)
+			clash = strcmp(n, taken[k]) == 0;
+		if (clash)
+			USAGE("parameter name '%s' is the name of a per-run column "
+			      "(a metric, command, exit_code, ...): in a data frame "
+			      "of runs it would overwrite that column; choose "
+			      "another name", n);
+	}
+	return 0;
+}
+
 static int validate(struct cli_state *st)
 {
 	struct config *cfg = st->cfg;
@@ -1095,6 +1122,8 @@ static int validate(struct cli_state *st)
 	    !(cfg->reference && cfg->fail_if_slower_given))
 		USAGE("--gate-metric is for a gate: give --baseline FILE, or "
 		      "--reference CMD with --fail-if-slower PCT");
+	if (check_param_names(cfg) != 0)
+		return -1;
 	bool gated = cfg->baseline || (cfg->reference && cfg->fail_if_slower_given);
 	if (cfg->fail_for_names.n && !gated)
 		USAGE("--fail-if-slower-for is for a gate: give --baseline FILE, "

@@ -271,6 +271,10 @@ int export_csv_runs_write(FILE *f, const struct export_doc *d)
 		if (has[m])
 			fieldf(f, metric_info((enum metric_id)m)->key);
 	}
+	/* The run's place in the whole invocation (1, 2, ... across
+	 * benchmarks, in the order they ran) and its start (Unix seconds). */
+	fieldf(f, "run_index");
+	fieldf(f, "started_at");
 	fputc('\n', f);
 
 	struct rowbuf *b = xmalloc(sizeof *b);
@@ -315,6 +319,8 @@ int export_csv_runs_write(FILE *f, const struct export_doc *d)
 			for (int mi = 0; mi < MET_COUNT; mi++)
 				if (has[mi])
 					row_number(b, r->has[mi] ? r->col[mi][k] : NAN);
+			row_number(b, r->run_index[k]);
+			row_number(b, r->started_s[k]);
 			row_str(b, "\n");
 		}
 		free(lead);
