@@ -295,6 +295,100 @@ static void threshold_precedence(void)
 	CHECK(gate_threshold_for(NULL, 0, 0.05, &b, MET_USER) == 0.05);
 }
 
+/* The JSON context carries the machine and source readings as given
+ * (sysinfo.h; filled by hand here), and null for each unknown one. */
+static void json_context_fields(void)
+{
+	struct fixture fx;
+	CHECK(fixture_init(&fx, base_spec) == 0);
+	struct export_context *c = &fx.ctx;
+	c->machine.mem_total = 8589934592;
+	c->machine.swap_total = 0;
+	c->machine.swap_used = 0;
+	c->machine.loadavg[0] = 0.5;
+	c->machine.loadavg[1] = 1.25;
+	c->machine.loadavg[2] = 2;
+	snprintf(c->machine.os_release, sizeof c->machine.os_release, "Debian GNU/Linux 12 (bookworm)");
+	snprintf(c->machine.governor, sizeof c->machine.governor, "performance");
+	c->machine.boost = 0;
+	snprintf(c->machine.compiler, sizeof c->machine.compiler, "gcc 12.2.0");
+	snprintf(c->source.commit, sizeof c->source.commit, "0123456789abcdef0123456789abcdef01234567");
+	snprintf(c->source.branch, sizeof c->source.branch, "main");
+	c->source.dirty = 1;
+	snprintf(c->source.from, sizeof c->source.from, "git");
+	char *got = render(export_json_write, fx.doc);
+	cJSON *j = cJSON_Parse(got);
+	free(got);
+	CHECK(j != NULL);
+	cJSON *x = cJSON_GetObjectItemCaseSensitive(j, "context");
+	int bad = 0;
+	bad += cJSON_GetObjectItem(x, "memory_total_bytes")->valuedouble != 8589934592.0;
+	bad += cJSON_GetObjectItem(x, "swap_total_bytes")->valuedouble != 0;
+	bad += cJSON_GetArrayItem(cJSON_GetObjectItem(x, "load_average"), 1)->valuedouble != 1.25;
+	bad += strcmp(cJSON_GetObjectItem(x, "os_release")->valuestring,
+		      "Debian GNU/Linux 12 (bookworm)") != 0;
+	bad += strcmp(cJSON_GetObjectItem(x, "cpu_governor")->valuestring, "performance") != 0;
+	bad += !cJSON_IsNull(cJSON_GetObjectItem(x, "cpufreq_driver"));
+	bad += !cJSON_IsFalse(cJSON_GetObjectItem(x, "cpu_boost"));
+	bad += strcmp(cJSON_GetObjectItem(x, "compiler")->valuestring, "gcc 12.2.0") != 0;
+	cJSON *src = cJSON_GetObjectItem(x, "source");
+	bad += strcmp(cJSON_GetObjectItem(src, "branch")->valuestring, "main") != 0;
+	bad += !cJSON_IsTrue(cJSON_GetObjectItem(src, "dirty"));
+	cJSON_Delete(j);
+	/* Unknown: -1 and "" are null. */
+	c->machine.mem_total = c->machine.swap_total = c->machine.swap_used = -1;
+	c->machine.loadavg[0] = -1;
+	c->machine.boost = -1;
+	c->machine.os_release[0] = '\0';
+	memset(&c->source, 0, sizeof c->source);
+	c->source.dirty = -1;
+	got = render(export_json_write, fx.doc);
+	j = cJSON_Parse(got);
+	free(got);
+	x = cJSON_GetObjectItemCaseSensitive(j, "context");
+	const char *nulls[] = {"memory_total_bytes", "swap_total_bytes",
+			       "swap_used_bytes", "load_average", "os_release",
+			       "cpu_boost"};
+	for (size_t k = 0; k < sizeof nulls / sizeof *nulls; k++)
+		bad += !cJSON_IsNull(cJSON_GetObjectItem(x, nulls[k]));
+	src = cJSON_GetObjectItem(x, "source");
+	bad += !cJSON_IsNull(cJSON_GetObjectItem(src, "commit"));
+	bad += !cJSON_IsNull(cJSON_GetObjectItem(src, "dirty"));
+	cJSON_Delete(j);
+	fixture_free(&fx);
+	CHECK(bad == 0);
+}
+
+/* Per-run start and invocation-wide index as recorded; numeric
+ * parameters as numbers beside the strings. */
+static void json_runs_and_parameter_values(void)
+{
+	struct fixture fx;
+	CHECK(fixture_init(&fx, base_spec) == 0);
+	struct bench_result *r = fx.out.results[0];
+	r->started_s[0] = 1796000000.25;
+	r->run_index[0] = 7;
+	char *got = render(export_json_write, fx.doc);
+	cJSON *j = cJSON_Parse(got);
+	free(got);
+	CHECK(j != NULL);
+	cJSON *r0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "results"), 0);
+	cJSON *runs = cJSON_GetObjectItem(r0, "runs");
+	int bad = 0;
+	bad += cJSON_GetArrayItem(cJSON_GetObjectItem(runs, "started_at"), 0)->valuedouble
+	       != 1796000000.25;
+	bad += cJSON_GetArrayItem(cJSON_GetObjectItem(runs, "run_index"), 0)->valuedouble != 7;
+	bad += !cJSON_IsNull(cJSON_GetArrayItem(cJSON_GetObjectItem(runs, "run_index"), 1));
+	bad += cJSON_GetArraySize(cJSON_GetObjectItem(runs, "run_index")) != 5;
+	bad += !cJSON_IsString(cJSON_GetObjectItem(cJSON_GetObjectItem(r0, "parameters"), "n"));
+	bad += cJSON_GetObjectItem(cJSON_GetObjectItem(r0, "parameter_values"), "n")->valuedouble != 1;
+	bad += cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "results"), 2),
+				   "parameter_values") != NULL;
+	cJSON_Delete(j);
+	fixture_free(&fx);
+	CHECK(bad == 0);
+}
+
 int main(void)
 {
 	stats_init();
@@ -303,5 +397,7 @@ int main(void)
 	RUN(bmf_numbers_from_analysis);
 	RUN(junit_golden);
 	RUN(threshold_precedence);
+	RUN(json_context_fields);
+	RUN(json_runs_and_parameter_values);
 	return unit_failures ? 1 : 0;
 }
