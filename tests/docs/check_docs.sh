@@ -115,7 +115,16 @@ run_recipe() {
 	done < <(jq -r '.[]' <<<"$cmds")
 	"$W/dest-$name/usr/local/bin/cbench" --version >/dev/null 2>&1 ||
 		{ bad "$name recipe (README line $line): no working cbench installed"; return; }
-	echo "PASS $name recipe (README line $line): $n steps, packages: $(tr '\n' ' ' <"$W/pkgs")"
+	echo "PASS $name recipe (README line $line): $n steps, packages: $(tr ' ' '\n' <"$W/pkgs" | sort -u | tr '\n' ' ')"
+}
+
+# The project a recipe builds after installing cbench (its `make`), and
+# the examples' sources.
+make_project() {
+	local f=$W/fixture
+	mkdir -p "$f"
+	printf 'int twice(int v) { return 2 * v; }\n' >"$f/big.c"
+	printf 'all: out.o\nout.o: big.c\n\t$(CC) -c big.c -o out.o\nclean distclean:\n\trm -f out.o\n' >"$f/Makefile"
 }
 
 # Stand-ins for the programs and files the examples name.
@@ -133,8 +142,6 @@ make_fixture() {
 	for p in build/tool base/tool old new solve tool flaky-server-test gen-data process; do
 		cp "$f/stub" "$f/$p"
 	done
-	printf 'int f(int x) { return 2 * x; }\n' >"$f/big.c"
-	printf 'all: out.o\nout.o: big.c\n\t$(CC) -c big.c -o out.o\nclean distclean:\n\trm -f out.o\n' >"$f/Makefile"
 	seq 1000 >"$f/input.txt"
 	echo "no match here" >"$f/file"
 	echo 'SELECT count(*) FROM t;' >"$f/query.sql"
@@ -170,9 +177,11 @@ make_wrapper() {
 run_example() {
 	local line=$1 kind=$2 error=$3 where=$4 cmds=$5 c r rc n=0 dir=$W/fixture
 	LINE=$line
+	# One fresh clone for all such blocks (the Install section builds on
+	# the Quick start's build, as a reader following both would).
 	if [ "$where" = clone ]; then
-		dir=$W/clone-$line
-		git clone -q "$W/src" "$dir"
+		dir=$W/clone
+		[ -d "$dir" ] || git clone -q "$W/src" "$dir"
 	fi
 	while IFS= read -r c; do
 		case $c in ''|\#*) continue ;; esac
@@ -180,7 +189,7 @@ run_example() {
 		[ "$where" = clone ] && r=$(rewrite "$c")
 		[ -z "$r" ] && continue
 		n=$((n + 1)) commands=$((commands + 1))
-		(cd "$dir" && PATH="$W/bin:$PATH" DESTDIR="$W/dest-clone-$line" \
+		(cd "$dir" && PATH="$W/bin:$PATH" DESTDIR="$W/dest-clone" \
 			timeout 300 bash -c "$r") >"$W/log" 2>&1
 		rc=$?
 		case $r in
@@ -198,7 +207,7 @@ run_example() {
 	echo "PASS README line $line ($kind): $n commands"
 }
 
-mkdir -p "$W/fixture"
+make_project
 # Recipes first: the GitLab one installs the cbench the examples use.
 while IFS= read -r rec; do
 	blocks=$((blocks + 1))
