@@ -11,8 +11,8 @@
 #     them), so a tool the recipe forgets (help2man for `make install`)
 #     fails as it would on a fresh runner.  `git clone .../OWNER/cbench`
 #     clones the fresh clone instead, `apt-get` lines are checked, not run,
-#     `sysctl` is not run, `sudo` is dropped and `make install` goes to a
-#     DESTDIR.
+#     `sysctl` is not run, `sudo` is dropped, /tmp/ paths move into the
+#     temporary directory and `make install` goes to a DESTDIR.
 #  2. Every README example: ```sh blocks line by line and the `$ ` lines
 #     of terminal transcripts, in README order, in one directory holding
 #     stand-ins for the programs they name (./build/tool, ./old, big.c, a
@@ -72,6 +72,8 @@ rewrite() {
 		*make\ test*) echo "  (left out: make test, the suite CI runs)" >&2; continue ;;
 		esac
 		part=${part//https:\/\/github.com\/OWNER\/cbench/file:\/\/$W\/src}
+		# Paths outside the work area (GitLab's /tmp/cbench) go inside it.
+		part=${part// \/tmp\// $W\/tmp\/}
 		out=${out:+$out && }$part
 	done < <(sed 's/ && /\n/g' <<<"$cmd")
 	printf '%s' "$out"
@@ -99,7 +101,7 @@ run_recipe() {
 	while IFS= read -r c; do rewrite "$c" >/dev/null; done < <(jq -r '.[]' <<<"$cmds")
 	# shellcheck disable=SC2046
 	shim=$(shim_path "$W/shim-$name" $(cat "$W/pkgs") $runner)
-	mkdir -p "$W/run-$name/project" "$W/run-$name/tmp"
+	mkdir -p "$W/run-$name/project" "$W/run-$name/tmp" "$W/tmp"
 	cp "$W/fixture/Makefile" "$W/fixture/big.c" "$W/run-$name/project/"
 	while IFS= read -r c; do
 		r=$(rewrite "$c" 2>/dev/null)
