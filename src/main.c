@@ -395,6 +395,27 @@ static int worse(int a, int b)
 	return a;
 }
 
+/* A --fail-if-slower-for NAME that no compared benchmark has would set
+ * nothing: say so. */
+static void warn_unmatched_thresholds(const struct config *cfg,
+				      const struct cmp_report *const *reps, size_t n)
+{
+	for (size_t k = 0; k < cfg->fail_for_names.n; k++) {
+		const char *name = cfg->fail_for_names.v[k];
+		bool found = false;
+		for (size_t i = 0; i < n && !found; i++)
+			for (size_t r = 0; r < reps[i]->n_rows && !found; r++) {
+				const struct cmp_bench *b = reps[i]->rows[r].new;
+				found = b && (strcmp(b->name, name) == 0 ||
+					      (b->command && strcmp(b->command, name) == 0));
+			}
+		if (!found && n > 0)
+			diag_warning("--fail-if-slower-for '%s': no compared benchmark "
+				     "has that name or command line, so its threshold "
+				     "applied to none", name);
+	}
+}
+
 /* Show every gate's result g[0..n) (one per gate metric), write
  * --export-junit from them, free them; returns the exit code. */
 static int show_gates(const struct config *cfg, struct gate_result *g, size_t n)
@@ -417,6 +438,7 @@ static int show_gates(const struct config *cfg, struct gate_result *g, size_t n)
 			rc = worse(rc, CBENCH_EXIT_FAILURE);
 		}
 	}
+	warn_unmatched_thresholds(cfg, reps, n_reps);
 	for (size_t i = 0; i < n; i++)
 		gate_result_free(&g[i]);
 	return rc;

@@ -120,6 +120,12 @@ test_ci_gate_several_metrics() {
 		--fail-if-slower-for ten page_faults=1000% >out 2>err ||
 		fail "per-benchmark threshold: exit $?: $(cat err)"
 	expect_grep "within" '^  ten +.* within noise$' out
+	expect_no_grep "no warning" 'fail-if-slower-for' err
+	cb -r 6 --reference "$HELPERS/touch_pages 500" -n ref -n ten \
+		"$HELPERS/touch_pages 5000" --fail-if-slower 5 --gate-metric page_faults \
+		--fail-if-slower-for tne page_faults=1000% >out 2>err
+	expect_eq "misspelt name: the default threshold" "$?" 3
+	expect_grep "warning" "^cbench: warning: --fail-if-slower-for 'tne': no compared benchmark" err
 }
 
 test_ci_gate_bad_thresholds() {
