@@ -122,6 +122,13 @@ $(BUILD)/bench/backend: tests/bench/backend.c $(LIB_OBJS) $(BUILD)/.flags
 	@echo "  CC      $<"
 	$(Q)$(CC) $(FINAL_CFLAGS) -o $@ $< $(LIB_OBJS) $(FINAL_LDFLAGS) $(FINAL_LIBS)
 
+# Change-point detection over a long series (tests/bench/changepoint.c).
+$(BUILD)/bench/changepoint: tests/bench/changepoint.c $(LIB_OBJS) $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(FINAL_CFLAGS) -o $@ $< $(LIB_OBJS) $(FINAL_LDFLAGS) $(FINAL_LIBS)
+bench: $(BUILD)/bench/changepoint
+
 bench: cbench $(BUILD)/bench/floor $(BUILD)/bench/backend $(BUILD)/helpers/hwm
 ifdef SANITIZE
 	$(error make bench measures the plain build: run it without SANITIZE)

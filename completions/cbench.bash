@@ -17,11 +17,12 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	--export-json --export-markdown --export-asciidoc --export-orgmode
 	--export-csv --export-csv-runs --baseline --save-baseline
 	--fail-if-slower --gate-metric --require-all --match-by
-	--export-bmf --export-github-benchmark --export-junit
-	--fail-if-slower-for -h --help -V --version'
+	--pin --pin-hooks --pin-self --aslr --randomize-layout
+	--export-bmf --export-github-benchmark --export-junit --fail-if-slower-for
+	-h --help -V --version --reference-name --min-benchmarking-time --quiet'
 _cbench_compare_opts='--seed --style -u --time-unit --confidence
 	--export-markdown --fail-if-slower --gate-metric --require-all
-	--match-by --export-junit --fail-if-slower-for -h --help -V --version'
+	--match-by --export-junit --fail-if-slower-for -h --help -V --version --quiet'
 
 _cbench_counters='task-clock page-faults instructions cycles cache-references
 	cache-misses branches branch-misses none'
@@ -40,7 +41,9 @@ _cbench_nargs()
 	--confidence | --precision | --export-json | --export-markdown | \
 	--export-asciidoc | --export-orgmode | --export-csv | --export-csv-runs | \
 	--baseline | --save-baseline | --fail-if-slower | --gate-metric | \
-	--match-by | --export-bmf | --export-github-benchmark | --export-junit)
+	--match-by | --pin | --pin-hooks | --pin-self | --aslr | \
+	--reference-name | --min-benchmarking-time | --export-bmf | \
+	--export-github-benchmark | --export-junit)
 		echo 1 ;;
 	*) echo 0 ;;
 	esac
@@ -56,6 +59,8 @@ _cbench_value()
 	-u | --time-unit)
 		COMPREPLY=($(compgen -W 'microsecond millisecond second' -- "$cur")) ;;
 	--match-by) COMPREPLY=($(compgen -W 'command name' -- "$cur")) ;;
+	--aslr) COMPREPLY=($(compgen -W 'on off' -- "$cur")) ;;
+	--pin-hooks) COMPREPLY=($(compgen -W 'none' -- "$cur")) ;;
 	--gate-metric)
 		COMPREPLY=($(compgen -W 'wall_time cpu_time user_time system_time
 			peak_rss task_clock page_faults instructions cycles
@@ -95,6 +100,15 @@ _cbench()
 	_init_completion -s || return
 
 	local mode=run i=1
+	if [[ ${words[1]-} == system ]] && ((cword > 1)); then
+		# cbench system check [--json] [--runs N] | tune | reset
+		if ((cword == 2)); then
+			COMPREPLY=($(compgen -W 'check tune reset --help' -- "$cur"))
+		elif [[ ${words[2]} == check && $prev != --runs ]]; then
+			COMPREPLY=($(compgen -W '--json --runs' -- "$cur"))
+		fi
+		return
+	fi
 	if [[ ${words[1]-} == compare ]] && ((cword > 1)); then
 		mode=compare
 		i=2
@@ -155,7 +169,7 @@ _cbench()
 		_filedir
 	else
 		COMPREPLY=($(compgen -c -- "$cur"))
-		((cword == 1)) && COMPREPLY+=($(compgen -W compare -- "$cur"))
+		((cword == 1)) && COMPREPLY+=($(compgen -W 'compare system' -- "$cur"))
 	fi
 } &&
 	complete -F _cbench cbench

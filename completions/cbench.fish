@@ -10,6 +10,12 @@ function __cbench_is_compare
     test (count $words) -ge 2; and test "$words[2]" = compare
 end
 
+# Is this `cbench system ...`?
+function __cbench_is_system
+    set -l words (commandline -opc)
+    test (count $words) -ge 2; and test "$words[2]" = system
+end
+
 # Is the current word a positional argument (not an option's value)?
 # -P takes three words and -L two, which fish's -r/-x cannot say.
 function __cbench_positional
@@ -37,7 +43,9 @@ function __cbench_positional
                 --confidence --precision --export-json --export-markdown \
                 --export-asciidoc --export-orgmode --export-csv \
                 --export-csv-runs --baseline --save-baseline \
-                --fail-if-slower --gate-metric --match-by --export-bmf \
+                --fail-if-slower --gate-metric --match-by \
+                --pin --pin-hooks --pin-self --aslr --reference-name \
+                --min-benchmarking-time --export-bmf \
                 --export-github-benchmark --export-junit
                 set need 1
             case '-[wrmMDspCcSnu]'
@@ -90,11 +98,16 @@ end
 complete -c cbench -e
 complete -c cbench -f
 
-set -l run 'not __cbench_is_compare'
+set -l run 'not __cbench_is_compare; and not __cbench_is_system'
 
 # The command to benchmark, or the compare subcommand.
 complete -c cbench -n "$run; and __cbench_positional" -a '(__fish_complete_command)'
 complete -c cbench -n "$run; and __fish_is_first_arg" -a compare -d 'Compare two saved result files'
+complete -c cbench -n "$run; and __fish_is_first_arg" -a system -d 'Check, tune or reset this machine for benchmarking'
+# system check [--json] [--runs N] | tune | reset
+complete -c cbench -n '__cbench_is_system; and __fish_is_nth_token 2' -f -a 'check\t"What will spoil measurements here" tune\t"Apply the undoable recommendations (root)" reset\t"Restore what tune changed (root)"'
+complete -c cbench -n '__cbench_is_system; and __fish_seen_subcommand_from check' -f -l json -d 'Print the check as JSON'
+complete -c cbench -n '__cbench_is_system; and __fish_seen_subcommand_from check' -x -l runs -d 'Noise-loop runs (0: none)'
 # compare BASE.json NEW.json
 complete -c cbench -n '__cbench_is_compare; and __cbench_positional' -a '(__cbench_json_files)'
 
@@ -103,8 +116,8 @@ complete -c cbench -n $run -s w -l warmup -x -d 'Run each benchmark NUM times be
 complete -c cbench -n $run -s r -l runs -x -d 'Measure exactly NUM runs'
 complete -c cbench -n $run -s m -l min-runs -x -d 'Measure at least NUM runs (default: 10)'
 complete -c cbench -n $run -s M -l max-runs -x -d 'Measure at most NUM runs'
-complete -c cbench -n $run -l min-time -x -d 'Without -r, run until SECONDS of measured time'
-complete -c cbench -n $run -l max-time -x -d 'Stop a benchmark after SECONDS of measured time'
+complete -c cbench -n $run -l min-time -x -d 'Without -r, run until the runs have cost SECONDS'
+complete -c cbench -n $run -l max-time -x -d 'Stop a benchmark once its runs have cost SECONDS'
 complete -c cbench -n $run -s P -l parameter-scan -x -d 'Benchmark for each value NAME from MIN to MAX'
 complete -c cbench -n $run -s D -l parameter-step-size -x -d 'Step of the preceding -P'
 complete -c cbench -n $run -s L -l parameter-list -x -d 'Benchmark for each of the comma-separated VALUES'
@@ -132,6 +145,13 @@ complete -c cbench -n $run -l export-csv -r -F -d 'Write summary statistics as C
 complete -c cbench -n $run -l export-csv-runs -r -F -d 'Write every run as CSV'
 complete -c cbench -n $run -l baseline -x -a '(__cbench_json_files)' -d 'Compare with the saved results in FILE and gate'
 complete -c cbench -n $run -l save-baseline -r -F -d 'Save results as a baseline (JSON)'
+complete -c cbench -n $run -l pin -x -d 'Run the command (and hooks) on these CPUs, e.g. 2-3,6'
+complete -c cbench -n $run -l pin-hooks -x -a 'none\t"Where cbench may run"' -d 'Run the hooks on these CPUs, or none'
+complete -c cbench -n $run -l pin-self -x -d 'Run cbench itself on these CPUs'
+complete -c cbench -n $run -l aslr -x -a 'on off' -d 'Address-space randomisation of the command'
+complete -c cbench -n $run -l randomize-layout -d 'Pad the environment by a random size per run'
+complete -c cbench -n $run -l reference-name -x -d 'Display name of the --reference command'
+complete -c cbench -n $run -l min-benchmarking-time -x -d 'Same as --min-time'
 complete -c cbench -n $run -l export-bmf -r -F -d 'Write Bencher Metric Format JSON'
 complete -c cbench -n $run -l export-github-benchmark -r -F -d 'Write github-action-benchmark JSON'
 
@@ -149,3 +169,4 @@ complete -c cbench -l require-all -d 'Fail when a benchmark is missing from eith
 complete -c cbench -l match-by -x -a 'command name' -d 'Match benchmarks by command line or by display name'
 complete -c cbench -s h -l help -d 'Print the help and exit'
 complete -c cbench -s V -l version -d 'Print the version and exit'
+complete -c cbench -l quiet -d 'No notes on stderr'

@@ -50,6 +50,14 @@ struct analysis_cmp {
 	struct stats_comparison unpaired;  /* the independent-samples
 					      comparison (Fieller, Welch,
 					      Mann-Whitney), for reference */
+	/* hyperfine's "± σ" of the ratio as the summary shows it (the larger
+	 * of cmp.ratio and its inverse, r): first-order propagation of the
+	 * two sides' sample standard deviations with the covariance taken
+	 * as 0, r * sqrt((sd_a / mean_a)^2 + (sd_b / mean_b)^2) (hyperfine,
+	 * src/benchmark/relative_speed.rs, after Wikipedia's "Propagation of
+	 * uncertainty", example formulas).  NaN when a side has fewer than
+	 * 2 runs or a mean or the ratio is 0. */
+	double ratio_sd;
 };
 
 /* One benchmark. */

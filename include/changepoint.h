@@ -45,6 +45,11 @@ struct cp_change {
 	double ratio_lo, ratio_hi;  /* its CI at 1 - alpha */
 	double p_value;        /* of the test that kept this change */
 	double divergence;     /* the E-divisive statistic of the split */
+	double p_welch;        /* Welch's two-sided p of the split's two sides,
+				  before the correction for having chosen the
+				  split (what Hunter reports); p_value is
+				  min(1, K p_welch) for the t-test, K the
+				  splits the segment admitted */
 };
 
 /*

@@ -75,6 +75,8 @@ enum opt_id {
 	OPT_HELP, OPT_VERSION,
 	OPT_EXPORT_BMF, OPT_EXPORT_GITHUB_BENCHMARK, OPT_EXPORT_JUNIT,
 	OPT_FAIL_IF_SLOWER_FOR,
+	OPT_PIN, OPT_PIN_HOOKS, OPT_PIN_SELF, OPT_ASLR, OPT_RANDOMIZE_LAYOUT,
+	OPT_REFERENCE_NAME, OPT_MIN_BENCH_TIME, OPT_QUIET,
 	OPT__COUNT
 };
 
@@ -122,6 +124,10 @@ enum time_unit { UNIT_AUTO, UNIT_US, UNIT_MS, UNIT_S };
 enum run_order { ORDER_SEQUENTIAL, ORDER_INTERLEAVED, ORDER_SHUFFLED };
 enum sort_mode { SORT_AUTO, SORT_COMMAND, SORT_MEAN_TIME };
 enum match_by { MATCH_COMMAND, MATCH_NAME };
+enum aslr_mode { ASLR_SYSTEM, ASLR_ON, ASLR_OFF };
+/* `cbench system ACTION` (spin: the noise loop the check runs). */
+enum system_action { SYSTEM_NONE, SYSTEM_CHECK, SYSTEM_TUNE, SYSTEM_RESET,
+		     SYSTEM_SPIN };
 enum export_format { EXPORT_JSON, EXPORT_MARKDOWN, EXPORT_ASCIIDOC,
 		     EXPORT_ORGMODE, EXPORT_CSV, EXPORT_CSV_RUNS,
 		     EXPORT_BMF, EXPORT_GITHUB_BENCHMARK, EXPORT_JUNIT,
@@ -183,6 +189,7 @@ struct config {
 
 	double timeout_s;              /* 0: none */
 	const char *reference;
+	const char *reference_name;    /* --reference-name, NULL if none */
 	enum run_order order;
 	uint64_t seed;
 	bool seed_given;
@@ -191,6 +198,7 @@ struct config {
 	struct strlist outputs;        /* --output, once or per command */
 	bool show_output;
 	enum style style;
+	bool quiet;                    /* --quiet: no notes */
 	enum time_unit time_unit;
 	const char *counters;          /* NULL: default set */
 
@@ -215,6 +223,17 @@ struct config {
 	 * fail_if_slower); --fail-if-slower-for NAME SPEC, pairwise. */
 	const char *fail_if_slower_spec;
 	struct strlist fail_for_names, fail_for_specs;
+	/* noise control: CPU lists as given (checked by cpulist_parse), NULL
+	 * when not given; --pin-hooks "none" leaves the hooks unpinned. */
+	const char *pin, *pin_hooks, *pin_self;
+	enum aslr_mode aslr;           /* ASLR_SYSTEM: as the system has it */
+	bool randomize_layout;
+
+	/* `cbench system ...`: its own few options (cli_parse), not the table */
+	bool system_mode;              /* `cbench system ...` */
+	enum system_action system_action;
+	bool system_json;              /* check --json */
+	long system_runs;              /* check --runs N: noise loop runs, 0: none */
 };
 
 /*
@@ -228,6 +247,8 @@ void cli_free(struct config *cfg);
 /* What cli_parse found to print instead of running (main prints it). */
 void cli_print_help(FILE *f, bool compare);
 void cli_print_version(FILE *f);
+/* `cbench system --help`. */
+void cli_print_system_help(FILE *f);
 /* The hidden --list-options: one tab-separated line per table entry (long
  * name, short letter, kind, value set a|b, completion, scope run|compare|
  * both, default, range) for the sync and completion tests. */

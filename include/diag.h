@@ -37,6 +37,9 @@ void diag_out_of_memory(void) __attribute__((noreturn));
 
 /* Warnings printed so far (tests and the summary use it). */
 unsigned diag_warning_count(void);
+/* quiet: no warnings and no notes (--style none); errors always show. */
 void diag_set_quiet(bool quiet);
+/* show false: no notes (--quiet). */
+void diag_set_notes(bool show);
 
 #endif

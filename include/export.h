@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "results.h"
 #include "stats.h"
+#include "syscheck.h"
 #include "sysinfo.h"
 
 #include <stdbool.h>
@@ -39,6 +40,9 @@ struct export_context {
 	char *const *argv;
 	struct machine_info machine;
 	struct source_state source;   /* git state of the working directory */
+	/* The system check around the run (syscheck.h), embedded in the
+	 * JSON context as "system_check"; NULL: none (null). */
+	const struct syscheck *check;
 };
 
 /* What every exporter formats: the invocation, its results and their

@@ -16,12 +16,22 @@ struct text_style {
 	bool color;          /* ANSI colours on stdout */
 	bool progress;       /* progress bar on stderr */
 	bool quiet;          /* --style=none: no report at all */
+	bool err_color;      /* colour on stderr (the warnings) */
+	int wrap_width;      /* wrap warnings at this width; 0: do not */
+	bool by_command;     /* --sort=command: hyperfine's "Relative speed
+				comparison" listing, in command order */
+	bool has_reference;  /* --reference: the listing labels each line */
 	enum time_unit unit;
 	double confidence;   /* --confidence */
 	double precision;    /* --precision (relative), 0: off */
 	/* Calibrated shell start-up (wall time) subtracted from runs under a
 	 * shell: its mean and standard deviation (0 until calibrated). */
 	double shell_overhead_s, shell_overhead_sd;
+	/* The likely cause of drift or a wide spread on this machine, in a
+	 * few words into buf (syscheck_likely_cause), false if none; NULL:
+	 * not asked. */
+	bool (*likely_cause)(void *arg, char *buf, size_t len);
+	void *cause_arg;
 };
 
 /* Resolve --style against the terminal and NO_COLOR (which removes colour

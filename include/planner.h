@@ -32,6 +32,8 @@ struct plan_bench {
 	char *name;               /* display name, parameters substituted; a
 				   * parameter the name does not show is
 				   * appended as " (NAME = VALUE, ...)" */
+	char *base_name;          /* the name before a " (#2)" was added to tell
+				   * it from an earlier benchmark's, or NULL */
 	char *command;            /* real command line, parameters substituted */
 	struct param_value *params;   /* every parameter of this combination */
 	size_t n_params;
@@ -78,12 +80,15 @@ enum stop_reason {
 };
 
 /*
- * Does a benchmark with n runs totalling total_wall_s of measured time need
- * another run?  rel_halfwidth is the current relative half-width of the
+ * Does a benchmark with n runs that cost cost_s seconds of wall-clock time
+ * need another run?  The cost is the whole of each measured run, as
+ * hyperfine's budget counts it: its --prepare, the run with its start-up
+ * (fork, exec, a shell), its --conclude; --min-time and --max-time are
+ * budgets of it.  rel_halfwidth is the current relative half-width of the
  * mean's confidence interval (NaN if unknown); used with --precision.
  */
 enum stop_reason planner_next(const struct config *cfg, size_t n,
-			      double total_wall_s, double rel_halfwidth);
+			      double cost_s, double rel_halfwidth);
 
 /*
  * Run order (--order) across n benchmarks.  The caller keeps active[i] true

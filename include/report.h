@@ -24,6 +24,11 @@ struct report *report_new(const struct config *cfg, const struct plan *plan,
 			  struct analysis *an);
 void report_free(struct report *rep);
 
+/* Name the likely cause in the drift and spread warnings (see struct
+ * text_style's likely_cause). */
+void report_set_cause(struct report *rep,
+		      bool (*fn)(void *arg, char *buf, size_t len), void *arg);
+
 /* Events that print to the terminal; results (may be NULL) is passed on
  * with arg, for the exports. */
 struct bench_events report_events(struct report *rep, bench_done_fn results,

@@ -76,6 +76,8 @@ struct bench_result {
 	bool has[MET_COUNT];   /* is the metric measured at all */
 	double *col[MET_COUNT];
 	int *exit_codes;       /* exit code, or -signal for a killed command */
+	int32_t *env_pad;      /* --randomize-layout: bytes of environment
+				  padding per run; NULL when not padded */
 	uint8_t *flags;
 
 	/* Per run: when it started (seconds since the Unix epoch, read just
@@ -103,6 +105,8 @@ void results_add_run(struct bench_result *r, const double value[MET_COUNT],
 /* Set the start time and invocation-wide index of the last run added. */
 void results_set_run_info(struct bench_result *r, double started_s,
 			  double run_index);
+/* --randomize-layout: run k (already added) had pad bytes of padding. */
+void results_set_env_pad(struct bench_result *r, size_t k, int32_t pad);
 /* Fill value[] from a spawn result. */
 void results_values_from_spawn(const struct spawn_result *s,
 			       double value[MET_COUNT]);

@@ -17,6 +17,7 @@
 
 #include "counters.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,7 +50,12 @@ struct spawn_cmd {
 	int stdout_fd;             /* for SPAWN_OUT_FD */
 	double timeout_s;          /* 0: none */
 	struct counters *counters; /* NULL: none */
+	const cpu_set_t *cpus;     /* sched_setaffinity before exec; NULL: inherit */
+	int aslr;                  /* SPAWN_ASLR_*: personality before exec */
 };
+
+/* Address-space randomisation of the command (spawn_cmd.aslr). */
+enum { SPAWN_ASLR_INHERIT = 0, SPAWN_ASLR_ON = 1, SPAWN_ASLR_OFF = 2 };
 
 struct spawn_result {
 	enum spawn_outcome outcome;

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "gate.h"
 #include "counters.h"
+#include "cpulist.h"
 #include "diag.h"
 #include "export.h"
 #include "export_compare.h"
@@ -16,6 +17,8 @@
 #include "report.h"
 #include "spawn.h"
 #include "stats.h"
+#include "syscheck.h"
+#include "system_text.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -33,6 +36,11 @@ struct exports {
 	struct analysis *an;   /* the invocation's analysis document */
 	bool failed;
 	size_t written;    /* outcome_size() at the last rewrite of the files */
+	/* The system check around the run: readings from before the first
+	 * run, judged afresh (other processes' use so far) for each export
+	 * and each warning that names a likely cause. */
+	struct syscheck_watch watch;
+	struct syscheck check;
 };
 
 /* Grows with every benchmark, run and interruption recorded. */
@@ -58,6 +66,8 @@ static void write_exports(struct exports *e, const struct bench_outcome *o,
 	bool files = !at_end || outcome_size(o) != e->written;
 	e->written = outcome_size(o);
 	analysis_update(e->an, o->results, o->n, o->reference);
+	syscheck_watch_check(&e->watch, "/", &e->check);
+	e->ctx.check = &e->check;
 	struct export_doc *d = export_doc_new(&e->ctx, o, e->an);
 	for (size_t i = 0; i < cfg->n_exports; i++) {
 		const struct export_req *x = &cfg->exports[i];
@@ -78,12 +88,22 @@ static void on_bench_done(void *arg, const struct bench_outcome *so_far)
 	write_exports(arg, so_far, false);
 }
 
+/* The report's likely cause of drift or spread (export_text.h). */
+static bool likely_cause(void *arg, char *buf, size_t len)
+{
+	struct exports *e = arg;
+	struct syscheck c;
+	syscheck_watch_check(&e->watch, "/", &c);
+	return syscheck_likely_cause(&c, buf, len);
+}
+
 /* The pre-run checks, then the run, reported on the terminal; the exports
  * rewritten after each benchmark. */
 static void run_benchmarks(const struct config *cfg, const struct plan *plan,
 			   struct exports *ex, struct bench_outcome *out)
 {
 	struct report *rep = report_new(cfg, plan, ex->an);
+	report_set_cause(rep, likely_cause, ex);
 	struct bench_events ev = report_events(rep, on_bench_done, ex);
 	struct bench_runner *br;
 	int rc = bench_open(cfg, plan, &ev, &br);
@@ -593,6 +613,28 @@ static int check_baseline(const struct config *cfg, const struct cmp_set *base,
 	return rc;
 }
 
+/* Every CPU of --pin, --pin-hooks and --pin-self is online (the lists'
+ * syntax was checked by cli_parse).  0, or -1 with the message printed. */
+static int check_cpus(const struct config *cfg)
+{
+	const struct {
+		const char *list, *opt;
+	} lists[] = {{cfg->pin, "--pin"}, {cfg->pin_hooks, "--pin-hooks"},
+		     {cfg->pin_self, "--pin-self"}};
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+		char err[DIAG_MSG_MAX];
+		cpu_set_t set;
+		if (lists[i].list == NULL || strcmp(lists[i].list, "none") == 0)
+			continue;
+		if (cpulist_parse(lists[i].list, &set, err, sizeof err) != 0 ||
+		    cpulist_check_online("/", &set, err, sizeof err) != 0) {
+			diag_error("%s %s: %s", lists[i].opt, lists[i].list, err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /*
  * Everything checked once the plan is known and before the first run, so
  * that a mistake does not cost the user a whole run: the baseline holds
@@ -606,6 +648,8 @@ static int before_running(const struct config *cfg,
 			  const struct cmp_set *baseline, const struct plan *plan)
 {
 	char err[DIAG_MSG_MAX];
+	if (check_cpus(cfg) != 0)
+		return CBENCH_EXIT_USAGE;
 	if (baseline && (check_baseline(cfg, baseline, plan) != 0 ||
 			 check_gate_counted(cfg) != 0))
 		return CBENCH_EXIT_USAGE;
@@ -635,6 +679,118 @@ static void warn_sequential(const struct plan *plan)
 			     "(interleaved) is what makes a comparison fair");
 }
 
+/* How long `cbench system check` watches the other processes' CPU use. */
+#define SYSTEM_BUSY_INTERVAL_S 0.5
+
+/* The directory standing in for / in `cbench system`: CBENCH_SYSTEM_ROOT
+ * (for tests: a fixture tree), else "/". */
+static const char *system_root(void)
+{
+	const char *r = getenv("CBENCH_SYSTEM_ROOT");
+	return r && r[0] ? r : "/";
+}
+
+/* `cbench system check`: read, judge, measure the noise, print.  The
+ * check only informs: its exit status is 0 unless printing fails. */
+static int system_check(const struct config *cfg, const char *root)
+{
+	struct check_readings r;
+	struct syscheck c;
+	syscheck_read(root, SYSTEM_BUSY_INTERVAL_S, &r);
+	syscheck_judge(&r, &c);
+	struct noise_result noise;
+	bool measured = false;
+	if (cfg->system_runs > 0) {
+		char exe[4096], err[DIAG_MSG_MAX];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+		exe[n > 0 ? n : 0] = '\0';
+		install_signals();
+		if (n <= 0)
+			diag_warning("noise not measured: cannot find cbench itself "
+				     "(/proc/self/exe: %s)", strerror(errno));
+		else if (noise_measure(exe, cfg->system_runs, 0.95, &noise, err,
+				       sizeof err) != 0)
+			diag_warning("noise not measured: %s", err);
+		else
+			measured = true;
+		if (spawn_stop_signal())
+			return 128 + spawn_stop_signal();
+	}
+	if (cfg->system_json) {
+		return system_text_check_json(stdout, root, &c, measured ? &noise : NULL)
+		       == 0 ? CBENCH_EXIT_OK : CBENCH_EXIT_FAILURE;
+	}
+	system_text_check(stdout, &c, measured ? &noise : NULL,
+			  isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL);
+	return CBENCH_EXIT_OK;
+}
+
+/* `cbench system tune` and `reset`: root only on the real machine. */
+static int system_tune(const struct config *cfg, const char *root)
+{
+	bool tune = cfg->system_action == SYSTEM_TUNE;
+	const char *verb = tune ? "tune" : "reset";
+	if (strcmp(root, "/") == 0 && geteuid() != 0) {
+		diag_error("'cbench system %s' changes system settings: run it as "
+			   "root (sudo cbench system %s)", verb, verb);
+		return CBENCH_EXIT_FAILURE;
+	}
+	char err[DIAG_MSG_MAX];
+	struct systune_log log;
+	int rc = tune ? systune_apply(root, &log, err, sizeof err)
+		      : systune_reset(root, &log, err, sizeof err);
+	if (rc < 0) {
+		diag_error("%s", err);
+		systune_log_free(&log);
+		return CBENCH_EXIT_FAILURE;
+	}
+	if (rc == 1)
+		printf("reset: nothing saved, nothing to restore\n");
+	else
+		system_text_tune(stdout, verb, root, &log);
+	systune_log_free(&log);
+	return CBENCH_EXIT_OK;
+}
+
+static int run_system(const struct config *cfg)
+{
+	const char *root = system_root();
+	switch (cfg->system_action) {
+	case SYSTEM_SPIN: {
+		volatile unsigned long sink = noise_spin();
+		(void)sink;
+		return CBENCH_EXIT_OK;
+	}
+	case SYSTEM_CHECK:
+		return system_check(cfg, root);
+	case SYSTEM_TUNE:
+	case SYSTEM_RESET:
+		return system_tune(cfg, root);
+	default:
+		return CBENCH_EXIT_USAGE;
+	}
+}
+
+/* Interrupted before the last benchmarks started: say which never ran
+ * (their report would otherwise just be missing). */
+static void tell_never_ran(const struct plan *plan, const struct bench_outcome *out)
+{
+	if (!spawn_stop_signal() || out->n >= plan->n)
+		return;
+	size_t left = plan->n - out->n;
+	char names[DIAG_MSG_MAX] = "";
+	size_t len = 0;
+	for (size_t i = out->n; i < plan->n && len < sizeof names - 1; i++) {
+		int w = snprintf(names + len, sizeof names - len, "%s%zu: %s",
+				 i > out->n ? "; " : "", i + 1, plan->bench[i].name);
+		len += w > 0 ? (size_t)w : 0;
+	}
+	if (len >= sizeof names - 1)
+		memcpy(names + sizeof names - 4, "...", 4);
+	diag_warning("interrupted: %zu of %zu benchmark%s never ran (%s)", left,
+		     plan->n, plan->n == 1 ? "" : "s", names);
+}
+
 static int run(int argc, char **argv)
 {
 	struct config cfg;
@@ -643,12 +799,23 @@ static int run(int argc, char **argv)
 	time_t started = time(NULL);
 	stats_init();
 	if (cli_parse(argc, argv, &cfg, &exit_code) != 0) {
-		if (cfg.action == CLI_HELP)
+		if (cfg.action == CLI_HELP && cfg.system_mode)
+			cli_print_system_help(stdout);
+		else if (cfg.action == CLI_HELP)
 			cli_print_help(stdout, cfg.compare_mode);
 		else if (cfg.action == CLI_VERSION)
 			cli_print_version(stdout);
 		else if (cfg.action == CLI_LIST_OPTIONS)
 			cli_list_options(stdout);
+		cli_free(&cfg);
+		return exit_code;
+	}
+	/* hyperfine's --style none writes nothing but errors; --quiet
+	 * leaves out the notes. */
+	diag_set_quiet(cfg.style == STYLE_NONE);
+	diag_set_notes(!cfg.quiet);
+	if (cfg.system_mode) {
+		exit_code = run_system(&cfg);
 		cli_free(&cfg);
 		return exit_code;
 	}
@@ -695,12 +862,14 @@ static int run(int argc, char **argv)
 	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv},
 			     .an = analysis_new(&aopt)};
 	sysinfo_collect(&ex.ctx.machine, started);
-	ex.ctx.source.dirty = -1;
+	sysinfo_source_state(NULL, &ex.ctx.source);
+	syscheck_watch_start(&ex.watch, "/");
 
 	install_signals();
 	struct bench_outcome out;
 	run_benchmarks(&cfg, &plan, &ex, &out);
 
+	tell_never_ran(&plan, &out);
 	struct text_style st = text_style_from(&cfg);
 	analysis_update(ex.an, out.results, out.n, out.reference);
 	if (out.n > 1)
@@ -716,6 +885,7 @@ static int run(int argc, char **argv)
 	if (exit_code == CBENCH_EXIT_OK && spawn_stop_signal())
 		exit_code = 128 + spawn_stop_signal();
 
+	syscheck_watch_free(&ex.watch);
 	analysis_free(ex.an);
 	bench_free_outcome(&out);
 	planner_free(&plan);

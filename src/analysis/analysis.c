@@ -171,6 +171,18 @@ static int compare_one(const struct analysis *an, const struct bench_result *a,
 	return 0;
 }
 
+/* hyperfine's σ of the shown ratio (see ratio_sd in analysis.h). */
+static double ratio_sd(const struct stats_summary *a, const struct stats_summary *b,
+		       double ratio)
+{
+	if (a->n < 2 || b->n < 2 || !(a->mean != 0) || !(b->mean != 0) ||
+	    !isfinite(ratio) || ratio == 0)
+		return NAN;
+	double r = ratio >= 1 ? ratio : 1 / ratio;
+	double ca = a->stddev / a->mean, cb = b->stddev / b->mean;
+	return r * sqrt(ca * ca + cb * cb);
+}
+
 /* Benchmark i against the base on every metric both measured. */
 static void compare_bench(struct analysis *a, struct bench_result *const *rs,
 			  size_t i)
@@ -193,6 +205,7 @@ static void compare_bench(struct analysis *a, struct bench_result *const *rs,
 		if (ab->sum[m].n == 0 || b->sum[m].n == 0 ||
 		    compare_one(a, rs[base], rs[i], (enum metric_id)m, &c) != 0)
 			continue;
+		c.ratio_sd = ratio_sd(&ab->sum[m], &b->sum[m], c.cmp.ratio);
 		xgrow((void **)&b->cmps, &cap, b->n_cmps + 1, sizeof *b->cmps);
 		b->cmps[b->n_cmps++] = c;
 	}

@@ -499,14 +499,65 @@ static void t_interval(double est, double se, double f, double c, double df,
 	*hi = est + h;
 }
 
-/* Room for B studentized values and the generator seeded; NULL when out
- * of memory. */
-static double *boot_start(size_t B, uint64_t seed, struct stats_rng *rng)
+
+/*
+ * The k-th smallest of t[0..n-1] (0-based), by Hoare's selection with a
+ * median-of-three pivot: O(n) expected instead of a sort's O(n log n).
+ * Leaves t partitioned: t[0..k-1] <= t[k] <= t[k+1..n-1].
+ */
+static double select_kth(double *t, size_t n, size_t k)
 {
-	double *t = malloc(B * sizeof *t);
-	if (t)
-		stats_rng_seed(rng, seed);
-	return t;
+	size_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		double a = t[lo], b = t[mid], c = t[hi];
+		double pivot = a < b ? (b < c ? b : (a < c ? c : a))
+				     : (a < c ? a : (b < c ? c : b));
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (t[i] < pivot)
+				i++;
+			while (t[j] > pivot)
+				j--;
+			if (i <= j) {
+				double tmp = t[i];
+				t[i] = t[j];
+				t[j] = tmp;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return t[k];
+	}
+	return t[k];
+}
+
+/*
+ * The p-quantile of t[0..n-1] exactly as gsl_stats_quantile_from_sorted_data
+ * gives it for the sorted values (interpolating between the order
+ * statistics at (n - 1) p), without sorting: the bootstrap needs two
+ * quantiles of B = 2000 values, once per benchmark and comparison.
+ */
+static double quantile_select(double *t, size_t n, double p)
+{
+	double index = p * (double)(n - 1);
+	size_t lhs = (size_t)index;
+	double delta = index - (double)lhs;
+	double x = select_kth(t, n, lhs);
+	if (lhs + 1 >= n || delta == 0)
+		return x;
+	double next = t[lhs + 1];
+	for (size_t i = lhs + 2; i < n; i++)
+		if (t[i] < next)
+			next = t[i];
+	return (1 - delta) * x + delta * next;
 }
 
 static int boot_t_interval(double *t, size_t k, size_t B, double c, double est,
@@ -514,10 +565,9 @@ static int boot_t_interval(double *t, size_t k, size_t B, double c, double est,
 {
 	if (k < B / 2 || k < 10)
 		return -1;
-	gsl_sort(t, 1, k);
 	double alpha = 1 - c;
-	double qlo = gsl_stats_quantile_from_sorted_data(t, 1, k, alpha / 2);
-	double qhi = gsl_stats_quantile_from_sorted_data(t, 1, k, 1 - alpha / 2);
+	double qlo = quantile_select(t, k, alpha / 2);
+	double qhi = quantile_select(t, k, 1 - alpha / 2);
 	/* A guard, not a method: resamples that repeat one value many times
 	 * have a tiny standard error, and with a few wild runs (a loaded
 	 * machine) their studentized values can reach 1e10, which would
@@ -533,6 +583,57 @@ static int boot_t_interval(double *t, size_t k, size_t B, double c, double est,
 	*lo = est - f * se * qhi;
 	*hi = est - f * se * qlo;
 	return 0;
+}
+
+/*
+ * The bootstrap-t interval of est (standard error se): B resamples, each
+ * drawn by draw() into one studentized value (false: a resample without a
+ * spread, left out), then boot_t_interval.  -1 when out of memory or too
+ * many resamples were left out.
+ */
+typedef bool boot_draw(const void *job, struct stats_rng *rng, double *t);
+
+static int boot_t(size_t B, uint64_t seed, boot_draw *draw, const void *job,
+		  double c, double est, double se, double f, double df,
+		  double *lo, double *hi)
+{
+	double *t = malloc(B * sizeof *t);
+	if (!t)
+		return -1;
+	struct stats_rng rng;
+	stats_rng_seed(&rng, seed);
+	size_t kept = 0;
+	for (size_t b = 0; b < B; b++)
+		kept += draw(job, &rng, &t[kept]);
+	int rc = boot_t_interval(t, kept, B, c, est, se, f, df, lo, hi);
+	free(t);
+	return rc;
+}
+
+/* One resample of the mean of x: (mean* - m) / se*. */
+struct mean_job {
+	const double *x;
+	size_t n;
+	double m;
+};
+
+static bool draw_mean(const void *job, struct stats_rng *rng, double *t)
+{
+	const struct mean_job *j = job;
+	const double *x = j->x;
+	size_t n = j->n;
+	double s = 0, ss = 0; /* of x - x[0], against cancellation */
+	for (size_t i = 0; i < n; i++) {
+		double v = x[stats_rng_index(rng, n)] - x[0];
+		s += v;
+		ss += v * v;
+	}
+	double ds = s / (double)n;
+	double vs = (ss - s * ds) / (double)(n - 1);
+	if (!(vs > 0))
+		return false;
+	*t = (x[0] + ds - j->m) / sqrt(vs / (double)n);
+	return true;
 }
 
 static int boot_mean_dense(const double *x, size_t n, double c, size_t B,
@@ -554,26 +655,9 @@ static int boot_mean_dense(const double *x, size_t n, double c, size_t B,
 		t_interval(m, se, f, c, (double)(n - 1), lo, hi);
 		return 0;
 	}
-	struct stats_rng rng;
-	double *t = boot_start(B, seed, &rng);
-	if (!t)
-		return -1;
-	size_t kept = 0;
-	for (size_t b = 0; b < B; b++) {
-		double s = 0, ss = 0; /* of x - x[0], against cancellation */
-		for (size_t i = 0; i < n; i++) {
-			double v = x[stats_rng_index(&rng, n)] - x[0];
-			s += v;
-			ss += v * v;
-		}
-		double ds = s / (double)n;
-		double vs = (ss - s * ds) / (double)(n - 1);
-		if (vs > 0)
-			t[kept++] = (x[0] + ds - m) / sqrt(vs / (double)n);
-	}
-	int rc = boot_t_interval(t, kept, B, c, m, se, f, (double)(n - 1), lo, hi);
-	free(t);
-	return rc;
+	struct mean_job job = {x, n, m};
+	return boot_t(B, seed, draw_mean, &job, c, m, se, f, (double)(n - 1),
+		      lo, hi);
 }
 
 int stats_boot_mean_ci(const double *x, size_t n, double confidence,
@@ -664,6 +748,28 @@ static void resample_sums(struct stats_rng *rng, const double *a, size_t na,
 		sums_add(r, 0, b[stats_rng_index(rng, nb)], false, true);
 }
 
+/* One resample of the log ratio: (theta* - theta) / se*. */
+struct ratio_job {
+	const double *a;
+	size_t na;
+	const double *b;
+	size_t nb;
+	bool paired;
+	double th;
+};
+
+static bool draw_ratio(const void *job, struct stats_rng *rng, double *t)
+{
+	const struct ratio_job *j = job;
+	struct ratio_sums rs;
+	double ths, ses;
+	resample_sums(rng, j->a, j->na, j->b, j->nb, j->paired, &rs);
+	if (!ratio_stat(&rs, j->paired, &ths, &ses) || !(ses > 0))
+		return false;
+	*t = (ths - j->th) / ses;
+	return true;
+}
+
 static int boot_ratio_dense(const double *a, size_t na, const double *b,
 			    size_t nb, bool paired, double c, size_t B,
 			    uint64_t seed, double f, double *lo, double *hi)
@@ -688,21 +794,9 @@ static int boot_ratio_dense(const double *a, size_t na, const double *b,
 		*hi = exp(*hi);
 		return 0;
 	}
-	struct stats_rng rng;
-	double *t = boot_start(B, seed, &rng);
-	if (!t)
-		return -1;
-	size_t kept = 0;
-	for (size_t k = 0; k < B; k++) {
-		struct ratio_sums rs;
-		double ths, ses;
-		resample_sums(&rng, a, na, b, nb, paired, &rs);
-		if (ratio_stat(&rs, paired, &ths, &ses) && ses > 0)
-			t[kept++] = (ths - th) / ses;
-	}
-	int rc = boot_t_interval(t, kept, B, c, th, se, f,
-				 paired ? (double)na - 1 : (double)(na + nb - 2), lo, hi);
-	free(t);
+	struct ratio_job job = {a, na, b, nb, paired, th};
+	int rc = boot_t(B, seed, draw_ratio, &job, c, th, se, f,
+			paired ? (double)na - 1 : (double)(na + nb - 2), lo, hi);
 	if (rc == 0) {
 		*lo = exp(*lo);
 		*hi = exp(*hi);

@@ -17,6 +17,7 @@
 #include "results.h"
 #include "cmdline.h"
 #include "counters.h"
+#include "cpulist.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -29,11 +30,13 @@ _Static_assert(sizeof(enum style) == sizeof(int) &&
 	       sizeof(enum time_unit) == sizeof(int) &&
 	       sizeof(enum run_order) == sizeof(int) &&
 	       sizeof(enum sort_mode) == sizeof(int) &&
-	       sizeof(enum match_by) == sizeof(int),
+	       sizeof(enum match_by) == sizeof(int) &&
+	       sizeof(enum aslr_mode) == sizeof(int),
 	       "KIND_ENUM stores an int");
 
 static cli_handler do_help, do_version, do_fail_for, do_param, do_step, do_shell,
-	do_no_shell, do_ignore, do_output, do_counters;
+	do_no_shell, do_ignore, do_output, do_counters, do_cpus,
+	do_reference_name;
 
 static const struct cli_value order_values[] = {
 	{"sequential", ORDER_SEQUENTIAL, false},
@@ -61,6 +64,8 @@ static const struct cli_value metric_values[] = {
 	{"instructions", 0, false}, {"cycles", 0, false},
 	{"cache_misses", 0, false}, {"branch_misses", 0, false},
 	{NULL, 0, false}};
+static const struct cli_value aslr_values[] = {
+	{"on", ASLR_ON, false}, {"off", ASLR_OFF, false}, {NULL, 0, false}};
 static const struct cli_value match_values[] = {
 	{"command", MATCH_COMMAND, false}, {"name", MATCH_NAME, false},
 	{NULL, 0, false}};
@@ -106,12 +111,14 @@ const struct cli_option cli_options[] = {
 	 .kind = KIND_SECONDS, .arg_name = "SECONDS", .scope = SCOPE_RUN,
 	 .min = 0, .max = MAX_SECONDS, .def = 3, .show_def = DEF_VALUE,
 	 .off = OFF(min_time_s),
-	 .help = "Without -r, keep running until SECONDS of measured time"},
+	 .help = "Without -r, keep running until the runs have cost SECONDS of "
+		 "wall-clock time (prepare, run with its start-up, conclude)"},
 	{.id = OPT_MAX_TIME, .long_name = "max-time", .arity = ARG_ONE,
 	 .kind = KIND_SECONDS, .arg_name = "SECONDS", .scope = SCOPE_RUN,
 	 .min = 0, .max = MAX_SECONDS, .open = true, .show_def = DEF_TEXT,
 	 .def_text = "none", .off = OFF(max_time_s),
-	 .help = "Stop a benchmark after SECONDS of measured time"},
+	 .help = "Stop a benchmark once its runs have cost SECONDS of "
+		 "wall-clock time"},
 	{.id = OPT_PARAM_SCAN, .long_name = "parameter-scan", .short_name = 'P',
 	 .arity = ARG_THREE, .kind = KIND_SPECIAL, .arg_name = "NAME MIN MAX",
 	 .scope = SCOPE_RUN, .handler = do_param,
@@ -152,7 +159,7 @@ const struct cli_option cli_options[] = {
 	 .arg_name = "CODES", .scope = SCOPE_RUN, .min = 1, .max = 255,
 	 .handler = do_ignore,
 	 .help = "Keep going when a command fails; with =CODES (comma list) "
-		 "only for those exit codes."},
+		 "only for those exit codes; =all-non-zero is the bare -i."},
 	{.id = OPT_TIMEOUT, .long_name = "timeout", .arity = ARG_ONE,
 	 .kind = KIND_SECONDS, .arg_name = "SECONDS", .scope = SCOPE_RUN,
 	 .min = 0, .max = MAX_SECONDS, .open = true, .show_def = DEF_TEXT,
@@ -230,7 +237,7 @@ const struct cli_option cli_options[] = {
 	 .min = 0, .max = 1, .open = true, .off = OFF(precision),
 	 .help = "Run until the mean's confidence interval is within PCT % of "
 		 "the mean (or --max-runs / --max-time; without either, a "
-		 "default cap of 60 s of measured time per benchmark)."},
+		 "default cap of 60 s of wall-clock time per benchmark)."},
 	EXPORT(OPT_EXPORT_JSON, "export-json", EXPORT_JSON, SCOPE_RUN,
 	       "Write all results as JSON (- for stdout)."),
 	EXPORT(OPT_EXPORT_MARKDOWN, "export-markdown", EXPORT_MARKDOWN,
@@ -284,6 +291,52 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_VERSION, .long_name = "version", .short_name = 'V',
 	 .arity = ARG_NONE, .kind = KIND_SPECIAL, .scope = SCOPE_BOTH,
 	 .handler = do_version, .help = "Print the version and exit."},
+	{.id = OPT_PIN, .long_name = "pin", .arity = ARG_ONE,
+	 .kind = KIND_SPECIAL, .arg_name = "CPUS", .scope = SCOPE_RUN,
+	 .show_def = DEF_TEXT, .def_text = "where cbench may run",
+	 .off = OFF(pin), .handler = do_cpus,
+	 .help = "Run the command (and its hooks, see --pin-hooks) on these "
+		 "CPUs: a list like 2 or 2-3,6, every CPU online"},
+	{.id = OPT_PIN_HOOKS, .long_name = "pin-hooks", .arity = ARG_ONE,
+	 .kind = KIND_SPECIAL, .arg_name = "CPUS", .scope = SCOPE_RUN,
+	 .show_def = DEF_TEXT, .def_text = "the --pin CPUS",
+	 .off = OFF(pin_hooks), .handler = do_cpus,
+	 .help = "Run --setup, --prepare, --conclude and --cleanup on these "
+		 "CPUs, or 'none' to leave them where cbench may run"},
+	{.id = OPT_PIN_SELF, .long_name = "pin-self", .arity = ARG_ONE,
+	 .kind = KIND_SPECIAL, .arg_name = "CPUS", .scope = SCOPE_RUN,
+	 .show_def = DEF_TEXT, .def_text = "not pinned",
+	 .off = OFF(pin_self), .handler = do_cpus,
+	 .help = "Run cbench itself on these CPUs (the commands keep the CPUs "
+		 "they had unless --pin says otherwise)"},
+	{.id = OPT_ASLR, .long_name = "aslr", .arity = ARG_ONE,
+	 .kind = KIND_ENUM, .arg_name = "MODE", .values = aslr_values,
+	 .scope = SCOPE_RUN, .def = ASLR_SYSTEM, .show_def = DEF_TEXT,
+	 .def_text = "as the system has it", .off = OFF(aslr),
+	 .help = "Address-space layout randomisation of the command: off "
+		 "gives the same addresses in every run (repeatable counts), on "
+		 "randomises them"},
+	{.id = OPT_RANDOMIZE_LAYOUT, .long_name = "randomize-layout",
+	 .arity = ARG_NONE, .kind = KIND_FLAG, .scope = SCOPE_RUN,
+	 .off = OFF(randomize_layout),
+	 .help = "Pad the command's environment by a random 0-4095 bytes per "
+		 "run (HYPERFINE_RANDOMIZED_ENVIRONMENT_OFFSET, seeded by --seed, "
+		 "recorded per run), so no result rests on one stack alignment"},
+	{.id = OPT_REFERENCE_NAME, .long_name = "reference-name",
+	 .arity = ARG_ONE, .kind = KIND_SPECIAL, .arg_name = "NAME",
+	 .scope = SCOPE_RUN, .handler = do_reference_name,
+	 .help = "Display name of the --reference command (hyperfine 1.20's "
+		 "option); -n names then go to the other commands."},
+	/* hyperfine's hidden name of --min-time: listed here, since --help
+	 * lists every hyperfine option cbench accepts. */
+	{.id = OPT_MIN_BENCH_TIME, .long_name = "min-benchmarking-time",
+	 .arity = ARG_ONE, .kind = KIND_SECONDS, .arg_name = "SECONDS",
+	 .scope = SCOPE_RUN, .min = 0, .max = MAX_SECONDS, .def = 3,
+	 .off = OFF(min_time_s),
+	 .help = "Same as --min-time (hyperfine's hidden name for it)."},
+	{.id = OPT_QUIET, .long_name = "quiet", .arity = ARG_NONE,
+	 .kind = KIND_FLAG, .scope = SCOPE_BOTH, .off = OFF(quiet),
+	 .help = "No notes on stderr (warnings and errors still show)."},
 	EXPORT(OPT_EXPORT_BMF, "export-bmf", EXPORT_BMF, SCOPE_RUN,
 	       "Write every metric's mean and confidence interval in Bencher "
 	       "Metric Format (bencher run --adapter json)."),
@@ -845,7 +898,8 @@ static int do_ignore(struct cli_state *st, const struct cli_option *o,
 	char what[64];
 	long l;
 	cfg->ignore_failure = true;
-	if (a[0] == NULL)
+	/* hyperfine 1.20's spelling of the bare -i. */
+	if (a[0] == NULL || strcmp(a[0], "all-non-zero") == 0)
 		return 0;
 	snprintf(what, sizeof what, "expected exit codes %g-%g, comma-separated",
 		 o->min, o->max);
@@ -865,6 +919,18 @@ static int do_ignore(struct cli_state *st, const struct cli_option *o,
 	return 0;
 }
 
+/* --reference-name NAME: any non-empty name (needs --reference, checked
+ * in validate). */
+static int do_reference_name(struct cli_state *st, const struct cli_option *o,
+			     const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	if (a[0][0] == '\0')
+		return bad_value(o, a[0], "expected a name");
+	st->cfg->reference_name = a[0];
+	return 0;
+}
+
 /* --output WHERE: a word of the set or a file; "-" is cbench's own
  * stdout, as for the exports. */
 static int do_output(struct cli_state *st, const struct cli_option *o,
@@ -878,6 +944,22 @@ static int do_output(struct cli_state *st, const struct cli_option *o,
 		return bad_value(o, a[0], what);
 	}
 	strlist_push(&st->cfg->outputs, strcmp(a[0], "-") == 0 ? "inherit" : a[0]);
+	return 0;
+}
+
+/* --pin, --pin-hooks, --pin-self CPUS: a CPU list (cpulist.h); "none"
+ * for --pin-hooks.  Whether each CPU is online is checked before the
+ * first run (main.c). */
+static int do_cpus(struct cli_state *st, const struct cli_option *o,
+		   const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	char why[DIAG_MSG_MAX];
+	cpu_set_t set;
+	if (!(o->id == OPT_PIN_HOOKS && strcmp(a[0], "none") == 0) &&
+	    cpulist_parse(a[0], &set, why, sizeof why) != 0)
+		return bad_value(o, a[0], why);
+	*(const char **)target(st, o) = a[0];
 	return 0;
 }
 
@@ -1092,10 +1174,16 @@ static int validate(struct cli_state *st)
 		USAGE("--shell=SHELL cannot be combined with -N/--shell=none");
 	if (st->step_pending)
 		USAGE("-D/--parameter-step-size needs a -P/--parameter-scan");
+	if (cfg->reference_name && !cfg->reference)
+		USAGE("--reference-name needs --reference CMD");
 	size_t ncmd = cfg->commands.n + (cfg->reference ? 1 : 0);
-	if (cfg->names.n > ncmd)
-		USAGE("%zu command names (-n) given for %zu command%s",
-		      cfg->names.n, ncmd, ncmd == 1 ? "" : "s");
+	/* With --reference-name, -n names only the other commands. */
+	size_t nnamed = ncmd - (cfg->reference_name ? 1 : 0);
+	if (cfg->names.n > nnamed)
+		USAGE("%zu command names (-n) given for %zu command%s%s",
+		      cfg->names.n, nnamed, nnamed == 1 ? "" : "s",
+		      cfg->reference_name ? " (--reference-name names the "
+		      "reference)" : "");
 	const struct {
 		const struct strlist *l;
 		const char *opt;
@@ -1220,6 +1308,58 @@ static int parse_short_opts(struct cli_state *st, int argc, char **argv,
 	return 0;
 }
 
+/* The default number of noise-loop runs of `cbench system check`. */
+#define SYSTEM_RUNS 40
+
+/*
+ * `cbench system check [--json] [--runs N] | tune | reset | --help`: a
+ * subcommand with a handful of options of its own, parsed here rather
+ * than through the benchmark option table.  Returns 0, or -1 (exit with
+ * *exit_code).
+ */
+static int parse_system(int argc, char **argv, struct config *cfg, int *exit_code)
+{
+	static const struct {
+		const char *name;
+		enum system_action action;
+	} actions[] = {{"check", SYSTEM_CHECK}, {"tune", SYSTEM_TUNE},
+		       {"reset", SYSTEM_RESET}, {"spin", SYSTEM_SPIN}};
+	cfg->system_mode = true;
+	cfg->system_runs = SYSTEM_RUNS;
+	if (argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+		cfg->action = CLI_HELP;
+		*exit_code = CBENCH_EXIT_OK;
+		return -1;
+	}
+	for (size_t k = 0; argc > 2 && k < sizeof actions / sizeof *actions; k++)
+		if (strcmp(argv[2], actions[k].name) == 0)
+			cfg->system_action = actions[k].action;
+	if (cfg->system_action == SYSTEM_NONE)
+		USAGE("'cbench system' takes check, tune or reset%s%s%s",
+		      argc > 2 ? " (not '" : "", argc > 2 ? argv[2] : "",
+		      argc > 2 ? "')" : "");
+	for (int i = 3; i < argc; i++) {
+		bool check = cfg->system_action == SYSTEM_CHECK;
+		if (check && strcmp(argv[i], "--json") == 0) {
+			cfg->system_json = true;
+		} else if (check && strncmp(argv[i], "--runs", 6) == 0 &&
+			   (argv[i][6] == '=' || argv[i][6] == '\0')) {
+			const char *v = argv[i][6] == '=' ? argv[i] + 7
+					: i + 1 < argc ? argv[++i] : NULL;
+			if (v == NULL)
+				USAGE("'cbench system check --runs' needs N");
+			if (cli_parse_long(v, 0, 100000, &cfg->system_runs) != 0 ||
+			    (cfg->system_runs > 0 && cfg->system_runs < 5))
+				USAGE("invalid value '%s' for 'cbench system check --runs': "
+				      "expected 0 (no noise measurement) or 5 to 100000", v);
+		} else {
+			USAGE("'cbench system %s' does not take '%s'", argv[2], argv[i]);
+		}
+	}
+	*exit_code = CBENCH_EXIT_OK;
+	return 0;
+}
+
 int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 {
 	struct cli_state st = {.cfg = cfg};
@@ -1228,6 +1368,8 @@ int cli_parse(int argc, char **argv, struct config *cfg, int *exit_code)
 	*exit_code = CBENCH_EXIT_USAGE;
 
 	int i = 1;
+	if (argc > 1 && strcmp(argv[1], "system") == 0)
+		return parse_system(argc, argv, cfg, exit_code);
 	if (argc > 1 && strcmp(argv[1], "compare") == 0) {
 		cfg->compare_mode = true;
 		i = 2;
@@ -1341,6 +1483,23 @@ static void help_text(const struct cli_option *o, char *buf, size_t n)
 		 o->show_def == DEF_VALUE ? "" : o->def_text, defs);
 }
 
+void cli_print_system_help(FILE *f)
+{
+	fputs("Usage: cbench system check [--json] [--runs N]\n"
+	      "  or:  cbench system tune\n"
+	      "  or:  cbench system reset\n\n"
+	      "check  reads, without changing anything, what on this machine will\n"
+	      "       spoil measurements (CPU governor, boost, SMT, isolated CPUs, load\n"
+	      "       and busy processes, swap, huge pages, ASLR, perf access and PMU,\n"
+	      "       VM or container, clock source, battery): each item fine, a risk\n"
+	      "       or unknown, with the command that fixes it; then measures the\n"
+	      "       machine's noise with N runs of a fixed loop (default 40; 0: skip).\n"
+	      "       --json prints the same as JSON.\n"
+	      "tune   (root) applies what can be undone: governor performance, boost\n"
+	      "       off, perf sample rate 1; the previous values are saved.\n"
+	      "reset  (root) restores the values tune saved.\n", f);
+}
+
 void cli_print_help(FILE *f, bool compare)
 {
 	if (compare) {
@@ -1350,7 +1509,8 @@ void cli_print_help(FILE *f, bool compare)
 		     "NEW is a significant regression over BASE.\n" "\n", f);
 	} else {
 		fputs("Usage: cbench [OPTIONS] COMMAND...\n"
-		     "  or:  cbench compare [OPTIONS] BASE.json NEW.json\n\n"
+		     "  or:  cbench compare [OPTIONS] BASE.json NEW.json\n"
+		     "  or:  cbench system check|tune|reset (see cbench system --help)\n\n"
 		     "Benchmark commands with exec-exact timing and counters.\n\n"
 		     "Every run is measured by the frozen-exec engine: the child stops at\n"
 		     "exec, counters are attached before its first instruction, and wall\n"
@@ -1388,6 +1548,10 @@ void cli_print_help(FILE *f, bool compare)
 	     "  NO_COLOR           disable colours (not the progress bar)\n"
 	     "  CBENCH_ITERATION   set for each run and its --prepare/--conclude:\n"
 	     "                     warmup-K or the run index; setup, cleanup\n"
+	     "  HYPERFINE_ITERATION  set beside it with hyperfine's values:\n"
+	     "                     warmup-0.., then 0..; not for setup, cleanup\n"
+	     "  XDG_CACHE_HOME     where the counters note is remembered\n"
+	     "                     (cbench/, else ~/.cache/cbench/)\n"
 	     "  GITHUB_ACTIONS     true: gates also print ::error:: annotation lines\n" "\n", f);
 }
 

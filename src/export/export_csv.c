@@ -275,6 +275,13 @@ int export_csv_runs_write(FILE *f, const struct export_doc *d)
 	 * benchmarks, in the order they ran) and its start (Unix seconds). */
 	fieldf(f, "run_index");
 	fieldf(f, "started_at");
+	/* --randomize-layout: the environment padding of each run, last so
+	 * the other columns keep their places (absent without it). */
+	bool pads = false;
+	for (size_t i = 0; i < o->n; i++)
+		pads |= o->results[i]->env_pad != NULL;
+	if (pads)
+		fieldf(f, "env_pad");
 	fputc('\n', f);
 
 	struct rowbuf *b = xmalloc(sizeof *b);
@@ -321,6 +328,9 @@ int export_csv_runs_write(FILE *f, const struct export_doc *d)
 					row_number(b, r->has[mi] ? r->col[mi][k] : NAN);
 			row_number(b, r->run_index[k]);
 			row_number(b, r->started_s[k]);
+			if (pads)
+				row_number(b, r->env_pad && r->env_pad[k] >= 0
+					   ? (double)r->env_pad[k] : NAN);
 			row_str(b, "\n");
 		}
 		free(lead);

@@ -1,6 +1,7 @@
 /*
  * export_json.c: --export-json.  A superset of hyperfine's JSON export
- * (hyperfine 1.15, src/export/json.rs): each item of "results" carries
+ * (hyperfine 1.15, src/export/json.rs, and 1.20's per-run
+ * "memory_usage_byte"): each item of "results" carries
  * hyperfine's fields unchanged ("command" is the display name; times in
  * seconds; "stddev" null for one run; "exit_codes" null for a run killed by
  * a signal; "parameters" only when parameterised, values as strings), so
@@ -22,6 +23,7 @@
  * U+FFFD so that strict parsers still read the file.
  */
 #include "export.h"
+#include "cpulist.h"
 #include "numfmt.h"
 #include "spawn.h"
 #include "xalloc.h"
@@ -225,6 +227,37 @@ static void machine_more(cJSON *j, const struct export_context *c)
 	cJSON_AddItemToObject(src, "from", text_or_null(s->from));
 }
 
+/* --pin, --pin-hooks, --pin-self (canonical lists, null when not given),
+ * --aslr ("on", "off", or null: as the system has it),
+ * --randomize-layout and the system check (syscheck_json, null when
+ * none), added to the context. */
+static void noise_context(cJSON *j, const struct export_context *ctx)
+{
+	const struct config *cfg = ctx->cfg;
+	const struct {
+		const char *key, *list;
+	} pins[] = {{"pin", cfg->pin},
+		    {"pin_hooks", cfg->pin_hooks ? cfg->pin_hooks : cfg->pin},
+		    {"pin_self", cfg->pin_self}};
+	for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++) {
+		char buf[1024], why[256];
+		cpu_set_t set;
+		if (pins[i].list && strcmp(pins[i].list, "none") != 0 &&
+		    cpulist_parse(pins[i].list, &set, why, sizeof why) == 0) {
+			cpulist_format(&set, buf, sizeof buf);
+			cJSON_AddItemToObject(j, pins[i].key, str(buf));
+		} else {
+			cJSON_AddItemToObject(j, pins[i].key, cJSON_CreateNull());
+		}
+	}
+	cJSON_AddItemToObject(j, "aslr", cfg->aslr == ASLR_SYSTEM
+			      ? cJSON_CreateNull()
+			      : str(cfg->aslr == ASLR_OFF ? "off" : "on"));
+	cJSON_AddBoolToObject(j, "randomize_layout", cfg->randomize_layout);
+	cJSON *check = ctx->check ? syscheck_json(ctx->check) : NULL;
+	cJSON_AddItemToObject(j, "system_check", check ? check : cJSON_CreateNull());
+}
+
 static cJSON *context(const struct export_doc *d)
 {
 	const struct machine_info *m = &d->ctx->machine;
@@ -244,6 +277,7 @@ static cJSON *context(const struct export_doc *d)
 	cJSON_AddItemToObject(j, "shell_overhead_s", o->shell
 			      ? num(o->shell_overhead_s) : cJSON_CreateNull());
 	machine_more(j, d->ctx);
+	noise_context(j, d->ctx);
 	cJSON_AddItemToObject(j, "options", options(d));
 	cJSON *argv = cJSON_AddArrayToObject(j, "argv");
 	for (int i = 0; i < d->ctx->argc; i++)
@@ -263,7 +297,7 @@ static cJSON *units(void)
 
 /* A per-run array, printed after the tree (see the top). */
 enum lazy_kind { LAZY_COLUMN, LAZY_CODES, LAZY_SIGNALS, LAZY_TIMED_OUT,
-		 LAZY_FAILED, LAZY_OUTLIERS };
+		 LAZY_FAILED, LAZY_OUTLIERS, LAZY_ENV_PAD };
 
 struct lazy {
 	enum lazy_kind kind;
@@ -271,11 +305,15 @@ struct lazy {
 	const struct bench_result *r;
 	const unsigned char *outlier;
 	size_t n;
+	bool repeated;   /* a later placeholder prints the same column */
 };
 
+/* first: the first placeholder of the result being built; a column is
+ * only ever repeated within one result ("times" and runs.wall_time), so
+ * later() looks back no further, and the writer needs no search. */
 struct lazies {
 	struct lazy *v;
-	size_t n, cap;
+	size_t n, cap, first;
 };
 
 /* Placeholders are "\x01<index>\x02": cJSON escapes control characters in
@@ -285,6 +323,10 @@ static cJSON *later(struct lazies *lz, struct lazy l)
 	char mark[32];
 	xgrow((void **)&lz->v, &lz->cap, lz->n + 1, sizeof *lz->v);
 	snprintf(mark, sizeof mark, "\x01%zu\x02", lz->n);
+	for (size_t j = lz->first; l.kind == LAZY_COLUMN && j < lz->n; j++)
+		if (lz->v[j].kind == LAZY_COLUMN && lz->v[j].col == l.col &&
+		    lz->v[j].n == l.n)
+			lz->v[j].repeated = true;
 	lz->v[lz->n++] = l;
 	return cJSON_CreateRaw(mark);
 }
@@ -319,6 +361,10 @@ static cJSON *runs(const struct export_doc *d, size_t i, struct lazies *lz)
 	 * invocation, to plot drift against time. */
 	cJSON_AddItemToObject(j, "started_at", column(lz, r->started_s, r->n_runs));
 	cJSON_AddItemToObject(j, "run_index", column(lz, r->run_index, r->n_runs));
+	if (r->env_pad)
+		cJSON_AddItemToObject(j, "env_pad",
+				      later(lz, (struct lazy){.kind = LAZY_ENV_PAD,
+						.r = r, .n = r->n_runs}));
 	return j;
 }
 
@@ -401,6 +447,7 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	const struct stats_summary *sy = &d->an->bench[i].sum[MET_SYSTEM];
 	double nan = NAN;
 	cJSON *j = cJSON_CreateObject();
+	lz->first = lz->n;
 
 	/* hyperfine's fields, in hyperfine's order. */
 	cJSON_AddItemToObject(j, "command", str(r->name));
@@ -414,6 +461,12 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	cJSON_AddItemToObject(j, "times", r->has[MET_WALL]
 			      ? column(lz, r->col[MET_WALL], r->n_runs)
 			      : cJSON_CreateArray());
+	/* hyperfine 1.20's per-run peak RSS in bytes (its "memory_usage_byte",
+	 * between "times" and "exit_codes"); the same values as
+	 * runs.peak_rss. */
+	if (r->has[MET_MAX_RSS])
+		cJSON_AddItemToObject(j, "memory_usage_byte",
+				      column(lz, r->col[MET_MAX_RSS], r->n_runs));
 	cJSON_AddItemToObject(j, "exit_codes",
 			      later(lz, (struct lazy){.kind = LAZY_CODES, .r = r,
 						     .n = r->n_runs}));
@@ -567,6 +620,10 @@ static void lazy_value(struct out *o, const struct lazy *l, size_t k)
 		else
 			OUT_LIT(o, "false");
 		break;
+	case LAZY_ENV_PAD:
+		o->len += numfmt_cjson(p, l->r->env_pad[k] >= 0
+				       ? (double)l->r->env_pad[k] : NAN);
+		break;
 	case LAZY_OUTLIERS:
 		if (l->outlier[k] & RUN_OUTLIER_SEVERE)
 			OUT_LIT(o, "\"severe\"");
@@ -634,12 +691,8 @@ int export_json_write(FILE *f, const struct export_doc *d)
 			out_bytes(o, again, again_len);
 			continue;
 		}
-		bool repeats = false;
-		for (size_t j = idx + 1; j < lz.n && l->kind == LAZY_COLUMN && !repeats; j++)
-			repeats = lz.v[j].kind == LAZY_COLUMN && lz.v[j].col == l->col &&
-				  lz.v[j].n == l->n;
 		FILE *m = NULL;
-		if (repeats) {
+		if (l->repeated) {
 			free(again);
 			again = NULL;
 			again_col = NULL;

@@ -324,6 +324,18 @@ static const char *per_command(const struct strlist *l, size_t i)
 	return l->n == 1 ? l->v[0] : l->v[i];
 }
 
+/* The -n name of command ci (0 is the --reference if there is one), or
+ * NULL: with --reference-name, the -n names go to the other commands. */
+static const char *given_name(const struct config *cfg, size_t ci)
+{
+	if (cfg->reference && cfg->reference_name) {
+		if (ci == 0)
+			return cfg->reference_name;
+		ci--;
+	}
+	return ci < cfg->names.n ? cfg->names.v[ci] : NULL;
+}
+
 /* The reference runs once: it must not depend on a parameter. */
 static int check_reference(const struct config *cfg, const struct pvals *pv,
 			   size_t np, char *err, size_t errlen)
@@ -332,7 +344,7 @@ static int check_reference(const struct config *cfg, const struct pvals *pv,
 		const char *what, *text;
 	} t[] = {
 		{"command", cfg->reference},
-		{"-n/--command-name", cfg->names.n ? cfg->names.v[0] : NULL},
+		{"-n/--command-name", given_name(cfg, 0)},
 		{"--setup", per_command(&cfg->setup, 0)},
 		{"--prepare", per_command(&cfg->prepare, 0)},
 		{"--conclude", per_command(&cfg->conclude, 0)},
@@ -353,7 +365,7 @@ static void fill_bench(struct plan_bench *b, const struct config *cfg,
 		       size_t ci, const char *cmd, const struct pvals *pv,
 		       size_t np, const size_t *idx)
 {
-	const char *name_t = ci < cfg->names.n ? cfg->names.v[ci] : cmd;
+	const char *name_t = given_name(cfg, ci) ? given_name(cfg, ci) : cmd;
 	b->command = subst(cmd, pv, np, idx);
 	char *name = subst(name_t, pv, np, idx);
 	/* Parameters the name does not show, as hyperfine does. */
@@ -387,6 +399,24 @@ static void fill_bench(struct plan_bench *b, const struct config *cfg,
 	b->output = cfg->show_output ? "inherit" : per_command(&cfg->outputs, ci);
 	if (b->output == NULL)
 		b->output = "null";
+}
+
+/* Benchmarks with the same display name (`-s 'git checkout v1' -s 'git
+ * checkout v2' make make`) would read "make ran 1.15 times faster than
+ * make": the second and later get " (#K)", K counting that name's
+ * benchmarks in plan order. */
+static void disambiguate(struct plan *plan)
+{
+	for (size_t i = 1; i < plan->n; i++) {
+		size_t k = 1;
+		for (size_t j = 0; j < i; j++)
+			k += strcmp(plan->bench[j].base_name ? plan->bench[j].base_name
+				    : plan->bench[j].name, plan->bench[i].name) == 0;
+		if (k == 1)
+			continue;
+		plan->bench[i].base_name = plan->bench[i].name;
+		plan->bench[i].name = xasprintf("%s (#%zu)", plan->bench[i].base_name, k);
+	}
 }
 
 int planner_build(const struct config *cfg, struct plan *plan,
@@ -427,19 +457,22 @@ int planner_build(const struct config *cfg, struct plan *plan,
 		b->is_reference = true;
 		first = 1;
 	}
-	/* Odometer over the combinations; the last parameter turns fastest. */
+	/* Odometer over the combinations, as hyperfine counts them: the
+	 * commands turn fastest, then the first parameter given, then the
+	 * next (-L a 1,2 -L b x,y: 1 x, 2 x, 1 y, 2 y). */
 	size_t *idx = xcalloc(np ? np : 1, sizeof *idx);
 	for (size_t c = 0; c < combos; c++) {
 		for (size_t j = 0; j < ncmd; j++)
 			fill_bench(&plan->bench[plan->n++], cfg, first + j,
 				   cfg->commands.v[j], pv, np, idx);
-		for (size_t i = np; i-- > 0;) {
+		for (size_t i = 0; i < np; i++) {
 			if (++idx[i] < pv[i].n)
 				break;
 			idx[i] = 0;
 		}
 	}
 	free(idx);
+	disambiguate(plan);
 	/* One benchmark runs the same in every order: sequential shows its
 	 * header before its runs. */
 	plan->order = cfg->order == ORDER_INTERLEAVED && plan->n == 1
@@ -457,6 +490,7 @@ void planner_free(struct plan *plan)
 	for (size_t i = 0; i < plan->n; i++) {
 		struct plan_bench *b = &plan->bench[i];
 		free(b->name);
+		free(b->base_name);
 		free(b->command);
 		param_values_free(b->params, b->n_params);
 		free(b->setup);
@@ -471,7 +505,7 @@ void planner_free(struct plan *plan)
 /* ---- when to stop ---- */
 
 enum stop_reason planner_next(const struct config *cfg, size_t n,
-			      double total_wall_s, double rel_halfwidth)
+			      double cost_s, double rel_halfwidth)
 {
 	if (cfg->runs > 0)
 		return n >= (size_t)cfg->runs ? STOP_RUNS : STOP_CONTINUE;
@@ -481,12 +515,12 @@ enum stop_reason planner_next(const struct config *cfg, size_t n,
 		goal = n >= (size_t)cfg->min_runs && n >= 2 &&
 		       isfinite(rel_halfwidth) && rel_halfwidth <= cfg->precision;
 	else
-		goal = n >= (size_t)cfg->min_runs && total_wall_s >= cfg->min_time_s;
+		goal = n >= (size_t)cfg->min_runs && cost_s >= cfg->min_time_s;
 	if (goal)
 		return cfg->precision > 0 ? STOP_PRECISION : STOP_ENOUGH;
 	if (cfg->max_runs > 0 && n >= (size_t)cfg->max_runs)
 		return STOP_MAX_RUNS;
-	if (cfg->max_time_s > 0 && total_wall_s >= cfg->max_time_s &&
+	if (cfg->max_time_s > 0 && cost_s >= cfg->max_time_s &&
 	    n >= 1)
 		return STOP_MAX_TIME;
 	return STOP_CONTINUE;

@@ -35,6 +35,8 @@ struct text_style text_style_from(const struct config *cfg)
 	bool no_color = nc != NULL && nc[0] != '\0';
 
 	st.unit = cfg->time_unit;
+	st.by_command = cfg->sort == SORT_COMMAND;
+	st.has_reference = cfg->reference != NULL;
 	st.confidence = cfg->confidence;
 	st.precision = cfg->precision;
 	/* The command's output on the terminal would mix with the bar. */
@@ -44,6 +46,12 @@ struct text_style text_style_from(const struct config *cfg)
 			inherit = true;
 	if (inherit)
 		err_tty = false;
+	/* Warnings go to stderr: coloured and wrapped when it is a terminal
+	 * (or $COLUMNS asks for a width). */
+	bool err_term = isatty(STDERR_FILENO);
+	st.err_color = err_term && !no_color;
+	if (err_term || (getenv("COLUMNS") && *getenv("COLUMNS")))
+		st.wrap_width = text_terminal_width();
 	switch (cfg->style) {
 	case STYLE_AUTO:
 		st.color = out_tty && !no_color;
@@ -62,6 +70,7 @@ struct text_style text_style_from(const struct config *cfg)
 		st.progress = err_tty;
 		break;
 	case STYLE_BASIC:
+		st.err_color = false;
 		break;
 	case STYLE_NONE:
 		st.quiet = true;
@@ -77,6 +86,15 @@ struct text_style text_style_from(const struct config *cfg)
 static const char *c(const struct text_style *st, const char *code)
 {
 	return st->color ? code : "";
+}
+
+/* Columns the first n bytes of a UTF-8 string take (one per character). */
+static size_t display_width_n(const char *s, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		w += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return w;
 }
 
 const char *text_unit_name(enum time_unit u)
@@ -304,17 +322,57 @@ static void stop_line(const struct text_style *st, const struct bench_result *r,
 	}
 }
 
+/* Print text to f from column col, wrapped at spaces before width (a word
+ * longer than a line stands alone), later lines indented by indent
+ * columns; ends with a newline. */
+static void text_wrap(FILE *f, const char *text, int col, int indent, int width)
+{
+	const char *p = text;
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		size_t len = sp ? (size_t)(sp - p) : strlen(p);
+		int w = (int)display_width_n(p, len);
+		if (col > indent && col + 1 + w > width - 1) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)len, p);
+		col += w;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
 static void warn(const struct text_style *st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * A benchmark's warning, on stderr as hyperfine writes its warnings (so
+ * that stdout holds only the results), after the report lines before it.
+ * On a terminal, wrapped to its width at spaces, the continuation lines
+ * indented under the text; elsewhere one line, for grep.
+ */
 static void warn(const struct text_style *st, const char *fmt, ...)
 {
+	char text[2048];
 	va_list ap;
-	printf("  %sWarning:%s ", c(st, C_YELLOW), c(st, C_RESET));
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
-	putchar('\n');
+	fflush(stdout);
+	fprintf(stderr, "  %sWarning:%s ", st->err_color ? C_YELLOW : "",
+		st->err_color ? C_RESET : "");
+	int width = st->wrap_width;
+	if (width <= 0) {
+		fprintf(stderr, "%s\n", text);
+		return;
+	}
+	text_wrap(stderr, text, 11, 11, width);
 }
 
 /* "1 run", "3 runs". */
@@ -473,6 +531,11 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 		     "code paths. Look at the per-run times (--export-json) before "
 		     "trusting the mean.",
 		     ab->bimodality);
+	char cause[512];
+	if ((m & (STATS_WARN_DRIFT | STATS_WARN_OUTLIERS | STATS_WARN_BIMODAL)) &&
+	    st->likely_cause && st->likely_cause(st->cause_arg, cause, sizeof cause))
+		warn(st, "the likely cause on this machine: %s ('cbench system "
+		     "check' lists every item)", cause);
 }
 
 /* The largest time the report shows for r: its unit suits them all, so no
@@ -566,39 +629,18 @@ static void p_text(const struct stats_comparison *cmp, char *buf, size_t len)
 		snprintf(buf, len, "p = %.3f", p);
 }
 
-/*
- * The comparison of the base with one other benchmark on one metric, from
- * the base's side: "1.62 times faster than B (95 % CI 1.58–1.66, p < 0.001)".
- * more/less are the words for a ratio other/base above and below 1; vs
- * names the other side when the ratio is undefined (" to B").
- */
-static void compare_text(const struct text_style *st,
-			 const struct stats_comparison *cmp, const char *more,
-			 const char *less, const char *what, const char *vs)
+/* The interval and p-value that follow a ratio: " (95 % CI 1.90–1.92,
+ * p = 0.002)", with d decimals, and what a non-significant one means. */
+static void ci_tail(const struct text_style *st, const struct stats_comparison *cmp,
+		    int d)
 {
 	char lvl[16], p[24];
 	level_text(st->confidence, lvl, sizeof lvl);
 	p_text(cmp, p, sizeof p);
-	/* A ratio with a zero mean (both means 0 is possible once the
-	 * shell's start-up is subtracted) is undefined, not "nan times". */
-	if (!isfinite(cmp->ratio) || cmp->ratio == 0) {
-		printf("ratio%s undefined (%s)\n", vs,
-		       isnan(cmp->ratio) ? "both means are 0" : "one mean is 0");
-		return;
-	}
 	bool up = cmp->ratio >= 1;
-	double r = up ? cmp->ratio : 1 / cmp->ratio;
 	double lo = up ? cmp->ratio_lo : 1 / cmp->ratio_hi;
 	double hi = up ? cmp->ratio_hi : 1 / cmp->ratio_lo;
 	bool sig = cmp->verdict == VERDICT_FASTER || cmp->verdict == VERDICT_SLOWER;
-	const char *col = !sig ? "" : up ? C_GREEN C_BOLD : C_YELLOW C_BOLD;
-	/* Enough decimals that a small real difference does not read as
-	 * "1.00 times": 3524 vs 3529 page faults is 1.0014. */
-	int d = 2;
-	while (d < 5 && r != 1 && fabs(r - 1) * pow(10, d) < 1)
-		d++;
-	printf("%s%.*f%s times %s%s", c(st, col), d, r, c(st, C_RESET),
-	       up ? more : less, what);
 	if (cmp->verdict == VERDICT_UNKNOWN)
 		printf(" (too few runs for a confidence interval)\n");
 	else if (!isfinite(lo) || !isfinite(hi))
@@ -609,11 +651,93 @@ static void compare_text(const struct text_style *st,
 		       sig ? "" : ": no significant difference");
 }
 
+/*
+ * The comparison of the base with one other benchmark on one metric, from
+ * the base's side: "1.62 times faster than B (95 % CI 1.58–1.66, p < 0.001)".
+ * more/less are the words for a ratio other/base above and below 1; vs
+ * names the other side when the ratio is undefined (" to B").
+ */
+static void compare_text(const struct text_style *st,
+			 const struct stats_comparison *cmp, double sd,
+			 const char *more, const char *less, const char *what,
+			 const char *vs)
+{
+	/* A ratio with a zero mean (both means 0 is possible once the
+	 * shell's start-up is subtracted) is undefined, not "nan times". */
+	if (!isfinite(cmp->ratio) || cmp->ratio == 0) {
+		printf("ratio%s undefined (%s)\n", vs,
+		       isnan(cmp->ratio) ? "both means are 0" : "one mean is 0");
+		return;
+	}
+	bool up = cmp->ratio >= 1;
+	double r = up ? cmp->ratio : 1 / cmp->ratio;
+	bool sig = cmp->verdict == VERDICT_FASTER || cmp->verdict == VERDICT_SLOWER;
+	const char *col = !sig ? "" : up ? C_GREEN C_BOLD : C_YELLOW C_BOLD;
+	/* Enough decimals that a small real difference does not read as
+	 * "1.00 times": 3524 vs 3529 page faults is 1.0014. */
+	int d = 2;
+	while (d < 5 && r != 1 && fabs(r - 1) * pow(10, d) < 1)
+		d++;
+	printf("%s%.*f%s", c(st, col), d, r, c(st, C_RESET));
+	/* hyperfine's "± σ" (analysis.h, ratio_sd), for the eyes and scripts
+	 * that look for it; the interval and p-value follow. */
+	if (isfinite(sd))
+		printf(" ± %s%.*f%s", c(st, C_GREEN), d, sd, c(st, C_RESET));
+	printf(" times %s%s", up ? more : less, what);
+	ci_tail(st, cmp, d);
+}
+
+/*
+ * --sort=command: hyperfine's "Relative speed comparison", one line per
+ * benchmark in command order, the base at 1.00 and every other at its
+ * ratio (the slower over the faster) with hyperfine's "± σ"; with
+ * --reference each line says (reference), (faster) or (slower), as
+ * hyperfine's does.  cbench's interval and p-value follow each line.
+ */
+static void summary_by_command(const struct text_style *st,
+			       const struct analysis *an,
+			       struct bench_result *const *rs)
+{
+	size_t base = (size_t)an->base;
+	printf("%sRelative speed comparison%s\n", c(st, C_BOLD), c(st, C_RESET));
+	for (size_t k = 0; k < an->n_summary; k++) {
+		size_t i = an->summary_order[k];
+		const struct analysis_cmp *wc = analysis_find_cmp(an, i, MET_WALL);
+		const char *label = "";
+		if (i == base) {
+			printf("  %s%10.2f%s          %s%s\n", c(st, C_GREEN C_BOLD), 1.0,
+			       c(st, C_RESET), rs[i]->name,
+			       st->has_reference ? " (reference)" : "");
+			continue;
+		}
+		if (wc == NULL || !isfinite(wc->cmp.ratio) || wc->cmp.ratio == 0) {
+			printf("  %10s          %s (ratio undefined)\n", "", rs[i]->name);
+			continue;
+		}
+		double q = wc->cmp.ratio;
+		if (st->has_reference)
+			label = q < 1 ? " (faster)" : q > 1 ? " (slower)" : " (same speed)";
+		printf("  %s%10.2f%s", c(st, C_GREEN C_BOLD), q >= 1 ? q : 1 / q,
+		       c(st, C_RESET));
+		if (isfinite(wc->ratio_sd))
+			printf(" ± %s%5.2f%s", c(st, C_GREEN), wc->ratio_sd, c(st, C_RESET));
+		else
+			printf("        ");
+		printf("  %s%s", rs[i]->name, label);
+		ci_tail(st, &wc->cmp, 2);
+	}
+	fflush(stdout);
+}
+
 void text_summary(const struct text_style *st, const struct analysis *an,
 		  struct bench_result *const *rs)
 {
 	if (st->quiet || an->n < 2 || an->n_summary < 2 || an->base < 0)
 		return;
+	if (st->by_command) {
+		summary_by_command(st, an, rs);
+		return;
+	}
 	size_t base = (size_t)an->base;
 	const struct bench_result *a = rs[base];
 	printf("%sSummary%s\n", c(st, C_BOLD), c(st, C_RESET));
@@ -630,7 +754,7 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 		snprintf(vs, sizeof vs, " to %s%s%s", c(st, C_MAGENTA), b->name,
 			 c(st, C_RESET));
 		printf("    ");
-		compare_text(st, &wc->cmp, "faster", "slower", what, vs);
+		compare_text(st, &wc->cmp, wc->ratio_sd, "faster", "slower", what, vs);
 		/* Counters: often a far steadier signal than time. */
 		for (int ck = 0; ck < CTR_MAX; ck++) {
 			enum metric_id m = (enum metric_id)(MET_CTR_FIRST + ck);
@@ -641,7 +765,7 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 			char label[40];
 			snprintf(label, sizeof label, "%s:", metric_info(m)->label);
 			printf("      %-13s ", label);
-			compare_text(st, &cc->cmp, "lower", "higher", "", "");
+			compare_text(st, &cc->cmp, NAN, "lower", "higher", "", "");
 		}
 	}
 	fflush(stdout);
@@ -655,6 +779,17 @@ static double mono_s(void)
 }
 
 static bool bar_shown;
+static double bar_started;   /* when the bar of this phase first showed */
+
+/* Seconds as m:ss, or h:mm:ss from an hour. */
+static void clock_text(double s, char *buf, size_t len)
+{
+	long v = isfinite(s) && s > 0 ? (long)(fmin(s, 3.6e8) + 0.5) : 0;
+	if (v >= 3600)
+		snprintf(buf, len, "%ld:%02ld:%02ld", v / 3600, v / 60 % 60, v % 60);
+	else
+		snprintf(buf, len, "%ld:%02ld", v / 60, v % 60);
+}
 
 /* Columns a UTF-8 string takes (every character one column: the labels
  * are ASCII but for "µs"). */
@@ -702,8 +837,19 @@ void text_progress(const struct text_style *st, const char *what, size_t done,
 	 * never wraps (each redraw would leave a line behind): the bar
 	 * shrinks from 30 cells, and below 10 the label goes first. */
 	const char *label = est[0] ? est : what;
-	char count[48];
-	snprintf(count, sizeof count, "%zu/%zu", done, total_hint);
+	char count[128], el[32], eta[32];
+	if (bar_started == 0)
+		bar_started = t;
+	double elapsed = t - bar_started;
+	clock_text(elapsed, el, sizeof el);
+	snprintf(count, sizeof count, "%zu/%zu, %s elapsed", done, total_hint, el);
+	/* The time left at the pace so far, as hyperfine's bar shows it. */
+	if (done > 0 && total_hint > done) {
+		clock_text(elapsed * (double)(total_hint - done) / (double)done,
+			   eta, sizeof eta);
+		snprintf(count + strlen(count), sizeof count - strlen(count),
+			 ", ETA %s", eta);
+	}
 	int avail = text_terminal_width() - 1;
 	int lw = (int)display_width(label), cw = (int)strlen(count);
 	int width = avail - lw - 2 - cw;
@@ -745,4 +891,5 @@ void text_progress_clear(const struct text_style *st)
 	fputs("\r\033[K", stderr);
 	fflush(stderr);
 	bar_shown = false;
+	bar_started = 0;
 }

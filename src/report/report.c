@@ -12,12 +12,19 @@
 #include "export_text.h"
 #include "xalloc.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct report {
 	struct text_style style;
 	struct analysis *an;      /* the invocation's analysis document */
 	bool seq;                 /* --order=sequential */
+	bool notes;               /* notes are shown (not --quiet, --style none) */
 	bench_done_fn results;    /* the exports' callback, or NULL */
 	void *results_arg;
 };
@@ -29,7 +36,15 @@ struct report *report_new(const struct config *cfg, const struct plan *plan,
 	rep->an = an;
 	rep->style = text_style_from(cfg);
 	rep->seq = plan->order == ORDER_SEQUENTIAL;
+	rep->notes = !cfg->quiet && cfg->style != STYLE_NONE;
 	return rep;
+}
+
+void report_set_cause(struct report *rep,
+		      bool (*fn)(void *arg, char *buf, size_t len), void *arg)
+{
+	rep->style.likely_cause = fn;
+	rep->style.cause_arg = arg;
 }
 
 void report_free(struct report *rep)
@@ -56,6 +71,68 @@ static void print_message(const struct bench_message *m)
 	}
 }
 
+/*
+ * The counters note ("hardware counters unavailable: ...") is about the
+ * machine, not the run: it is shown once per machine and text.  The text
+ * last shown is kept in $XDG_CACHE_HOME/cbench/counters-note-HOST (or
+ * ~/.cache/cbench/...); the same text again is not shown.  Any failure to
+ * read or write the file only means the note shows (never an error).
+ */
+static bool note_path(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char host[128] = "";
+	if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0' ||
+	    strchr(host, '/'))
+		snprintf(host, sizeof host, "localhost");
+	int n;
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, len, "%s/cbench", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, len, "%s/.cache/cbench", home);
+	else
+		return false;
+	if (n < 0 || (size_t)n >= len)
+		return false;
+	/* The cache directory and ours, 0700 like other tools' caches. */
+	char *slash = strrchr(buf, '/');
+	*slash = '\0';
+	if (mkdir(buf, 0700) != 0 && errno != EEXIST)
+		return false;
+	*slash = '/';
+	if (mkdir(buf, 0700) != 0 && errno != EEXIST)
+		return false;
+	n = snprintf(buf + n, len - (size_t)n, "/counters-note-%s", host);
+	return n > 0 && (size_t)n < len;
+}
+
+/* Was this note shown on this machine before?  If not, remember it. */
+static bool note_seen(const char *text)
+{
+	char path[4096], tmp[4200], old[DIAG_MSG_MAX + 2] = "";
+	if (!note_path(path, sizeof path))
+		return false;
+	FILE *f = fopen(path, "re");
+	if (f) {
+		size_t n = fread(old, 1, sizeof old - 1, f);
+		old[n] = '\0';
+		fclose(f);
+		if (strcmp(old, text) == 0)
+			return true;
+	}
+	/* Written beside it and renamed, so a reader never sees half. */
+	snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return false;
+	size_t len = strlen(text);
+	bool ok = write(fd, text, len) == (ssize_t)len;
+	ok = close(fd) == 0 && ok;
+	if (!ok || rename(tmp, path) != 0)
+		unlink(tmp);
+	return false;
+}
+
 static void on_message(void *arg, const struct bench_message *m)
 {
 	struct report *rep = arg;
@@ -63,6 +140,11 @@ static void on_message(void *arg, const struct bench_message *m)
 		rep->style.shell_overhead_s = m->shell_mean_s;
 		rep->style.shell_overhead_sd = m->shell_sd_s;
 	}
+	/* Checked only when the note would show: --quiet and --style none
+	 * neither show it nor mark it as seen. */
+	if (m->kind == BENCH_MSG_COUNTERS_DROPPED && m->severity == BENCH_NOTE &&
+	    (!rep->notes || note_seen(m->text)))
+		return;
 	print_message(m);
 }
 

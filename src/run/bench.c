@@ -11,6 +11,7 @@
  */
 #include "bench.h"
 #include "cmdline.h"
+#include "cpulist.h"
 #include "diag.h"
 #include "fileid.h"
 #include "export_text.h"
@@ -32,6 +33,11 @@
 #include <unistd.h>
 
 extern char **environ;
+
+/* --randomize-layout: the variable hyperfine pads the environment with,
+ * and the padding's range (hyperfine's: 0 to 4095 bytes). */
+#define PAD_VAR "HYPERFINE_RANDOMIZED_ENVIRONMENT_OFFSET"
+#define PAD_MAX 4096
 
 /* Runs used to calibrate the shell's start-up cost (after 3 warmups). */
 #define SHELL_CALIBRATION_RUNS 20
@@ -56,6 +62,8 @@ struct ctx {
 	size_t overhead_n;       /* calibration pairs */
 	char **envp;
 	char iter_slot[64];
+	char hf_slot[64];        /* HYPERFINE_ITERATION=..., at envp[hf_at] */
+	size_t hf_at;
 	int stdin_fd;
 	struct outfile {
 		const char *path;
@@ -63,6 +71,17 @@ struct ctx {
 	} *outs;                 /* --output files, each opened once */
 	size_t n_outs;
 	bool told_fallback;
+	/* --pin / --pin-hooks / --pin-self and --aslr (see noise_setup):
+	 * the sets the command and the hooks get, NULL to inherit cbench's. */
+	cpu_set_t cmd_cpus, hook_cpus;
+	const cpu_set_t *cmd_pin, *hook_pin;
+	bool in_hook;            /* run() is starting a hook */
+	int aslr;                /* SPAWN_ASLR_* */
+	/* --randomize-layout: the padding variable (an envp slot), its
+	 * generator and the size drawn for the last command run. */
+	char *pad_slot;
+	uint64_t pad_rng;
+	int32_t pad;
 	bool default_cap;        /* bench_default_cap() set cfg->max_time_s */
 	size_t run_seq;          /* measured runs so far, all benchmarks */
 	char err[DIAG_MSG_MAX];
@@ -128,6 +147,28 @@ static const char *hook_prefix(const char *hook, char *buf, size_t len)
 }
 
 /* Describe an exec failure the way a user wants to read it. */
+/*
+ * `cbench sleep 0.1` benchmarks 'sleep' and '0.1': when a command that is
+ * not found is a whole one-word argument after another command, say that
+ * each command is one argument and show the two quoted as one (empty
+ * hint otherwise).
+ */
+static void unquoted_hint(const struct ctx *x, const char *hook,
+			  const char *prog, char *hint, size_t len)
+{
+	const struct strlist *c = &x->cfg->commands;
+	hint[0] = '\0';
+	if (hook != NULL || strpbrk(prog, " \t'/"))
+		return;
+	for (size_t k = 1; k < c->n; k++)
+		if (strcmp(c->v[k], prog) == 0 && !strchr(c->v[k - 1], '\'')) {
+			snprintf(hint, len, " (each command is one argument: to "
+				 "benchmark '%s %s', quote it: cbench '%s %s')",
+				 c->v[k - 1], prog, c->v[k - 1], prog);
+			return;
+		}
+}
+
 static void exec_error(struct ctx *x, long bench, const char *hook,
 		       const char *prog, int e)
 {
@@ -136,10 +177,13 @@ static void exec_error(struct ctx *x, long bench, const char *hook,
 	struct bench_message m = error_of(BENCH_MSG_EXEC_FAILED, bench, hook);
 	m.sys_errno = e;
 	switch (e) {
-	case ENOENT:
+	case ENOENT: {
 		m.kind = BENCH_MSG_EXEC_NOT_FOUND;
-		say(x, m, "%scommand '%s' not found", what, prog);
+		char hint[256];
+		unquoted_hint(x, hook, prog, hint, sizeof hint);
+		say(x, m, "%scommand '%s' not found%s", what, prog, hint);
 		break;
+	}
 	case EACCES:
 		m.kind = BENCH_MSG_EXEC_DENIED;
 		say(x, m, "%scommand '%s': permission denied", what, prog);
@@ -250,20 +294,49 @@ static void set_iteration(struct ctx *x, const char *fmt, size_t k)
 	snprintf(x->iter_slot, sizeof x->iter_slot, fmt, k);
 }
 
-/* Environment: ours, with CBENCH_ITERATION in a slot rewritten per run. */
+/*
+ * HYPERFINE_ITERATION, for scripts written for hyperfine: its values
+ * (hyperfine's BenchmarkIteration): warmup-0, warmup-1, ... for warmups,
+ * 0, 1, ... for measured runs, and not set at all for anything else
+ * (setup, cleanup, the shell's calibration).  It is the last variable of
+ * the environment, so leaving it out is ending the array one earlier.
+ */
+static void set_hyperfine_iteration(struct ctx *x, bool set, const char *fmt,
+				    size_t k)
+{
+	if (set)
+		snprintf(x->hf_slot, sizeof x->hf_slot, fmt, k);
+	x->envp[x->hf_at] = set ? x->hf_slot : NULL;
+}
+
+static bool env_is(const char *e, const char *name)
+{
+	size_t n = strlen(name);
+	return strncmp(e, name, n) == 0 && e[n] == '=';
+}
+
+/* Environment: ours, with CBENCH_ITERATION and HYPERFINE_ITERATION in
+ * slots rewritten per run. */
 static void build_env(struct ctx *x)
 {
 	size_t n = 0;
 	for (char **e = environ; *e; e++)
 		n++;
-	x->envp = xcalloc(n + 2, sizeof *x->envp);
+	x->envp = xcalloc(n + 4, sizeof *x->envp);
 	size_t k = 0;
 	for (char **e = environ; *e; e++)
-		if (strncmp(*e, "CBENCH_ITERATION=", 17) != 0)
+		if (!env_is(*e, "CBENCH_ITERATION") &&
+		    !env_is(*e, "HYPERFINE_ITERATION") &&
+		    !(x->pad_slot && env_is(*e, PAD_VAR)))
 			x->envp[k++] = *e;
 	x->envp[k++] = x->iter_slot;
-	x->envp[k] = NULL;
+	if (x->pad_slot)
+		x->envp[k++] = x->pad_slot;
+	/* HYPERFINE_ITERATION last: leaving it out ends the array there. */
+	x->hf_at = k;
+	x->envp[k + 1] = NULL;
 	set_iteration(x, "CBENCH_ITERATION=%zu", 0);
+	set_hyperfine_iteration(x, false, NULL, 0);
 }
 
 /*
@@ -319,6 +392,25 @@ static enum spawn_output output_mode(const char *o, int *fd, const char **path)
 	return SPAWN_OUT_FD;
 }
 
+/* SplitMix64 (Steele, Lea and Flood 2014), the generator of the padding. */
+static uint64_t pad_next(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* --randomize-layout: a new padding of 0 to PAD_MAX - 1 bytes ('X's, as
+ * hyperfine does) for the next command run. */
+static void repad(struct ctx *x)
+{
+	x->pad = (int32_t)(pad_next(&x->pad_rng) % PAD_MAX);
+	size_t at = sizeof PAD_VAR;  /* after "NAME=" */
+	memset(x->pad_slot + at, 'X', (size_t)x->pad);
+	x->pad_slot[at + (size_t)x->pad] = '\0';
+}
+
 /* Run p once: 0 with *res filled, -1 on an engine error (sent). */
 static int run(struct ctx *x, long bench, const struct prepared *p,
 	       enum spawn_output out, int out_fd, bool measured,
@@ -335,7 +427,11 @@ static int run(struct ctx *x, long bench, const struct prepared *p,
 		.stdout_fd = out_fd,
 		.timeout_s = x->cfg->timeout_s,
 		.counters = measured ? x->ctr : NULL,
+		.cpus = x->in_hook ? x->hook_pin : x->cmd_pin,
+		.aslr = x->aslr,
 	};
+	if (x->pad_slot && !x->in_hook)
+		repad(x);
 	if (spawn_run(&cmd, res, x->err, sizeof x->err) != 0) {
 		say(x, error_of(BENCH_MSG_ENGINE, bench, NULL), "%s", x->err);
 		return -1;
@@ -364,7 +460,9 @@ static int run_hook(struct ctx *x, long bench, const char *kind,
 	if (prepare(x, line, false, &p, bench, kind) != 0)
 		return -1;
 	struct spawn_result res;
+	x->in_hook = true;
 	int rc = run(x, bench, &p, out, out_fd, false, &res);
+	x->in_hook = false;
 	prepared_free(&p);
 	if (rc != 0)
 		return -1;
@@ -418,6 +516,16 @@ static bool ignored(const struct config *cfg, const struct spawn_result *r)
 	return false;
 }
 
+/* After a failure, where to see what the command said (as hyperfine
+ * points to --show-output): nothing when its output is already shown or
+ * kept in a file. */
+static const char *output_hint(const struct plan_bench *b)
+{
+	if (strcmp(b->output, "null") == 0 || strcmp(b->output, "pipe") == 0)
+		return ", or --show-output to see its error output";
+	return "";
+}
+
 /*
  * Check a measured (or warmup) run of benchmark bench.  Returns 0 to
  * record it, 1 to record it as failed-but-ignored, -1 to stop with exit 1
@@ -440,16 +548,16 @@ static int check_run(struct ctx *x, long bench, const struct plan_bench *b,
 		if (ignored(x->cfg, r))
 			return 1;
 		say(x, m, "command '%s' exited with code %d in %s; use "
-		    "-i/--ignore-failure to keep going", b->command, r->code,
-		    run_name);
+		    "-i/--ignore-failure to keep going%s", b->command, r->code,
+		    run_name, output_hint(b));
 		return -1;
 	case SPAWN_SIGNALED:
 		if (ignored(x->cfg, r))
 			return 1;
 		m.kind = BENCH_MSG_RUN_SIGNALED;
-		say(x, m, "command '%s' terminated by signal %s (%s) in %s",
+		say(x, m, "command '%s' terminated by signal %s (%s) in %s%s",
 		    b->command, spawn_signal_name(r->code), strsignal(r->code),
-		    run_name);
+		    run_name, output_hint(b));
 		return -1;
 	case SPAWN_STOPPED:
 		m.kind = BENCH_MSG_RUN_STOPPED;
@@ -508,6 +616,7 @@ static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
 {
 	struct spawn_result res;
 	set_iteration(x, "CBENCH_ITERATION=calibration-%zu", (size_t)i + 1);
+	set_hyperfine_iteration(x, false, NULL, 0);
 	if (run(x, bench, p, SPAWN_OUT_NULL, -1, true, &res) != 0)
 		return -1;
 	if (res.outcome == SPAWN_INTERRUPTED)
@@ -603,13 +712,15 @@ static void warn_setuid(struct ctx *x, long bench, const struct prepared *p)
 		    (st.st_mode & S_ISUID) ? "uid" : "gid");
 }
 
-static size_t progress_total(const struct config *cfg, const struct bench_result *r)
+/* The runs benchmark r will take, from what its runs cost so far. */
+static size_t progress_total(const struct config *cfg, const struct bench_result *r,
+			     double cost_s)
 {
 	if (cfg->runs > 0)
 		return (size_t)cfg->runs;
 	size_t want = (size_t)cfg->min_runs;
 	if (r->n_runs > 0 && cfg->precision <= 0) {
-		double mean = r->total_wall_s / (double)r->n_runs;
+		double mean = cost_s / (double)r->n_runs;
 		if (mean > 0) {
 			double by_time = ceil(cfg->min_time_s / mean);
 			if (by_time > (double)want)
@@ -694,6 +805,12 @@ struct bstate {
 		size_t next_check;   /* runs before the next bootstrap check */
 	} wall;
 	bool told_leftover;      /* warned that the command leaves a daemon */
+	/* What its measured runs cost in wall-clock time: each run's
+	 * --prepare, the run with its start-up (fork, exec, a shell) and
+	 * cbench's bookkeeping, its --conclude.  --min-time and --max-time
+	 * count this, as hyperfine's budget does, so a 3 s budget takes
+	 * about 3 s; the measurement itself stays exec-exact. */
+	double cost_s;
 };
 
 /*
@@ -876,6 +993,8 @@ static void record_run(struct ctx *x, struct bstate *s,
 		   : timed_out ? -SIGKILL : res->code;
 	results_add_run(r, v, code, flags);
 	results_set_run_info(r, started_s, (double)++x->run_seq);
+	if (x->pad_slot)
+		results_set_env_pad(r, r->n_runs - 1, x->pad);
 }
 
 /*
@@ -902,15 +1021,44 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 	return c == -1 ? -1 : 0;
 }
 
-/* CBENCH_ITERATION for a run and its prepare: warmup-K or the run's index. */
+/* CBENCH_ITERATION (warmup-K or the run's index) and HYPERFINE_ITERATION
+ * for a run and its prepare. */
 static void run_iteration(struct ctx *x, struct planner_step st)
 {
 	set_iteration(x, st.warmup ? "CBENCH_ITERATION=warmup-%zu"
 				   : "CBENCH_ITERATION=%zu", st.k);
+	/* hyperfine counts warmups from 0, cbench from 1. */
+	if (st.warmup)
+		set_hyperfine_iteration(x, true, "HYPERFINE_ITERATION=warmup-%zu",
+					st.k - 1);
+	else
+		set_hyperfine_iteration(x, true, "HYPERFINE_ITERATION=%zu", st.k);
 }
 
-/* Execute one step of the planner's sequence for s.  0, -1, -2. */
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int do_step_timed(struct ctx *x, struct bstate *s, struct planner_step st);
+
+/* Execute one step of the planner's sequence for s, adding a measured
+ * run's prepare, run and conclude to its cost.  0, -1, -2. */
 static int do_step(struct ctx *x, struct bstate *s, struct planner_step st)
+{
+	bool costs = !st.warmup && (st.kind == PLANNER_STEP_PREPARE ||
+				    st.kind == PLANNER_STEP_MEASURE ||
+				    st.kind == PLANNER_STEP_CONCLUDE);
+	double t0 = costs ? mono_s() : 0;
+	int rc = do_step_timed(x, s, st);
+	if (costs)
+		s->cost_s += mono_s() - t0;
+	return rc;
+}
+
+static int do_step_timed(struct ctx *x, struct bstate *s, struct planner_step st)
 {
 	const struct plan_bench *b = s->b;
 	long i = (long)s->index;
@@ -919,6 +1067,7 @@ static int do_step(struct ctx *x, struct bstate *s, struct planner_step st)
 		return begin(x, s);
 	case PLANNER_STEP_SETUP:
 		set_iteration(x, "CBENCH_ITERATION=setup", 0);
+		set_hyperfine_iteration(x, false, NULL, 0);
 		return run_hook(x, i, "setup", b->setup, s->hook_out, -1);
 	case PLANNER_STEP_PREPARE:
 		run_iteration(x, st);
@@ -938,6 +1087,7 @@ static int do_step(struct ctx *x, struct bstate *s, struct planner_step st)
 		return 0;
 	case PLANNER_STEP_CLEANUP:
 		set_iteration(x, "CBENCH_ITERATION=cleanup", 0);
+		set_hyperfine_iteration(x, false, NULL, 0);
 		return run_hook(x, i, "cleanup", b->cleanup, s->hook_out, -1);
 	case PLANNER_STEP_RUN_END:
 	case PLANNER_STEP_DONE:
@@ -978,7 +1128,7 @@ static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool report_now
 	if (rc == 0 && why == NULL) {
 		char buf[256];
 		why = bench_stop_text(s->why, x->cfg, x->default_cap, r->n_runs,
-				      r->total_wall_s, rel_halfwidth(x->cfg, s),
+				      s->cost_s, rel_halfwidth(x->cfg, s),
 				      buf, sizeof buf);
 		if (why)
 			r->stop_reason = xstrdup(why);
@@ -1055,16 +1205,15 @@ static bool after_run(struct ctx *x, struct loop *l, struct bstate *s)
 	double mean = r->total_wall_s / (double)r->n_runs;
 	if (l->seq) {
 		tell_progress(x, BENCH_PROGRESS_CURRENT, s->index, r->n_runs,
-			      progress_total(cfg, r), mean);
+			      progress_total(cfg, r, s->cost_s), mean);
 	} else {
-		size_t h = progress_total(cfg, r);
+		size_t h = progress_total(cfg, r, s->cost_s);
 		l->total_hint += h - s->hint;
 		s->hint = h;
 		tell_progress(x, BENCH_PROGRESS_RUNS, s->index, ++l->done_runs,
 			      l->total_hint, mean);
 	}
-	s->why = planner_next(cfg, r->n_runs, r->total_wall_s,
-			      rel_halfwidth(cfg, s));
+	s->why = planner_next(cfg, r->n_runs, s->cost_s, rel_halfwidth(cfg, s));
 	return s->why == STOP_CONTINUE;
 }
 
@@ -1123,7 +1272,7 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 	if (!l->seq)
 		for (size_t i = 0; i < n; i++) {
 			new_result(x, l->out, &l->st[i]);
-			l->st[i].hint = progress_total(cfg, l->st[i].r);
+			l->st[i].hint = progress_total(cfg, l->st[i].r, l->st[i].cost_s);
 			l->total_hint += l->st[i].hint;
 		}
 	struct planner_order *ord = planner_order_new(l->out->order, n, seed);
@@ -1291,6 +1440,54 @@ static int resolve_all(struct ctx *x, const struct plan *plan)
 	return CBENCH_EXIT_OK;
 }
 
+/*
+ * --pin, --pin-hooks, --pin-self, --aslr and --randomize-layout, the
+ * lists already checked (cli.c, and main.c that every CPU is online).
+ * --pin-self moves cbench; a command not given --pin keeps the CPUs it
+ * would have had without it.  CBENCH_EXIT_*.
+ */
+static int noise_setup(struct ctx *x)
+{
+	const struct config *cfg = x->cfg;
+	cpu_set_t before;
+	bool self = cfg->pin_self && sched_getaffinity(0, sizeof before, &before) == 0;
+	if (cfg->pin) {
+		cpulist_parse(cfg->pin, &x->cmd_cpus, x->err, sizeof x->err);
+		x->cmd_pin = &x->cmd_cpus;
+	} else if (self) {
+		x->cmd_cpus = before;
+		x->cmd_pin = &x->cmd_cpus;
+	}
+	x->hook_pin = x->cmd_pin;
+	x->hook_cpus = x->cmd_cpus;
+	if (cfg->pin_hooks && strcmp(cfg->pin_hooks, "none") == 0) {
+		x->hook_pin = self ? &x->hook_cpus : NULL;
+		if (self)
+			x->hook_cpus = before;
+	} else if (cfg->pin_hooks) {
+		cpulist_parse(cfg->pin_hooks, &x->hook_cpus, x->err, sizeof x->err);
+		x->hook_pin = &x->hook_cpus;
+	}
+	if (cfg->pin_self) {
+		cpu_set_t set;
+		cpulist_parse(cfg->pin_self, &set, x->err, sizeof x->err);
+		if (sched_setaffinity(0, sizeof set, &set) != 0) {
+			struct bench_message m = error_of(BENCH_MSG_ENGINE, -1, NULL);
+			m.sys_errno = errno;
+			say(x, m, "--pin-self %s: %s", cfg->pin_self, strerror(errno));
+			return CBENCH_EXIT_FAILURE;
+		}
+	}
+	x->aslr = cfg->aslr == ASLR_ON ? SPAWN_ASLR_ON
+		  : cfg->aslr == ASLR_OFF ? SPAWN_ASLR_OFF : SPAWN_ASLR_INHERIT;
+	if (cfg->randomize_layout) {
+		x->pad_slot = xcalloc(sizeof PAD_VAR + PAD_MAX, 1);
+		memcpy(x->pad_slot, PAD_VAR "=", sizeof PAD_VAR);
+		x->pad_rng = cfg->seed_given ? cfg->seed : clock_seed();
+	}
+	return CBENCH_EXIT_OK;
+}
+
 /* The checks of bench_open, in order; the first failure's exit code. */
 static int open_checks(struct bench_runner *br)
 {
@@ -1304,7 +1501,8 @@ static int open_checks(struct bench_runner *br)
 		return rc;
 	if (open_outputs(x, br->st, plan->n) != 0)
 		return CBENCH_EXIT_USAGE;
-	if ((rc = open_engine(br)) != CBENCH_EXIT_OK ||
+	if ((rc = noise_setup(x)) != CBENCH_EXIT_OK ||
+	    (rc = open_engine(br)) != CBENCH_EXIT_OK ||
 	    (rc = find_shell(x, plan)) != CBENCH_EXIT_OK)
 		return rc;
 	/* After the usage checks, so a bad invocation prints one line. */
@@ -1392,6 +1590,7 @@ void bench_close(struct bench_runner *br)
 		return;
 	struct ctx *x = &br->x;
 	free(x->envp);
+	free(x->pad_slot);
 	free(x->shell_path);
 	counters_free(x->ctr);
 	if (br->engine)

@@ -90,6 +90,7 @@ void results_free(struct bench_result *r)
 	for (int m = 0; m < MET_COUNT; m++)
 		free(r->col[m]);
 	free(r->exit_codes);
+	free(r->env_pad);
 	free(r->flags);
 	free(r->started_s);
 	free(r->run_index);
@@ -114,6 +115,8 @@ void results_add_run(struct bench_result *r, const double value[MET_COUNT],
 		r->flags = xreallocarray(r->flags, ncap, 1);
 		r->started_s = xreallocarray(r->started_s, ncap, sizeof(double));
 		r->run_index = xreallocarray(r->run_index, ncap, sizeof(double));
+		if (r->env_pad)
+			r->env_pad = xreallocarray(r->env_pad, ncap, sizeof *r->env_pad);
 		r->cap = ncap;
 	}
 	for (int m = 0; m < MET_COUNT; m++)
@@ -135,6 +138,18 @@ void results_set_run_info(struct bench_result *r, double started_s,
 		return;
 	r->started_s[r->n_runs - 1] = started_s;
 	r->run_index[r->n_runs - 1] = run_index;
+}
+
+void results_set_env_pad(struct bench_result *r, size_t k, int32_t pad)
+{
+	if (k >= r->cap)
+		return;
+	if (r->env_pad == NULL) { /* the runs before had none: -1 */
+		r->env_pad = xreallocarray(NULL, r->cap, sizeof *r->env_pad);
+		for (size_t i = 0; i < r->cap; i++)
+			r->env_pad[i] = -1;
+	}
+	r->env_pad[k] = pad;
 }
 
 void results_values_from_spawn(const struct spawn_result *s,

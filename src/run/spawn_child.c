@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/ptrace.h>
 #include <unistd.h>
 
@@ -63,6 +64,18 @@ void spawn_child_main(const struct child_args *a)
 	sigset_t empty;
 	sigemptyset(&empty);
 	sigprocmask(SIG_SETMASK, &empty, NULL);
+
+	/* --pin and --aslr: both kept across exec, so the command starts on
+	 * its CPUs with its layout; nothing is done when they are not asked. */
+	if (cmd->cpus && sched_setaffinity(0, sizeof *cmd->cpus, cmd->cpus) != 0)
+		report_and_die(a, STAGE_SETUP, errno);
+	if (cmd->aslr != SPAWN_ASLR_INHERIT) {
+		int p = personality(0xffffffff);
+		if (p == -1 || personality(cmd->aslr == SPAWN_ASLR_OFF
+					   ? (unsigned long)p | ADDR_NO_RANDOMIZE
+					   : (unsigned long)p & ~(unsigned long)ADDR_NO_RANDOMIZE) == -1)
+			report_and_die(a, STAGE_SETUP, errno);
+	}
 
 	int in = cmd->stdin_fd >= 0 ? cmd->stdin_fd : env->devnull_fd;
 	if (dup2(in, 0) < 0)

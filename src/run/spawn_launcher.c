@@ -12,7 +12,8 @@
  * launcher's is a fraction of a megabyte and never grows.
  *
  * Per run, cbench sends the path, argv and environment (and stdin/stdout as
- * SCM_RIGHTS) over a socket pair; the launcher replies with the pid, or why
+ * SCM_RIGHTS) over a socket pair, with the CPU set first in the blob when
+ * the command is pinned; the launcher replies with the pid, or why
  * the child died before exec.  The cbench side keeps its state in the
  * struct spawn_launcher it is given (spawn.c owns it); the launcher
  * process's buffers are its own.
@@ -35,6 +36,8 @@ struct zy_req {
 	int32_t output;          /* enum spawn_output */
 	int32_t fd_mask;         /* 1: stdin sent, 2: stdout sent (in that
 				    order); else the launcher's /dev/null */
+	int32_t aslr;            /* spawn_cmd.aslr */
+	int32_t pinned;          /* 1: the blob starts with a cpu_set_t */
 };
 struct zy_rep {
 	int32_t pid;             /* or -errno of the clone */
@@ -127,7 +130,14 @@ static void zygote_main(int sock, const struct spawn_child_env *env)
 		int rc = zy_receive(sock, &q, fds, blob);
 		if (rc != 0)
 			_exit(rc > 0 ? 0 : 1); /* 0: cbench has gone */
-		zy_unpack(&q, blob, ptrs);
+		cpu_set_t cpus;
+		size_t skip = q.pinned ? sizeof cpus : 0;
+		if (skip > q.blob_len)
+			_exit(1);
+		if (skip)
+			memcpy(&cpus, blob, sizeof cpus);
+		q.blob_len -= (uint32_t)skip;
+		zy_unpack(&q, blob + skip, ptrs);
 		struct spawn_cmd cmd = {
 			.path = ptrs[0],
 			.argv = ptrs + 1,
@@ -135,6 +145,8 @@ static void zygote_main(int sock, const struct spawn_child_env *env)
 			.stdin_fd = fds[0], /* -1: /dev/null */
 			.output = (enum spawn_output)q.output,
 			.stdout_fd = fds[1],
+			.cpus = skip ? &cpus : NULL,
+			.aslr = q.aslr,
 		};
 		struct child_report shared = {0, 0};
 		struct child_args a = {.env = env, .cmd = &cmd, .out_fd = fds[1],
@@ -193,7 +205,8 @@ void spawn_launcher_stop(struct spawn_launcher *l)
 static size_t zy_pack(struct spawn_launcher *l, const struct spawn_cmd *cmd,
 		      uint32_t *argc_out, uint32_t *envc_out)
 {
-	size_t len = strlen(cmd->path) + 1;
+	size_t pre = cmd->cpus ? sizeof *cmd->cpus : 0;
+	size_t len = pre + strlen(cmd->path) + 1;
 	uint32_t argc = 0, envc = 0;
 	for (char *const *v = cmd->argv; *v; v++, argc++)
 		len += strlen(*v) + 1;
@@ -208,6 +221,10 @@ static size_t zy_pack(struct spawn_launcher *l, const struct spawn_cmd *cmd,
 	*argc_out = argc;
 	*envc_out = envc;
 	char *blob = l->blob, *p = blob;
+	if (pre) {
+		memcpy(p, cmd->cpus, pre);
+		p += pre;
+	}
 	size_t n = strlen(cmd->path) + 1;
 	memcpy(p, cmd->path, n);
 	p += n;
@@ -268,7 +285,8 @@ pid_t spawn_launcher_spawn(struct spawn_launcher *l,
 	size_t len = zy_pack(l, a->cmd, &argc, &envc);
 	if (len == 0)
 		return -2;
-	struct zy_req q = {argc, envc, (uint32_t)len, (int32_t)a->cmd->output, 0};
+	struct zy_req q = {argc, envc, (uint32_t)len, (int32_t)a->cmd->output, 0,
+			   a->cmd->aslr, a->cmd->cpus != NULL};
 	struct zy_rep r;
 	if (!zy_exchange(l, a, &q, &r)) {
 		/* The launcher is gone: clone from cbench from now on. */

@@ -8,15 +8,58 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 static unsigned warnings;
-static bool quiet;
+static bool quiet;        /* --style none: no warnings, no notes */
+static bool no_notes;     /* --quiet */
 
+/* Columns of stderr when it is a terminal, else 0. */
+static int term_width(void)
+{
+	struct winsize ws;
+	if (isatty(STDERR_FILENO) && ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0)
+		return ws.ws_col;
+	return 0;
+}
+
+/*
+ * "cbench: KIND text": on a terminal wrapped at spaces to its width (a
+ * word longer than a line stands alone), the continuation lines indented
+ * under the text; elsewhere one line, for grep and logs.
+ */
 static void vsay(const char *kind, const char *fmt, va_list ap)
 {
+	char text[4 * DIAG_MSG_MAX];
+	vsnprintf(text, sizeof text, fmt, ap);
 	fflush(stdout);
-	fprintf(stderr, "cbench: %s", kind);
-	vfprintf(stderr, fmt, ap);
+	int indent = fprintf(stderr, "cbench: %s", kind);
+	int width = term_width();
+	if (width <= indent + 20) {
+		fprintf(stderr, "%s\n", text);
+		return;
+	}
+	int col = indent;
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, " ");
+		int w = 0;
+		for (size_t i = 0; i < len; i++)
+			w += ((unsigned char)p[i] & 0xC0) != 0x80;
+		if (col > indent && col + 1 + w > width - 1) {
+			fprintf(stderr, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', stderr);
+			col++;
+		}
+		fprintf(stderr, "%.*s", (int)len, p);
+		col += w;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
 	fputc('\n', stderr);
 }
 
@@ -42,7 +85,7 @@ void diag_warning(const char *fmt, ...)
 void diag_note(const char *fmt, ...)
 {
 	va_list ap;
-	if (quiet)
+	if (quiet || no_notes)
 		return;
 	va_start(ap, fmt);
 	vsay("note: ", fmt, ap);
@@ -66,6 +109,11 @@ unsigned diag_warning_count(void)
 void diag_set_quiet(bool q)
 {
 	quiet = q;
+}
+
+void diag_set_notes(bool show)
+{
+	no_notes = !show;
 }
 
 void diag_out_of_memory(void)

@@ -17,12 +17,13 @@
 #     the floor loop).
 #  4. back end: statistics and every export for one benchmark of 1 000 000
 #     synthetic runs, and for a sweep of 1000 parameter values
-#     (tests/bench/backend.c, linked with the modules).
+#     (tests/bench/backend.c, linked with the modules), and change-point
+#     detection over a series of 10,000 points (tests/bench/changepoint.c).
 #  5. peak RSS accuracy: what cbench reports for a small command against
 #     the command's own VmHWM (tests/helpers/hwm.c).
 #
 # Environment: REPS (default 11), RUNS (default 1000), MEM_RUNS (20000),
-# BACKEND_RUNS (1000000), SWEEP (1000).
+# BACKEND_RUNS (1000000), SWEEP (1000), CP_POINTS (10000).
 set -u
 
 : "${CBENCH:?} ${FLOOR:?} ${BACKEND:?} ${HWM:?}"
@@ -31,6 +32,7 @@ RUNS=${RUNS:-1000}
 MEM_RUNS=${MEM_RUNS:-20000}
 BACKEND_RUNS=${BACKEND_RUNS:-1000000}
 SWEEP=${SWEEP:-1000}
+CP_POINTS=${CP_POINTS:-10000}
 TRUE=$(command -v true)
 [ "${TRUE#/}" != "$TRUE" ] || TRUE=/bin/true
 HYPERFINE=$(command -v hyperfine || true)
@@ -186,7 +188,7 @@ row "cbench --version / true" "$(ratio "$v" "$t")" - -
 echo
 
 # ---- 4. back end ----
-echo "4. Back end (tests/bench/backend.c): statistics and exports"
+echo "4. Back end (tests/bench/backend.c, changepoint.c): statistics, exports, change points"
 "$BACKEND" runs "$BACKEND_RUNS" >"$tmp/b1" || { echo "backend failed" >&2; exit 1; }
 "$BACKEND" sweep "$SWEEP" 10 >"$tmp/b2" || { echo "backend failed" >&2; exit 1; }
 backend_rows() {
@@ -205,6 +207,18 @@ backend_rows() {
 }
 backend_rows "$tmp/b1" "$BACKEND_RUNS runs" 2
 backend_rows "$tmp/b2" "$SWEEP-value sweep" -
+# Change points (tests/bench/changepoint.c, beside the back end's binary):
+# a series of CP_POINTS points with three steps, the fastest of 5.
+CHANGEPOINT=${CHANGEPOINT:-$(dirname "$BACKEND")/changepoint}
+if [ -x "$CHANGEPOINT" ]; then
+	"$CHANGEPOINT" "$CP_POINTS" >"$tmp/cp" || { echo "changepoint failed" >&2; exit 1; }
+	read -r _ cpt cpk < <(grep '^t-test ' "$tmp/cp")
+	read -r _ cpp cppk < <(grep '^permutation ' "$tmp/cp")
+	row "change points, $CP_POINTS points, t-test" "${cpt}s" "<=" 0.1 "($cpk changes found of 3)"
+	row "change points, $CP_POINTS points, 199 permutations" "${cpp}s" - - "($cppk changes found of 3)"
+else
+	echo "  not timed (missing): change points ($CHANGEPOINT)"
+fi
 echo
 
 # ---- 5. peak RSS accuracy ----

@@ -35,7 +35,7 @@ test_more_work_reported_slower_time() {
 	cb -r 30 --order interleaved --reference "$HELPERS/spin 5" \
 		"$HELPERS/spin 60" >out 2>err || fail "exit $?"
 	expect_grep "time verdict" \
-		'^    [0-9.]+ times faster than .*spin 60 \(95 % CI [0-9.]+–[0-9.]+, p [<=] 0\.0[0-9]+\)$' out
+		'^    [0-9.]+ ± [0-9.]+ times faster than .*spin 60 \(95 % CI [0-9.]+–[0-9.]+, p [<=] 0\.0[0-9]+\)$' out
 	lo=$(sed -n 's/.*times faster than .*spin 60 (95 % CI \([0-9.]*\)–.*/\1/p' out)
 	awk -v lo="$lo" 'BEGIN { exit !(lo > 1) }' || fail "CI lower bound $lo not above 1"
 }
@@ -63,7 +63,7 @@ test_outlier_flagged() {
 	cb -r 10 "if [ \"\$CBENCH_ITERATION\" = 3 ]; then $HELPERS/spin 60; else $HELPERS/touch_pages 10; fi" \
 		>out 2>err || fail "exit $?"
 	expect_grep "outlier count" '^  Outliers: +[0-9]+ mild, [1-9][0-9]* severe of 10 runs \(Tukey fences; kept\)$' out
-	expect_grep "outlier warning" 'Warning: [0-9]+ of 10 runs are statistical outliers \([1-9][0-9]* beyond 3 IQR\).*quieter system' out
+	expect_grep "outlier warning" 'Warning: [0-9]+ of 10 runs are statistical outliers \([1-9][0-9]* beyond 3 IQR\).*quieter system' err
 	expect_grep "all runs kept" 'Range \(min … max\):.* 10 runs' out
 }
 
@@ -72,18 +72,20 @@ test_first_run_slow_warning() {
 	# which is subtracted (runs clamped at 0 suppress this warning).
 	cb -r 10 "if [ \"\$CBENCH_ITERATION\" = 0 ]; then $HELPERS/spin 200; else $HELPERS/touch_pages 2000; fi" \
 		>out 2>err || fail "exit $?"
-	expect_grep "first-run warning" 'Warning: the first run \(.*\) was much slower than the rest .*--warmup' out
+	expect_grep "first-run warning" 'Warning: the first run \(.*\) was much slower than the rest .*--warmup' err
 }
 
+# `true` (well under a millisecond) stays under 5 ms on average even when
+# a loaded machine stretches some runs tenfold.
 test_too_fast_warning() {
-	cb -r 5 "$HELPERS/touch_pages 1" >out 2>err || fail "exit $?"
-	expect_grep "too fast" 'Warning: runs take under 5 ms on average' out
+	cb -r 20 true >out 2>err || fail "exit $?"
+	expect_grep "too fast" 'Warning: runs take under 5 ms on average' err
 }
 
 test_waiting_warning() {
 	[ "${VALGRIND:-}" = 1 ] && skip "under valgrind the command is a fork of valgrind: its rusage CPU time includes valgrind's work before exec"
 	cb -r 5 'sleep 0.02' >out 2>err || fail "exit $?"
-	expect_grep "waits" 'Warning: wall time .* is far above CPU time .*mostly waits' out
+	expect_grep "waits" 'Warning: wall time .* is far above CPU time .*mostly waits' err
 }
 
 test_precision_reached() {
@@ -96,26 +98,29 @@ test_precision_reached() {
 # --precision stops on the interval the report shows, which allows for
 # serial dependence: when it says the goal was reached, the exported mean
 # interval is within the goal (to the rounding of the last run), and the
-# dependence it allowed for is exported beside it.
+# dependence it allowed for is exported beside it.  (A goal of 25 %: on a
+# machine with a load average of 10, 2000 runs of `spin 3` gave +-12 %.)
 test_precision_stops_on_the_widened_interval() {
-	cb --precision 10 -M 2000 --export-json o.json "$HELPERS/spin 3" >out 2>err ||
+	cb --precision 25 -M 2000 --export-json o.json "$HELPERS/spin 3" >out 2>err ||
 		fail "exit $?: $(cat err)"
-	expect_grep "reached" "Precision reached: the mean's 95 % CI is ±[0-9.]+ % of it \(--precision 10 %\)" out
+	expect_grep "reached" "Precision reached: the mean's 95 % CI is ±[0-9.]+ % of it \(--precision 25 %\)" out
 	jq -e '.results[0] | .metrics.wall_time as $w |
-		(($w.mean_ci[1] - $w.mean_ci[0]) / 2 / $w.mean) <= 0.1 and
+		(($w.mean_ci[1] - $w.mean_ci[0]) / 2 / $w.mean) <= 0.25 and
 		.dependence_factor >= 1 and (.autocorrelation | type) == "number"' o.json \
 		>/dev/null || fail "interval past the goal: $(jq -c '.results[0].metrics.wall_time.mean_ci, .results[0].dependence_factor' o.json)"
 }
 
 # Runs that drift (each slower than the one before: strong serial
 # dependence) get the drift warning with its figures and the fix, the same
-# factor the JSON exports.
+# factor the JSON exports.  Steps of 30 ms (30 to 150 ms), so that a
+# loaded machine's wake-up delays (seen: 10-60 ms at a load average of 10)
+# do not hide them.
 test_drift_warning() {
-	cb -r 20 --export-json o.json "sleep 0.00\$((CBENCH_ITERATION / 4 + 1))" >out 2>err ||
+	cb -r 20 --export-json o.json "sleep \$(printf 0.%03d \$(((CBENCH_ITERATION / 4 + 1) * 30)))" >out 2>err ||
 		fail "exit $?: $(cat err)"
-	expect_grep "drift warning" "Warning: the machine's speed changed during the benchmark: consecutive runs are alike \(lag-1 autocorrelation 0\.[0-9]+\), so the runs are not independent and the interval is [0-9.]+x as wide" out
+	expect_grep "drift warning" "Warning: the machine's speed changed during the benchmark: consecutive runs are alike \(lag-1 autocorrelation 0\.[0-9]+\), so the runs are not independent and the interval is [0-9.]+x as wide" err
 	local f
-	f=$(sed -n 's/.*the interval is \([0-9.]*\)x as wide.*/\1/p' out)
+	f=$(sed -n 's/.*the interval is \([0-9.]*\)x as wide.*/\1/p' err)
 	jq -e --argjson f "$f" '.results[0].dependence_factor >= 1.5 and
 		(.results[0].dependence_factor * 10 | round) == ($f * 10 | round)' o.json >/dev/null ||
 		fail "factor $f vs JSON $(jq '.results[0].dependence_factor' o.json)"
@@ -134,12 +139,14 @@ test_precision_stopped_by_max_time() {
 	expect_grep "said" 'Note: stopped at --max-time 0.05 s before reaching (--min-runs 10 and )?--precision 0.01 %' out
 }
 
-# Odd runs wait 50 ms, even ones hardly run: two groups of run times (a
-# sleep, not CPU work, so that load on this machine does not smear them).
+# Odd runs wait 400 ms, even ones 20 ms: two groups of run times (sleeps,
+# not CPU work, so that load on this machine does not smear them; both
+# long enough that wake-up delays of tens of ms leave the groups apart on
+# the log scale the test of two groups uses).
 test_bimodal_warning() {
-	cb -r 20 "case \$CBENCH_ITERATION in *[13579]) sleep 0.1;; *) $HELPERS/touch_pages 10;; esac" \
+	cb -r 20 "case \$CBENCH_ITERATION in *[13579]) sleep 0.4;; *) sleep 0.02;; esac" \
 		>out 2>err || fail "exit $?"
-	expect_grep "bimodal" 'Warning: the run times form two groups \(bimodality coefficient [0-9.]+ > 5/9\)' out
+	expect_grep "bimodal" 'Warning: the run times form two groups \(bimodality coefficient [0-9.]+ > 5/9\)' err
 }
 
 # The README's JSON example comes from a real run of 3 rounds, so its

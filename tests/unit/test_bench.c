@@ -208,7 +208,8 @@ static void failing_command(void)
 	CHECK(m->bench == 0 && m->exit_code == CBENCH_EXIT_FAILURE);
 	CHECK(m->status == 1 && m->hook == NULL);
 	CHECK_STR(m->text, "command 'false' exited with code 1 in run 1; use "
-		  "-i/--ignore-failure to keep going");
+		  "-i/--ignore-failure to keep going, or --show-output to see "
+		  "its error output");
 	CHECK(o.exit_code == CBENCH_EXIT_FAILURE);
 	CHECK(o.n == 1);
 	CHECK_STR(o.results[0]->stop_reason, "failed");

@@ -166,6 +166,13 @@ esac
 	--small "$small_a" "$small_b" --gate-pct "$GATE_PCT" \
 	--load "$LOADGEN -P PID -m 7200 $LOAD"
 rc=$?
+
+# What is left of the shell after its correction, without the load.
+kill "$load_pid" 2>/dev/null
+wait "$load_pid" 2>/dev/null
+load_pid=
+echo
+bash "$here/shell_residue.sh" || rc=1
 awk -v s="$started" -v e="$EPOCHREALTIME" \
 	'BEGIN { t = e - s; printf "total time: %d min %02d s\n", t / 60, t % 60 }'
 exit $rc
