@@ -862,7 +862,11 @@ static int run(int argc, char **argv)
 	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv},
 			     .an = analysis_new(&aopt)};
 	sysinfo_collect(&ex.ctx.machine, started);
-	sysinfo_source_state(NULL, &ex.ctx.source);
+	/* The git state is for the exports: read it (git runs) only for them. */
+	if (cfg.n_exports)
+		sysinfo_source_state(NULL, &ex.ctx.source);
+	else
+		ex.ctx.source.dirty = -1;
 	syscheck_watch_start(&ex.watch, "/");
 
 	install_signals();
