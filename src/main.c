@@ -299,10 +299,13 @@ static bool gated_metric(int m)
 }
 
 /* Fill gates from cfg; -1 after a usage error (printed). */
+static void gates_free(void);
+
 static int gates_from(const struct config *cfg)
 {
 	char err[DIAG_MSG_MAX];
 	gates.n = 0;
+	atexit(gates_free);     /* the thresholds live until cbench exits */
 	if (cfg->gate_metric) {
 		int n = cli_parse_metric_list(cfg->gate_metric, gates.name, MAX_GATES,
 					      err, sizeof err);
@@ -820,7 +823,6 @@ static int run(int argc, char **argv)
 		return exit_code;
 	}
 	if (gates_from(&cfg) != 0) {
-		gates_free();
 		cli_free(&cfg);
 		return CBENCH_EXIT_USAGE;
 	}
@@ -828,13 +830,11 @@ static int run(int argc, char **argv)
 		for (size_t i = 0; i < cfg.n_exports; i++)
 			stdout_checked |= strcmp(cfg.exports[i].path, "-") == 0;
 		exit_code = run_compare(&cfg);
-		gates_free();
 		cli_free(&cfg);
 		return exit_code;
 	}
 	struct cmp_set *baseline = NULL;
 	if (cfg.baseline && load_baseline(&cfg, &baseline) != 0) {
-		gates_free();
 		cli_free(&cfg);
 		return CBENCH_EXIT_USAGE;
 	}
@@ -844,7 +844,6 @@ static int run(int argc, char **argv)
 	if (planner_build(&cfg, &plan, err, sizeof err) != 0) {
 		diag_usage("%s", err);
 		gate_set_free(baseline);
-		gates_free();
 		cli_free(&cfg);
 		return CBENCH_EXIT_USAGE;
 	}
@@ -853,7 +852,6 @@ static int run(int argc, char **argv)
 	if (exit_code != CBENCH_EXIT_OK) {
 		gate_set_free(baseline);
 		planner_free(&plan);
-		gates_free();
 		cli_free(&cfg);
 		return exit_code;
 	}
@@ -893,7 +891,6 @@ static int run(int argc, char **argv)
 	analysis_free(ex.an);
 	bench_free_outcome(&out);
 	planner_free(&plan);
-	gates_free();
 	cli_free(&cfg);
 	return exit_code;
 }
