@@ -57,12 +57,17 @@ static char *report(bool spread, bool (*cause)(void *, char *, size_t), int *cal
 	char path[] = "/tmp/cbench-cause-XXXXXX";
 	int fd = mkstemp(path);
 	fflush(stdout);
-	int saved = dup(1);
+	/* The report on stdout, its warnings on stderr: both into fd. */
+	int saved = dup(1), saved2 = dup(2);
 	dup2(fd, 1);
+	dup2(fd, 2);
 	text_bench_report(&st, r, &an->bench[0]);
 	fflush(stdout);
+	fflush(stderr);
 	dup2(saved, 1);
+	dup2(saved2, 2);
 	close(saved);
+	close(saved2);
 	off_t n = lseek(fd, 0, SEEK_END);
 	char *text = calloc(1, (size_t)n + 1);
 	if (pread(fd, text, (size_t)n, 0) != n)
