@@ -250,7 +250,12 @@ endif
 clean:
 	rm -rf build cbench cbench.1 cbench.1.tmp
 
-.PHONY: all man test bench verdicts fuzz fuzz-build install uninstall clean FORCE
+# The README run as written, in a temporary fresh clone of the committed
+# tree, without the network (tests/docs/check_docs.sh says how).
+check-docs:
+	@bash tests/docs/check_docs.sh
+
+.PHONY: all man test bench verdicts fuzz fuzz-build install uninstall clean check-docs FORCE
 FORCE:
 
 -include $(OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)

@@ -19,11 +19,12 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	--fail-if-slower --gate-metric --require-all --match-by
 	--pin --pin-hooks --pin-self --aslr --randomize-layout
 	--history --history-label --baseline-history --history-window
-	--history-branch -h --help -V --version --reference-name
+	--history-branch --export-bmf --export-github-benchmark --export-junit
+	--fail-if-slower-for -h --help -V --version --reference-name
 	--min-benchmarking-time --quiet --keep-background'
 _cbench_compare_opts='--seed --style -u --time-unit --confidence
 	--export-markdown --fail-if-slower --gate-metric --require-all
-	--match-by -h --help -V --version --quiet'
+	--match-by --export-junit --fail-if-slower-for -h --help -V --version --quiet'
 
 # `cbench history SUBCOMMAND`: its subcommands and options (cli_history.c).
 _cbench_history_subs='list show trend detect export import prune'
@@ -39,7 +40,7 @@ _cbench_nargs()
 {
 	case $1 in
 	-P | --parameter-scan) echo 3 ;;
-	-L | --parameter-list) echo 2 ;;
+	-L | --parameter-list | --fail-if-slower-for) echo 2 ;;
 	-w | --warmup | -r | --runs | -m | --min-runs | -M | --max-runs | \
 	--min-time | --max-time | -D | --parameter-step-size | -s | --setup | \
 	-p | --prepare | -C | --conclude | -c | --cleanup | -S | --shell | \
@@ -50,7 +51,8 @@ _cbench_nargs()
 	--export-html | --baseline | --save-baseline | --fail-if-slower | \
 	--gate-metric | --match-by | --pin | --pin-hooks | --pin-self | --aslr | \
 	--reference-name | --min-benchmarking-time | --history | \
-	--history-label | --history-window | --history-branch)
+	--history-label | --history-window | --history-branch | --export-bmf | \
+	--export-github-benchmark | --export-junit)
 		echo 1 ;;
 	*) echo 0 ;;
 	esac
@@ -90,7 +92,7 @@ _cbench_value()
 		_filedir ;;
 	--input | --export-json | --export-markdown | --export-asciidoc | \
 	--export-orgmode | --export-csv | --export-csv-runs | --export-html | \
-	--save-baseline)
+	--save-baseline | --export-bmf | --export-github-benchmark | --export-junit)
 		_filedir ;;
 	--baseline) _filedir json ;;
 	--history) _filedir ;;

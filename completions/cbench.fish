@@ -40,7 +40,7 @@ function __cbench_positional
                 return 0
             case -P --parameter-scan
                 set need 3
-            case -L --parameter-list
+            case -L --parameter-list --fail-if-slower-for
                 set need 2
             case --warmup --runs --min-runs --max-runs --min-time --max-time \
                 --parameter-step-size --setup --prepare --conclude --cleanup \
@@ -52,7 +52,8 @@ function __cbench_positional
                 --fail-if-slower --gate-metric --match-by \
                 --pin --pin-hooks --pin-self --aslr --reference-name \
                 --min-benchmarking-time --history \
-                --history-label --history-window --history-branch
+                --history-label --history-window --history-branch \
+                --export-bmf --export-github-benchmark --export-junit
                 set need 1
             case '-[wrmMDspCcSnu]'
                 set need 1
@@ -88,6 +89,19 @@ function __cbench_counters
     end
 end
 
+# Result files: *.json and directories to descend into, nothing else
+# (__fish_complete_suffix also lists the other files, after these).
+function __cbench_json_files
+    set -l tok (commandline -ct)
+    for f in $tok*
+        if test -d $f
+            printf '%s/\n' $f
+        else if string match -q -- '*.json' $f
+            printf '%s\n' $f
+        end
+    end
+end
+
 complete -c cbench -e
 complete -c cbench -f
 
@@ -103,7 +117,7 @@ complete -c cbench -n '__cbench_is_system; and __fish_seen_subcommand_from check
 complete -c cbench -n '__cbench_is_system; and __fish_seen_subcommand_from check' -x -l runs -d 'Noise-loop runs (0: none)'
 complete -c cbench -n "$run; and __fish_is_first_arg" -a history -d 'The results history'
 # compare BASE.json NEW.json
-complete -c cbench -n '__cbench_is_compare; and __cbench_positional' -k -a '(__fish_complete_suffix .json)'
+complete -c cbench -n '__cbench_is_compare; and __cbench_positional' -a '(__cbench_json_files)'
 
 # Options of `cbench` only.
 complete -c cbench -n $run -s w -l warmup -x -d 'Run each benchmark NUM times before measuring'
@@ -139,7 +153,7 @@ complete -c cbench -n $run -l export-orgmode -r -F -d 'Write an Org-mode table (
 complete -c cbench -n $run -l export-csv -r -F -d 'Write summary statistics as CSV'
 complete -c cbench -n $run -l export-csv-runs -r -F -d 'Write every run as CSV'
 complete -c cbench -n $run -l export-html -r -F -d 'Write a self-contained HTML report with plots'
-complete -c cbench -n $run -l baseline -r -k -a '(__fish_complete_suffix .json)' -d 'Compare with the saved results in FILE and gate'
+complete -c cbench -n $run -l baseline -x -a '(__cbench_json_files)' -d 'Compare with the saved results in FILE and gate'
 complete -c cbench -n $run -l save-baseline -r -F -d 'Save results as a baseline (JSON)'
 complete -c cbench -n $run -l pin -x -d 'Run the command (and hooks) on these CPUs, e.g. 2-3,6'
 complete -c cbench -n $run -l pin-hooks -x -a 'none\t"Where cbench may run"' -d 'Run the hooks on these CPUs, or none'
@@ -173,6 +187,8 @@ complete -c cbench -n $hist -l output -r -F -d 'Write the export to FILE'
 complete -c cbench -n $hist -l history-label -x -d 'Label the imported invocations'
 complete -c cbench -n $hist -l older-than -x -d 'Prune invocations older than AGE'
 complete -c cbench -n $hist -l keep -x -d 'Prune all but the newest NUM'
+complete -c cbench -n $run -l export-bmf -r -F -d 'Write Bencher Metric Format JSON'
+complete -c cbench -n $run -l export-github-benchmark -r -F -d 'Write github-action-benchmark JSON'
 
 # Options of both `cbench` and `cbench compare`.
 complete -c cbench -l seed -x -d 'Seed for --order=shuffled and bootstrap resampling'
@@ -182,6 +198,8 @@ complete -c cbench -l confidence -x -d 'Confidence level of intervals and tests 
 complete -c cbench -l export-markdown -r -F -d 'Write a Markdown table (- for stdout)'
 complete -c cbench -l fail-if-slower -x -d 'Regression threshold for gates (default: 5)'
 complete -c cbench -l gate-metric -x -a 'wall_time cpu_time user_time system_time peak_rss task_clock page_faults instructions cycles cache_misses branch_misses' -d 'Metric the gate decides on'
+complete -c cbench -l export-junit -r -F -d "Write the gate's verdicts as JUnit XML"
+complete -c cbench -l fail-if-slower-for -x -d 'Threshold for one benchmark: NAME SPEC'
 complete -c cbench -l require-all -d 'Fail when a benchmark is missing from either side'
 complete -c cbench -l match-by -x -a 'command name' -d 'Match benchmarks by command line or by display name'
 complete -c cbench -s h -l help -d 'Print the help and exit'

@@ -73,6 +73,8 @@ enum opt_id {
 	OPT_EXPORT_CSV_RUNS, OPT_BASELINE, OPT_SAVE_BASELINE,
 	OPT_FAIL_IF_SLOWER, OPT_GATE_METRIC, OPT_REQUIRE_ALL, OPT_MATCH_BY,
 	OPT_HELP, OPT_VERSION,
+	OPT_EXPORT_BMF, OPT_EXPORT_GITHUB_BENCHMARK, OPT_EXPORT_JUNIT,
+	OPT_FAIL_IF_SLOWER_FOR,
 	OPT_PIN, OPT_PIN_HOOKS, OPT_PIN_SELF, OPT_ASLR, OPT_RANDOMIZE_LAYOUT,
 	OPT_REFERENCE_NAME, OPT_MIN_BENCH_TIME, OPT_QUIET,
 	OPT_HISTORY, OPT_HISTORY_LABEL, OPT_BASELINE_HISTORY,
@@ -131,7 +133,8 @@ enum system_action { SYSTEM_NONE, SYSTEM_CHECK, SYSTEM_TUNE, SYSTEM_RESET,
 		     SYSTEM_SPIN };
 enum export_format { EXPORT_JSON, EXPORT_MARKDOWN, EXPORT_ASCIIDOC,
 		     EXPORT_ORGMODE, EXPORT_CSV, EXPORT_CSV_RUNS,
-		     EXPORT_HTML, EXPORT__COUNT };
+		     EXPORT_HTML, EXPORT_BMF, EXPORT_GITHUB_BENCHMARK, EXPORT_JUNIT,
+		     EXPORT__COUNT };
 
 struct export_req {
 	enum export_format format;
@@ -218,6 +221,11 @@ struct config {
 	/* compare mode */
 	const char *compare_base, *compare_new;
 
+	/* --gate-metric A,B,C keeps the list in gate_metric; --fail-if-slower
+	 * METRIC=PCT,... keeps its text here (the bare PCT, if any, in
+	 * fail_if_slower); --fail-if-slower-for NAME SPEC, pairwise. */
+	const char *fail_if_slower_spec;
+	struct strlist fail_for_names, fail_for_specs;
 	/* noise control: CPU lists as given (checked by cpulist_parse), NULL
 	 * when not given; --pin-hooks "none" leaves the hooks unpinned. */
 	const char *pin, *pin_hooks, *pin_self;
@@ -278,6 +286,21 @@ int cli_parse_long(const char *s, long min, long max, long *out);
 int cli_parse_double(const char *s, double min, double max, double *out);
 /* "5", "5%", "0.05"? No: PCT is always percent; "5" and "5%" are 5 %. */
 int cli_parse_percent(const char *s, double *out_fraction);
+
+/* One item of a --fail-if-slower value: "5%" (metric "", every metric)
+ * or "peak_rss=10%". */
+struct cli_threshold {
+	char metric[32];
+	double fraction;
+};
+/* Parse "5%", "wall_time=5%,peak_rss=10%", "3%,peak_rss=10%" into
+ * out[0..max); returns the count, or -1 with the reason in err. */
+int cli_parse_thresholds(const char *spec, struct cli_threshold *out,
+			 size_t max, char *err, size_t errlen);
+/* Split a --gate-metric list into names[0..max); returns the count, or -1
+ * for an unknown or repeated metric (reason in err). */
+int cli_parse_metric_list(const char *list, char names[][32], size_t max,
+			  char *err, size_t errlen);
 
 #define CBENCH_VERSION "0.1.0"
 

@@ -42,6 +42,7 @@ struct export_context {
 	int argc;
 	char *const *argv;
 	struct machine_info machine;
+	struct source_state source;   /* git state of the working directory */
 	/* The system check around the run (syscheck.h), embedded in the
 	 * JSON context as "system_check"; NULL: none (null). */
 	const struct syscheck *check;
@@ -83,6 +84,21 @@ int export_csv_write(FILE *f, const struct export_doc *d);
 int export_csv_runs_write(FILE *f, const struct export_doc *d);
 /* The HTML report page (export_html.h). */
 int export_html_write(FILE *f, const struct export_doc *d);
+/* export_ci.c: Bencher Metric Format, github-action-benchmark. */
+int export_bmf_write(FILE *f, const struct export_doc *d);
+int export_github_benchmark_write(FILE *f, const struct export_doc *d);
+/* A benchmark's name for the CI formats, the same in every run: the
+ * display name, then " [n=1, m=x]" when parameterised (caller frees). */
+char *export_ci_name(const char *name, const struct param_value *params,
+		     size_t n_params);
+bool export_ci_same_params(const struct bench_result *a,
+			   const struct bench_result *b);
+/* A cJSON string of s, invalid UTF-8 bytes as U+FFFD (export_json.c). */
+struct cJSON *export_json_text(const char *s);
+/* Write text (len bytes) to path as export_write does (atomically for a
+ * regular file, once to a stream; "-": stdout); messages name opt. */
+int export_write_text(const char *path, const char *opt, const char *text,
+		      size_t len, char *err, size_t errlen);
 
 export_fn export_function(enum export_format format);
 /* The option that asks for the format: "--export-json", ... */

@@ -145,7 +145,24 @@ struct cmp_row {
 	size_t base_n, new_n;                 /* counted runs */
 	bool by_reference;                    /* base is the --reference of
 						 this run, new another command */
+	double threshold;                     /* the threshold the verdict
+						 used (a per-benchmark one,
+						 or the report's) */
 };
+
+/* A threshold for one benchmark, one metric, or both (--fail-if-slower
+ * METRIC=PCT, --fail-if-slower-for NAME SPEC).  A row takes the most
+ * specific that applies: benchmark and metric, then benchmark, then
+ * metric, then the options' threshold. */
+struct gate_threshold {
+	const char *bench;      /* display name or command line; NULL: any */
+	int metric;             /* CMP metric; -1: any */
+	double threshold;       /* relative */
+};
+
+/* The threshold for benchmark b on metric m (see above). */
+double gate_threshold_for(const struct gate_threshold *t, size_t n, double def,
+			  const struct cmp_bench *b, int metric);
 
 struct cmp_options {
 	int metric;             /* CMP metric, or -1: automatic */
@@ -158,6 +175,8 @@ struct cmp_options {
 	bool between;           /* base "runs" are the means of earlier
 				   invocations (the history): compare this
 				   invocation's mean with their spread */
+	const struct gate_threshold *thresholds;  /* overrides, or NULL */
+	size_t n_thresholds;
 };
 
 struct cmp_report {
@@ -206,6 +225,8 @@ struct gate_options {
 	enum match_by match_by;
 	bool require_all;       /* a one-sided benchmark is an input error */
 	bool between;           /* base from the history (cmp_options) */
+	const struct gate_threshold *thresholds;  /* overrides, or NULL */
+	size_t n_thresholds;
 };
 
 /* What the gate decided, with what the user should hear about it. */

@@ -80,6 +80,12 @@ struct bench_result {
 				  padding per run; NULL when not padded */
 	uint8_t *flags;
 
+	/* Per run: when it started (seconds since the Unix epoch, read just
+	 * before it was spawned) and its place among all the measured runs of
+	 * the invocation (1, 2, ... in the order they ran, across benchmarks);
+	 * NaN when not known (results built by hand, or read back). */
+	double *started_s;
+	double *run_index;
 	bool interrupted;      /* stopped by Ctrl-C/SIGTERM before its last run */
 	bool exec_exact;       /* every run measured from the exec stop */
 	char *stop_reason;     /* why adaptive running stopped, or NULL */
@@ -96,6 +102,9 @@ void results_enable(struct bench_result *r, enum metric_id id);
 /* Append one run; values for metrics not enabled are ignored. */
 void results_add_run(struct bench_result *r, const double value[MET_COUNT],
 		     int exit_code, uint8_t flags);
+/* Set the start time and invocation-wide index of the last run added. */
+void results_set_run_info(struct bench_result *r, double started_s,
+			  double run_index);
 /* --randomize-layout: run k (already added) had pad bytes of padding. */
 void results_set_env_pad(struct bench_result *r, size_t k, int32_t pad);
 /* Fill value[] from a spawn result. */

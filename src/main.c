@@ -11,6 +11,7 @@
 #include "export.h"
 #include "export_compare.h"
 #include "export_inputs.h"
+#include "export_junit.h"
 #include "export_text.h"
 #include "gate.h"
 #include "history.h"
@@ -22,6 +23,7 @@
 #include "stats.h"
 #include "syscheck.h"
 #include "system_text.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -109,7 +111,8 @@ static void write_exports(struct exports *e, const struct bench_outcome *o,
 	for (size_t i = 0; i < cfg->n_exports; i++) {
 		const struct export_req *x = &cfg->exports[i];
 		char err[DIAG_MSG_MAX];
-		if (export_is_stream(x->path) ? !at_end : !files)
+		if (x->format == EXPORT_JUNIT ||   /* the gate writes it */
+		    (export_is_stream(x->path) ? !at_end : !files))
 			continue;
 		if (export_write_req(x, d, err, sizeof err) != 0) {
 			diag_error("%s", err);
@@ -308,11 +311,115 @@ static int finish_stdout(int rc)
 	       ? CBENCH_EXIT_FAILURE : rc;
 }
 
-/* The gate's options, as cfg says. */
+/* What the gates decide on: the metrics of --gate-metric (or those that
+ * --fail-if-slower names, or one chosen automatically: -1), with the
+ * thresholds of --fail-if-slower METRIC=PCT and --fail-if-slower-for. */
+#define MAX_GATES 32
+static struct {
+	int metric[MAX_GATES];
+	char name[MAX_GATES][32];
+	size_t n;
+	struct gate_threshold *t;
+	size_t n_t;
+} gates;
+
+/* Add the items of spec (for benchmark bench, or NULL) to the thresholds. */
+static int add_thresholds(const char *spec, const char *bench, const char *opt)
+{
+	struct cli_threshold t[MAX_GATES + 1];
+	char err[DIAG_MSG_MAX];
+	int n = cli_parse_thresholds(spec, t, MAX_GATES + 1, err, sizeof err);
+	if (n < 0) {
+		diag_usage("%s '%s': %s", opt, spec, err);
+		return -1;
+	}
+	for (int k = 0; k < n; k++) {
+		int m = t[k].metric[0] ? gate_metric_lookup(t[k].metric) : -1;
+		if (bench == NULL && m < 0)
+			continue;    /* the bare PCT: cfg->fail_if_slower */
+		gates.t = xreallocarray(gates.t, gates.n_t + 1, sizeof *gates.t);
+		gates.t[gates.n_t++] = (struct gate_threshold){bench, m, t[k].fraction};
+	}
+	return 0;
+}
+
+/* The threshold of --fail-if-slower METRIC=PCT for m, else def. */
+static double metric_threshold(int m, double def)
+{
+	for (size_t k = 0; k < gates.n_t; k++)
+		if (gates.t[k].bench == NULL && gates.t[k].metric == m)
+			return gates.t[k].threshold;
+	return def;
+}
+
+static bool gated_metric(int m)
+{
+	for (size_t i = 0; i < gates.n; i++)
+		if (gates.metric[i] == m)
+			return true;
+	return false;
+}
+
+/* Fill gates from cfg; -1 after a usage error (printed). */
+static void gates_free(void);
+
+static int gates_from(const struct config *cfg)
+{
+	char err[DIAG_MSG_MAX];
+	gates.n = 0;
+	atexit(gates_free);     /* the thresholds live until cbench exits */
+	if (cfg->gate_metric) {
+		int n = cli_parse_metric_list(cfg->gate_metric, gates.name, MAX_GATES,
+					      err, sizeof err);
+		if (n < 0) {
+			diag_usage("--gate-metric '%s': %s", cfg->gate_metric, err);
+			return -1;
+		}
+		gates.n = (size_t)n;
+	}
+	if (cfg->fail_if_slower_spec &&
+	    add_thresholds(cfg->fail_if_slower_spec, NULL, "--fail-if-slower") != 0)
+		return -1;
+	for (size_t i = 0; i < gates.n; i++)
+		gates.metric[i] = gate_metric_lookup(gates.name[i]);
+	for (size_t k = 0; k < gates.n_t; k++) {
+		int m = gates.t[k].metric;
+		if (cfg->gate_metric && !gated_metric(m)) {
+			diag_usage("--fail-if-slower %s=...: not a --gate-metric (%s)",
+				   gate_metric_key(m), cfg->gate_metric);
+			return -1;
+		}
+		if (!cfg->gate_metric && !gated_metric(m) && gates.n < MAX_GATES) {
+			snprintf(gates.name[gates.n], sizeof gates.name[0], "%s",
+				 gate_metric_key(m));
+			gates.metric[gates.n++] = m;
+		}
+	}
+	if (gates.n == 0) {
+		gates.metric[0] = -1;
+		gates.n = 1;
+	}
+	for (size_t i = 0; i < cfg->fail_for_names.n; i++)
+		if (add_thresholds(cfg->fail_for_specs.v[i], cfg->fail_for_names.v[i],
+				   "--fail-if-slower-for") != 0)
+			return -1;
+	return 0;
+}
+
+static void gates_free(void)
+{
+	free(gates.t);
+	gates.t = NULL;
+	gates.n_t = 0;
+}
+
+/* The gate's options, as cfg says (the metric: the first gate's). */
 static struct gate_options gate_options_from(const struct config *cfg)
 {
 	return (struct gate_options){
-		.metric = cfg->gate_metric ? gate_metric_lookup(cfg->gate_metric) : -1,
+		.metric = gates.metric[0],
+		.thresholds = gates.t,
+		.n_thresholds = gates.n_t,
 		.threshold = cfg->fail_if_slower,
 		.confidence = cfg->confidence,
 		.seed = cfg->seed_given ? (unsigned long)cfg->seed : GATE_DEFAULT_SEED,
@@ -334,7 +441,6 @@ static int show_gate(const struct config *cfg, struct gate_result *g)
 	int rc = g->exit_code;
 	if (rc == CBENCH_EXIT_USAGE) {
 		diag_error("%s", g->error);
-		gate_result_free(g);
 		return rc;
 	}
 	for (size_t i = 0; i < g->n_early; i++)
@@ -361,7 +467,66 @@ static int show_gate(const struct config *cfg, struct gate_result *g)
 		export_compare_github(export_to_stdout ? stderr : stdout, &g->rep);
 	for (size_t i = g->n_early; i < g->n_warnings; i++)
 		diag_warning("%s", g->warnings[i]);
-	gate_result_free(g);
+	return rc;
+}
+
+/* Worst first: an input error, a failure (an export), a regression. */
+static int worse(int a, int b)
+{
+	static const int rank[] = {CBENCH_EXIT_USAGE, CBENCH_EXIT_FAILURE,
+				   CBENCH_EXIT_REGRESSION};
+	for (size_t i = 0; i < sizeof rank / sizeof *rank; i++)
+		if (a == rank[i] || b == rank[i])
+			return rank[i];
+	return a;
+}
+
+/* A --fail-if-slower-for NAME that no compared benchmark has would set
+ * nothing: say so. */
+static void warn_unmatched_thresholds(const struct config *cfg,
+				      const struct cmp_report *const *reps, size_t n)
+{
+	for (size_t k = 0; k < cfg->fail_for_names.n; k++) {
+		const char *name = cfg->fail_for_names.v[k];
+		bool found = false;
+		for (size_t i = 0; i < n && !found; i++)
+			for (size_t r = 0; r < reps[i]->n_rows && !found; r++) {
+				const struct cmp_bench *b = reps[i]->rows[r].new;
+				found = b && (strcmp(b->name, name) == 0 ||
+					      (b->command && strcmp(b->command, name) == 0));
+			}
+		if (!found && n > 0)
+			diag_warning("--fail-if-slower-for '%s': no compared benchmark "
+				     "has that name or command line, so its threshold "
+				     "applied to none", name);
+	}
+}
+
+/* Show every gate's result g[0..n) (one per gate metric), write
+ * --export-junit from them, free them; returns the exit code. */
+static int show_gates(const struct config *cfg, struct gate_result *g, size_t n)
+{
+	int rc = CBENCH_EXIT_OK;
+	const struct cmp_report *reps[MAX_GATES];
+	size_t n_reps = 0;
+	for (size_t i = 0; i < n; i++) {
+		rc = worse(rc, show_gate(cfg, &g[i]));
+		if (g[i].exit_code != CBENCH_EXIT_USAGE)
+			reps[n_reps++] = &g[i].rep;
+	}
+	for (size_t i = 0; rc != CBENCH_EXIT_USAGE && i < cfg->n_exports; i++) {
+		char err[DIAG_MSG_MAX];
+		const struct export_req *x = &cfg->exports[i];
+		if (x->format == EXPORT_JUNIT &&
+		    export_junit_write(x->path, export_req_option(x), reps, n_reps,
+				       err, sizeof err) != 0) {
+			diag_error("%s", err);
+			rc = worse(rc, CBENCH_EXIT_FAILURE);
+		}
+	}
+	warn_unmatched_thresholds(cfg, reps, n_reps);
+	for (size_t i = 0; i < n; i++)
+		gate_result_free(&g[i]);
 	return rc;
 }
 
@@ -371,9 +536,13 @@ static int gate(const struct config *cfg, const struct cmp_set *base,
 		const struct cmp_set *new)
 {
 	struct gate_options opt = gate_options_from(cfg);
-	struct gate_result g;
-	gate_run(&opt, base, new, &g);
-	return show_gate(cfg, &g);
+	struct gate_result g[MAX_GATES];
+	for (size_t i = 0; i < gates.n; i++) {
+		opt.metric = gates.metric[i];
+		opt.threshold = metric_threshold(opt.metric, cfg->fail_if_slower);
+		gate_run(&opt, base, new, &g[i]);
+	}
+	return show_gates(cfg, g, gates.n);
 }
 
 /* --reference CMD --fail-if-slower PCT without --baseline: the other
@@ -383,10 +552,14 @@ static int gate_reference(const struct config *cfg, const struct bench_outcome *
 {
 	struct gate_options opt = gate_options_from(cfg);
 	struct cmp_set *now = gate_from_results(out->results, out->n, "this run");
-	struct gate_result g;
-	gate_run_reference(&opt, now, (size_t)out->reference, an,
-			   out->order != ORDER_SEQUENTIAL, &g);
-	int rc = show_gate(cfg, &g);
+	struct gate_result g[MAX_GATES];
+	for (size_t i = 0; i < gates.n; i++) {
+		opt.metric = gates.metric[i];
+		opt.threshold = metric_threshold(opt.metric, cfg->fail_if_slower);
+		gate_run_reference(&opt, now, (size_t)out->reference, an,
+				   out->order != ORDER_SEQUENTIAL, &g[i]);
+	}
+	int rc = show_gates(cfg, g, gates.n);
 	gate_set_free(now);
 	return rc;
 }
@@ -413,6 +586,29 @@ static int check_complete(const struct config *cfg, const struct cmp_set *s)
 	diag_warning("%s is incomplete (its run was still going, or was killed "
 		     "or interrupted%s): compared as it is", s->origin, pending);
 	return 0;
+}
+
+/* After the run: the gate against the baseline or the reference, if
+ * asked and the benchmarks completed.  Returns the exit code. */
+static int gate_after_run(const struct config *cfg, const struct cmp_set *baseline,
+			  const struct bench_outcome *out, const struct analysis *an)
+{
+	int exit_code = out->exit_code;
+	if (baseline && exit_code == CBENCH_EXIT_OK) {
+		struct cmp_set *now = gate_from_results(out->results, out->n, "this run");
+		exit_code = gate(cfg, baseline, now);
+		gate_set_free(now);
+	} else if (baseline) {
+		diag_note("not compared with the baseline: the benchmarks did not "
+			  "complete");
+	} else if (cfg->fail_if_slower_given && out->reference >= 0 &&
+		   exit_code == CBENCH_EXIT_OK) {
+		exit_code = gate_reference(cfg, out, an);
+	} else if (cfg->fail_if_slower_given && out->reference >= 0) {
+		diag_note("not gated against the reference: the benchmarks did "
+			  "not complete");
+	}
+	return exit_code;
 }
 
 /* `cbench compare BASE NEW`: both files are read and checked, and the
@@ -462,10 +658,12 @@ static int load_baseline(const struct config *cfg, struct cmp_set **base)
 		*base = NULL;
 		return -1;
 	}
-	int m = cfg->gate_metric ? gate_metric_lookup(cfg->gate_metric) : -1;
-	if (m >= 0 && !gate_set_has(*base, m, true)) {
+	for (size_t i = 0; i < gates.n; i++) {
+		int m = gates.metric[i];
+		if (m < 0 || gate_set_has(*base, m, true))
+			continue;
 		diag_error("--gate-metric %s: the baseline %s has no per-run %s%s",
-			   cfg->gate_metric, cfg->baseline, cfg->gate_metric,
+			   gates.name[i], cfg->baseline, gates.name[i],
 			   (*base)->format == CMP_FMT_HYPERFINE
 			   ? " (a hyperfine file records only wall time)" : "");
 		gate_set_free(*base);
@@ -480,9 +678,9 @@ static int load_baseline(const struct config *cfg, struct cmp_set **base)
  * count it?  Known from --counters and a probe of the machine, before the
  * first run, instead of after all of them.
  */
-static int check_gate_counted(const struct config *cfg)
+static int check_one_counted(const struct config *cfg, const char *name)
 {
-	int id = cfg->gate_metric ? counters_lookup(cfg->gate_metric) : -1;
+	int id = counters_lookup(name);
 	if (id < 0)
 		return 0;     /* wall, CPU, user, system time, peak RSS: always */
 	struct counters *c = NULL;
@@ -495,13 +693,21 @@ static int check_gate_counted(const struct config *cfg)
 	if (!counted) {
 		if (cfg->counters)
 			diag_usage("--gate-metric %s: not counted in this run "
-				   "(--counters %s)", cfg->gate_metric, cfg->counters);
+				   "(--counters %s)", name, cfg->counters);
 		else
 			diag_usage("--gate-metric %s: this machine cannot count it%s%s",
-				   cfg->gate_metric, why ? ": " : "", why ? why : "");
+				   name, why ? ": " : "", why ? why : "");
 	}
 	counters_free(c);
 	return counted ? 0 : -1;
+}
+
+static int check_gate_counted(const struct config *cfg)
+{
+	for (size_t i = 0; i < gates.n; i++)
+		if (gates.metric[i] >= 0 && check_one_counted(cfg, gates.name[i]) != 0)
+			return -1;
+	return 0;
 }
 
 /* Does the baseline hold what is about to run?  Checked before running. */
@@ -775,29 +981,6 @@ static void tell_never_ran(const struct plan *plan, const struct bench_outcome *
 		     plan->n, plan->n == 1 ? "" : "s", names);
 }
 
-/* After the runs: the gate against the baseline or the reference, when
- * asked for and the benchmarks completed; the exit code. */
-static int gate_after_run(const struct config *cfg, const struct cmp_set *baseline,
-			  const struct bench_outcome *out, const struct analysis *an)
-{
-	int exit_code = out->exit_code;
-	if (baseline && exit_code == CBENCH_EXIT_OK) {
-		struct cmp_set *now = gate_from_results(out->results, out->n, "this run");
-		exit_code = gate(cfg, baseline, now);
-		gate_set_free(now);
-	} else if (baseline) {
-		diag_note("not compared with the baseline: the benchmarks did not "
-			  "complete");
-	} else if (cfg->fail_if_slower_given && out->reference >= 0 &&
-		   exit_code == CBENCH_EXIT_OK) {
-		exit_code = gate_reference(cfg, out, an);
-	} else if (cfg->fail_if_slower_given && out->reference >= 0) {
-		diag_note("not gated against the reference: the benchmarks did "
-			  "not complete");
-	}
-	return exit_code;
-}
-
 /* Nothing cbench reads is one of the files it writes, and at most one
  * export goes to stdout: 0, or -1 after the usage error. */
 static int check_paths(const struct config *cfg)
@@ -866,6 +1049,10 @@ static int run(int argc, char **argv)
 	 * leaves out the notes. */
 	diag_set_quiet(cfg.style == STYLE_NONE);
 	diag_set_notes(!cfg.quiet);
+	if (gates_from(&cfg) != 0) {
+		cli_free(&cfg);
+		return CBENCH_EXIT_USAGE;
+	}
 	if (run_subcommand(&cfg, &exit_code))
 		return exit_code;
 	if (check_paths(&cfg) != 0) {
@@ -905,6 +1092,11 @@ static int run(int argc, char **argv)
 				     .plan = &plan},
 			     .an = analysis_new(&aopt)};
 	ex.ctx.machine = machine;
+	/* The git state is for the exports: read it (git runs) only for them. */
+	if (cfg.n_exports)
+		sysinfo_source_state(NULL, &ex.ctx.source);
+	else
+		ex.ctx.source.dirty = -1;
 	syscheck_watch_start(&ex.watch, "/");
 
 	install_signals();

@@ -14,6 +14,7 @@
  * because -P and -L take several words and options may follow commands.
  */
 #include "cli.h"
+#include "results.h"
 #include "cmdline.h"
 #include "counters.h"
 #include "cpulist.h"
@@ -35,7 +36,7 @@ _Static_assert(sizeof(enum style) == sizeof(int) &&
 	       sizeof(enum aslr_mode) == sizeof(int),
 	       "KIND_ENUM stores an int");
 
-static cli_handler do_help, do_version, do_param, do_step, do_shell,
+static cli_handler do_help, do_version, do_fail_for, do_param, do_step, do_shell,
 	do_no_shell, do_ignore, do_output, do_counters, do_cpus,
 	do_reference_name;
 
@@ -267,13 +268,16 @@ const struct cli_option cli_options[] = {
 	 .given_off = OFF(fail_if_slower_given),
 	 .help = "Regression threshold for gates: --baseline FILE, or without "
 		 "one the other commands against --reference CMD, measured "
-		 "in the same invocation"},
+		 "in the same invocation; METRIC=PCT,... gives each gate "
+		 "metric its own (and gates on those named, without "
+		 "--gate-metric)"},
 	{.id = OPT_GATE_METRIC, .long_name = "gate-metric", .arity = ARG_ONE,
 	 .kind = KIND_CHOICE, .arg_name = "METRIC", .values = metric_values,
 	 .scope = SCOPE_BOTH, .show_def = DEF_TEXT,
 	 .def_text = "instructions when both sides have them, else wall_time",
 	 .off = OFF(gate_metric), .help = "Metric the gate decides on (with "
-	 "--baseline, or --reference and --fail-if-slower)"},
+	 "--baseline, or --reference and --fail-if-slower); a comma list "
+	 "gates on each, and any regression fails"},
 	{.id = OPT_REQUIRE_ALL, .long_name = "require-all", .arity = ARG_NONE,
 	 .kind = KIND_FLAG, .scope = SCOPE_BOTH, .off = OFF(require_all),
 	 .help = "Fail (exit 2) when a benchmark is missing from either side."},
@@ -371,6 +375,23 @@ const struct cli_option cli_options[] = {
 	 .help = "Leave running what a run (the command, --prepare, --conclude, "
 		 "--cleanup) started in the background; by default its process "
 		 "group is killed when it ends (--setup's is always kept)."},
+	EXPORT(OPT_EXPORT_BMF, "export-bmf", EXPORT_BMF, SCOPE_RUN,
+	       "Write every metric's mean and confidence interval in Bencher "
+	       "Metric Format (bencher run --adapter json)."),
+	EXPORT(OPT_EXPORT_GITHUB_BENCHMARK, "export-github-benchmark",
+	       EXPORT_GITHUB_BENCHMARK, SCOPE_RUN,
+	       "Write every metric's mean as github-action-benchmark's "
+	       "customSmallerIsBetter input."),
+	{.id = OPT_FAIL_IF_SLOWER_FOR, .long_name = "fail-if-slower-for",
+	 .arity = ARG_TWO, .kind = KIND_SPECIAL, .arg_name = "NAME SPEC",
+	 .scope = SCOPE_BOTH, .handler = do_fail_for,
+	 .help = "The threshold for one benchmark (its display name or "
+		 "command line): SPEC as for --fail-if-slower (PCT, or "
+		 "METRIC=PCT,...); repeatable."},
+	EXPORT(OPT_EXPORT_JUNIT, "export-junit", EXPORT_JUNIT, SCOPE_BOTH,
+	       "Write the gate's verdicts as JUnit XML, a regression as a "
+	       "failing test case (with --baseline, --reference and "
+	       "--fail-if-slower, or in 'cbench compare')."),
 };
 const size_t cli_n_options = sizeof cli_options / sizeof cli_options[0];
 
@@ -611,12 +632,137 @@ static int kind_seconds(struct cli_state *st, const struct cli_option *o,
 	return bad_value(o, a[0], what);
 }
 
+/* ---- gate thresholds and metric lists ---- */
+
+#define CLI_MAX_GATE_METRICS 32
+
+int cli_parse_metric_list(const char *list, char names[][32], size_t max,
+			  char *err, size_t errlen)
+{
+	size_t n = 0;
+	const char *p = list;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char word[32];
+		if (len == 0 || len >= sizeof word) {
+			snprintf(err, errlen, "expected a comma list of metrics");
+			return -1;
+		}
+		memcpy(word, p, len);
+		word[len] = '\0';
+		if (set_lookup(metric_values, word) == NULL) {
+			char set[DIAG_MSG_MAX];
+			set_text(metric_values, NULL, set, sizeof set);
+			snprintf(err, errlen, "unknown metric '%s' (expected %s)",
+				 word, set);
+			return -1;
+		}
+		for (size_t k = 0; k < n; k++)
+			if (strcmp(names[k], word) == 0) {
+				snprintf(err, errlen, "metric '%s' given twice", word);
+				return -1;
+			}
+		if (n == max) {
+			snprintf(err, errlen, "too many metrics");
+			return -1;
+		}
+		memcpy(names[n++], word, len + 1);
+		if (p[len] == '\0')
+			return (int)n;
+		p += len + 1;
+	}
+}
+
+int cli_parse_thresholds(const char *spec, struct cli_threshold *out,
+			 size_t max, char *err, size_t errlen)
+{
+	const struct cli_option *o = cli_option(OPT_FAIL_IF_SLOWER);
+	size_t n = 0;
+	const char *p = spec;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char item[96];
+		if (len == 0 || len >= sizeof item || n == max) {
+			snprintf(err, errlen, "expected PCT or METRIC=PCT, comma-separated");
+			return -1;
+		}
+		memcpy(item, p, len);
+		item[len] = '\0';
+		struct cli_threshold t = {"", 0};
+		char *eq = strchr(item, '=');
+		const char *pct = item;
+		if (eq) {
+			*eq = '\0';
+			pct = eq + 1;
+			if (set_lookup(metric_values, item) == NULL ||
+			    strlen(item) >= sizeof t.metric) {
+				snprintf(err, errlen, "unknown metric '%s'", item);
+				return -1;
+			}
+			snprintf(t.metric, sizeof t.metric, "%s", item);
+		}
+		if (cli_parse_percent(pct, &t.fraction) != 0 ||
+		    t.fraction < o->min || t.fraction > o->max) {
+			snprintf(err, errlen, "expected a percentage from %g to %g "
+				 "in '%s'", o->min * 100, o->max * 100, pct);
+			return -1;
+		}
+		for (size_t k = 0; k < n; k++)
+			if (strcmp(out[k].metric, t.metric) == 0) {
+				snprintf(err, errlen, "%s given twice",
+					 t.metric[0] ? t.metric : "a threshold for "
+					 "every metric");
+				return -1;
+			}
+		out[n++] = t;
+		if (p[len] == '\0')
+			return (int)n;
+		p += len + 1;
+	}
+}
+
+/* --fail-if-slower METRIC=PCT,...: checked, kept as text (the bare PCT,
+ * if any, is the default threshold). */
+static int threshold_spec(struct cli_state *st, const struct cli_option *o,
+			  const char *v)
+{
+	struct cli_threshold t[CLI_MAX_GATE_METRICS + 1];
+	char err[DIAG_MSG_MAX];
+	int n = cli_parse_thresholds(v, t, CLI_MAX_GATE_METRICS + 1, err, sizeof err);
+	if (n < 0)
+		return bad_value(o, v, err);
+	for (int k = 0; k < n; k++)
+		if (t[k].metric[0] == '\0')
+			st->cfg->fail_if_slower = t[k].fraction;
+	st->cfg->fail_if_slower_spec = v;
+	return 0;
+}
+
+/* --fail-if-slower-for NAME SPEC: a threshold for one benchmark. */
+static int do_fail_for(struct cli_state *st, const struct cli_option *o,
+		       const char *const *a, int *exit_code)
+{
+	(void)exit_code;
+	struct cli_threshold t[CLI_MAX_GATE_METRICS + 1];
+	char err[DIAG_MSG_MAX];
+	if (a[0][0] == '\0')
+		return bad_value(o, a[0], "expected a benchmark's name or command");
+	if (cli_parse_thresholds(a[1], t, CLI_MAX_GATE_METRICS + 1, err,
+				 sizeof err) < 0)
+		return bad_value(o, a[1], err);
+	strlist_push(&st->cfg->fail_for_names, a[0]);
+	strlist_push(&st->cfg->fail_for_specs, a[1]);
+	return 0;
+}
+
 static int kind_percent(struct cli_state *st, const struct cli_option *o,
 			const char *const *a, int *exit_code)
 {
 	(void)exit_code;
 	double d;
 	char what[80];
+	if (o->id == OPT_FAIL_IF_SLOWER && strpbrk(a[0], "=,"))
+		return threshold_spec(st, o, a[0]);
 	if (cli_parse_percent(a[0], &d) == 0 &&
 	    (o->open ? d > o->min && d < o->max : d >= o->min && d <= o->max)) {
 		*(double *)target(st, o) = d;
@@ -633,6 +779,14 @@ static int kind_set(struct cli_state *st, const struct cli_option *o,
 		    const char *const *a, int *exit_code)
 {
 	(void)exit_code;
+	if (o->id == OPT_GATE_METRIC && strchr(a[0], ',')) {
+		char names[CLI_MAX_GATE_METRICS][32], err[DIAG_MSG_MAX];
+		if (cli_parse_metric_list(a[0], names, CLI_MAX_GATE_METRICS,
+					  err, sizeof err) < 0)
+			return bad_value(o, a[0], err);
+		*(const char **)target(st, o) = a[0];
+		return 0;
+	}
 	const struct cli_value *v = set_lookup(o->values, a[0]);
 	char what[DIAG_MSG_MAX];
 	if (v == NULL) {
@@ -1079,6 +1233,32 @@ static int validate_history(struct config *cfg)
 }
 
 /* Checks that need the whole command line. */
+/*
+ * A parameter named like a per-run column of the JSON (a metric key such as
+ * wall_time, exit_code, started_at, ...) or "command" would overwrite that
+ * column, or clash with it, in the README's one-line data frame
+ * (`pd.DataFrame(r["runs"]).assign(command=..., **parameters)`): refused.
+ */
+static int check_param_names(const struct config *cfg)
+{
+	static const char *const taken[] = {"command", "exit_code", "signal",
+		"timed_out", "failed", "outlier", "started_at", "run_index"};
+	for (size_t i = 0; i < cfg->n_params; i++) {
+		const char *n = cfg->params[i].name;
+		bool clash = false;
+		for (int m = 0; m < MET_COUNT && !clash; m++)
+			clash = strcmp(n, metric_info((enum metric_id)m)->key) == 0;
+		for (size_t k = 0; k < sizeof taken / sizeof *taken && !clash; k++)
+			clash = strcmp(n, taken[k]) == 0;
+		if (clash)
+			USAGE("parameter name '%s' is the name of a per-run column "
+			      "(a metric, command, exit_code, ...): in a data frame "
+			      "of runs it would overwrite that column; choose "
+			      "another name", n);
+	}
+	return 0;
+}
+
 static int validate(struct cli_state *st)
 {
 	struct config *cfg = st->cfg;
@@ -1150,6 +1330,17 @@ static int validate(struct cli_state *st)
 	    !(cfg->reference && cfg->fail_if_slower_given))
 		USAGE("--gate-metric is for a gate: give --baseline FILE, or "
 		      "--reference CMD with --fail-if-slower PCT");
+	if (check_param_names(cfg) != 0)
+		return -1;
+	bool gated = cfg->baseline || (cfg->reference && cfg->fail_if_slower_given);
+	if (cfg->fail_for_names.n && !gated)
+		USAGE("--fail-if-slower-for is for a gate: give --baseline FILE, "
+		      "or --reference CMD with --fail-if-slower PCT");
+	for (size_t i = 0; i < cfg->n_exports && !gated; i++)
+		if (cfg->exports[i].format == EXPORT_JUNIT)
+			USAGE("--export-junit writes a gate's verdicts: give "
+			      "--baseline FILE, or --reference CMD with "
+			      "--fail-if-slower PCT");
 	if (cfg->reference && cfg->fail_if_slower_given && !cfg->baseline &&
 	    !cfg->baseline_history && cfg->commands.n == 0)
 		USAGE("--reference with --fail-if-slower gates the other commands "
@@ -1447,6 +1638,8 @@ void cli_free(struct config *cfg)
 	free(cfg->params);
 	free(cfg->ignore_codes);
 	free(cfg->exports);
+	free(cfg->fail_for_names.v);
+	free(cfg->fail_for_specs.v);
 	cmdline_free(cfg->shell_words);
 	memset(cfg, 0, sizeof *cfg);
 }

@@ -38,6 +38,11 @@ static const struct {
 	{EXPORT_CSV, "--export-csv", export_csv_write},
 	{EXPORT_CSV_RUNS, "--export-csv-runs", export_csv_runs_write},
 	{EXPORT_HTML, "--export-html", export_html_write},
+	{EXPORT_BMF, "--export-bmf", export_bmf_write},
+	{EXPORT_GITHUB_BENCHMARK, "--export-github-benchmark",
+	 export_github_benchmark_write},
+	/* Written from the gate's report (export_junit.h), not the document. */
+	{EXPORT_JUNIT, "--export-junit", NULL},
 };
 
 export_fn export_function(enum export_format format)
@@ -479,6 +484,10 @@ static int write_as(enum export_format format, const char *path,
 		    size_t errlen)
 {
 	export_fn fn = export_function(format);
+	if (fn == NULL) {
+		snprintf(err, errlen, "%s: not an export of the results", opt);
+		return -1;
+	}
 	if (!export_is_stream(path)) {
 		struct fill_arg a = {fn, d};
 		char msg[DIAG_MSG_MAX];
@@ -521,4 +530,50 @@ int export_write_req(const struct export_req *r, const struct export_doc *d,
 		     char *err, size_t errlen)
 {
 	return write_as(r->format, r->path, export_req_option(r), d, err, errlen);
+}
+
+/* ---- prepared text (the gate's JUnit report) ---- */
+
+struct text_arg {
+	const char *text;
+	size_t len;
+};
+
+static int fill_text(FILE *f, void *arg)
+{
+	const struct text_arg *a = arg;
+	return fwrite(a->text, 1, a->len, f) == a->len ? 0 : -1;
+}
+
+int export_write_text(const char *path, const char *opt, const char *text,
+		      size_t len, char *err, size_t errlen)
+{
+	struct text_arg a = {text, len};
+	char msg[DIAG_MSG_MAX];
+	if (!export_is_stream(path)) {
+		if (export_write_atomic(path, fill_text, &a, msg, sizeof msg) != 0) {
+			snprintf(err, errlen, "%s: %s", opt, msg);
+			return -1;
+		}
+		return 0;
+	}
+	bool std = export_is_stdout(path);
+	FILE *f = std ? (std_out ? std_out : stdout) : fopen(path, "a");
+	if (f == NULL) {
+		snprintf(err, errlen, "%s: cannot write '%s': %s", opt, path,
+			 strerror(errno));
+		return -1;
+	}
+	errno = 0;
+	int rc = fill_text(f, &a);
+	if (rc != 0 || fflush(f) != 0 || ferror(f))
+		rc = errno ? errno : EIO;
+	if (!std && fclose(f) != 0 && rc == 0)
+		rc = errno ? errno : EIO;
+	if (rc != 0) {
+		snprintf(err, errlen, "%s: cannot write '%s': %s", opt,
+			 std ? "standard output" : path, strerror(rc));
+		return -1;
+	}
+	return 0;
 }

@@ -287,6 +287,10 @@ int export_csv_runs_write(FILE *f, const struct export_doc *d)
 		if (has[m])
 			fieldf(f, metric_info((enum metric_id)m)->key);
 	}
+	/* The run's place in the whole invocation (1, 2, ... across
+	 * benchmarks, in the order they ran) and its start (Unix seconds). */
+	fieldf(f, "run_index");
+	fieldf(f, "started_at");
 	/* --randomize-layout: the environment padding of each run, last so
 	 * the other columns keep their places (absent without it). */
 	bool pads = false;
@@ -338,6 +342,8 @@ int export_csv_runs_write(FILE *f, const struct export_doc *d)
 			for (int mi = 0; mi < MET_COUNT; mi++)
 				if (has[mi])
 					row_number(b, r->has[mi] ? r->col[mi][k] : NAN);
+			row_number(b, r->run_index[k]);
+			row_number(b, r->started_s[k]);
 			if (pads)
 				row_number(b, r->env_pad && r->env_pad[k] >= 0
 					   ? (double)r->env_pad[k] : NAN);

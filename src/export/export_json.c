@@ -143,6 +143,48 @@ static cJSON *options(const struct export_doc *d)
 	return j;
 }
 
+static cJSON *text_or_null(const char *s)
+{
+	return s[0] ? str(s) : cJSON_CreateNull();
+}
+
+static cJSON *tristate(int v)
+{
+	return v < 0 ? cJSON_CreateNull() : cJSON_CreateBool(v != 0);
+}
+
+/* The context for notebooks and dashboards (sysinfo.h): memory, CPU
+ * frequency policy, load at the start, OS, compiler, and the git state of
+ * the working directory; null for whatever could not be read. */
+static void machine_more(cJSON *j, const struct export_context *c)
+{
+	const struct machine_info *m = &c->machine;
+	cJSON_AddItemToObject(j, "memory_total_bytes", m->mem_total > 0
+			      ? num((double)m->mem_total) : cJSON_CreateNull());
+	cJSON_AddItemToObject(j, "swap_total_bytes", m->swap_total >= 0
+			      ? num((double)m->swap_total) : cJSON_CreateNull());
+	cJSON_AddItemToObject(j, "swap_used_bytes", m->swap_used >= 0
+			      ? num((double)m->swap_used) : cJSON_CreateNull());
+	if (m->loadavg[0] >= 0 && m->loadavg[1] >= 0 && m->loadavg[2] >= 0) {
+		cJSON *l = cJSON_AddArrayToObject(j, "load_average");
+		for (int k = 0; k < 3; k++)
+			cJSON_AddItemToArray(l, num(m->loadavg[k]));
+	} else {
+		cJSON_AddNullToObject(j, "load_average");
+	}
+	cJSON_AddItemToObject(j, "os_release", text_or_null(m->os_release));
+	cJSON_AddItemToObject(j, "cpu_governor", text_or_null(m->governor));
+	cJSON_AddItemToObject(j, "cpufreq_driver", text_or_null(m->cpufreq_driver));
+	cJSON_AddItemToObject(j, "cpu_boost", tristate(m->boost));
+	cJSON_AddItemToObject(j, "compiler", text_or_null(m->compiler));
+	const struct source_state *s = &c->source;
+	cJSON *src = cJSON_AddObjectToObject(j, "source");
+	cJSON_AddItemToObject(src, "commit", text_or_null(s->commit));
+	cJSON_AddItemToObject(src, "branch", text_or_null(s->branch));
+	cJSON_AddItemToObject(src, "dirty", tristate(s->dirty));
+	cJSON_AddItemToObject(src, "from", text_or_null(s->from));
+}
+
 /* --pin, --pin-hooks, --pin-self (canonical lists, null when not given),
  * --aslr ("on", "off", or null: as the system has it),
  * --randomize-layout and the system check (syscheck_json, null when
@@ -192,6 +234,7 @@ static cJSON *context(const struct export_doc *d)
 	cJSON_AddItemToObjectCS(j, "shell", str(o->shell));
 	cJSON_AddItemToObjectCS(j, "shell_overhead_s", o->shell
 			      ? num(o->shell_overhead_s) : cJSON_CreateNull());
+	machine_more(j, d->ctx);
 	noise_context(j, d->ctx);
 	cJSON_AddItemToObjectCS(j, "options", options(d));
 	cJSON *argv = cJSON_AddArrayToObject(j, "argv");
@@ -272,6 +315,10 @@ static cJSON *runs(const struct export_doc *d, size_t i, struct lazies *lz)
 				      later(lz, (struct lazy){.kind = per_run[k].kind,
 						.r = r, .outlier = d->an->bench[i].outlier,
 						.n = r->n_runs}));
+	/* When each run started (Unix seconds) and its place in the whole
+	 * invocation, to plot drift against time. */
+	cJSON_AddItemToObject(j, "started_at", column(lz, r->started_s, r->n_runs));
+	cJSON_AddItemToObject(j, "run_index", column(lz, r->run_index, r->n_runs));
 	if (r->env_pad)
 		cJSON_AddItemToObject(j, "env_pad",
 				      later(lz, (struct lazy){.kind = LAZY_ENV_PAD,
@@ -305,6 +352,49 @@ static cJSON *metric(const struct stats_summary *s, enum metric_id m)
 	cJSON_AddItemToObjectCS(o, "mild", num(ok ? (double)s->outliers_mild : 0));
 	cJSON_AddItemToObjectCS(o, "severe", num(ok ? (double)s->outliers_severe : 0));
 	return j;
+}
+
+/* Is s a decimal number as written by people ("8", "-0.5", "1e6"; not
+ * "0x10", "inf", " 8")?  strtod alone would take hex and infinities. */
+static bool decimal_number(const char *s, double *out)
+{
+	const char *p = s;
+	p += *p == '-' || *p == '+';
+	size_t digits = strspn(p, "0123456789");
+	p += digits;
+	if (*p == '.') {
+		size_t frac = strspn(p + 1, "0123456789");
+		digits += frac;
+		p += 1 + frac;
+	}
+	if (digits == 0)
+		return false;
+	if (*p == 'e' || *p == 'E') {
+		const char *q = p + 1;
+		q += *q == '-' || *q == '+';
+		size_t e = strspn(q, "0123456789");
+		if (e == 0)
+			return false;
+		p = q + e;
+	}
+	if (*p != '\0')
+		return false;
+	*out = strtod(s, NULL);
+	return isfinite(*out);
+}
+
+/* "parameter_values": each parameter as a number when its text is a
+ * decimal number, else the text ("parameters" keeps hyperfine's strings). */
+static cJSON *parameter_values(const struct bench_result *r)
+{
+	cJSON *p = cJSON_CreateObject();
+	for (size_t k = 0; k < r->n_params; k++) {
+		double v;
+		cJSON_AddItemToObject(p, r->params[k].name,
+				      decimal_number(r->params[k].value, &v)
+				      ? cJSON_CreateNumber(v) : str(r->params[k].value));
+	}
+	return p;
 }
 
 static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
@@ -346,6 +436,8 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	}
 
 	/* cbench's. */
+	if (r->n_params)
+		cJSON_AddItemToObjectCS(j, "parameter_values", parameter_values(r));
 	cJSON_AddItemToObjectCS(j, "command_line", str(r->command));
 	cJSON_AddItemToObjectCS(j, "name", str(r->name));
 	cJSON_AddBoolToObject(j, "interrupted", r->interrupted);
@@ -675,4 +767,9 @@ int export_json_write(FILE *f, const struct export_doc *d)
 	arena_end();   /* the tree and text */
 	free(lz.v);
 	return rc;
+}
+
+cJSON *export_json_text(const char *s)
+{
+	return str(s);
 }

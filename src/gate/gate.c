@@ -216,6 +216,27 @@ static int between_pair(const struct cmp_row *r, int m, const struct cmp_options
 	return 0;
 }
 
+double gate_threshold_for(const struct gate_threshold *t, size_t n, double def,
+			  const struct cmp_bench *b, int metric)
+{
+	int best = -1;
+	double v = def;
+	for (size_t i = 0; i < n; i++) {
+		bool bench = t[i].bench != NULL;
+		if (bench && strcmp(t[i].bench, b->name) != 0 &&
+		    (b->command == NULL || strcmp(t[i].bench, b->command) != 0))
+			continue;
+		if (t[i].metric >= 0 && t[i].metric != metric)
+			continue;
+		int rank = 2 * bench + (t[i].metric >= 0);
+		if (rank > best) {
+			best = rank;
+			v = t[i].threshold;
+		}
+	}
+	return v;
+}
+
 /* Decide a row on metric m: from the comparison given (the run's analysis
  * made it), or one computed here. */
 static void compare_pair(struct cmp_row *r, int m, const struct cmp_options *opt,
@@ -259,7 +280,9 @@ static void compare_pair(struct cmp_row *r, int m, const struct cmp_options *opt
 			c.ratio_lo = c.ratio_hi = c.ratio;
 		r->st = c;
 	}
-	r->verdict = gate_decide(&c, opt->threshold, &r->p);
+	r->threshold = gate_threshold_for(opt->thresholds, opt->n_thresholds,
+					  opt->threshold, r->new, m);
+	r->verdict = gate_decide(&c, r->threshold, &r->p);
 }
 
 /* Pair each benchmark of base with the first unpaired one of new that has
@@ -527,6 +550,8 @@ int gate_run(const struct gate_options *opt, const struct cmp_set *base,
 		.seed = opt->seed,
 		.match_by = opt->match_by,
 		.between = opt->between,
+		.thresholds = opt->thresholds,
+		.n_thresholds = opt->n_thresholds,
 	};
 	if (gate_compare(base, new, &co, &out->rep, out->error,
 			 sizeof out->error) != 0) {
@@ -594,7 +619,8 @@ int gate_run_reference(const struct gate_options *opt, const struct cmp_set *set
 				.base = base->bench, .new = &set->bench[i],
 				.by_reference = true};
 	struct cmp_options co = {opt->metric, opt->threshold, opt->confidence,
-				 opt->seed, opt->match_by, paired, false};
+				 opt->seed, opt->match_by, paired, false,
+				 opt->thresholds, opt->n_thresholds};
 	if (choose_metric(base, new, rep->rows, rep->n_rows, &co, rep, out->error,
 			  sizeof out->error) != 0) {
 		out->exit_code = CBENCH_EXIT_USAGE;

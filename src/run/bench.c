@@ -84,6 +84,7 @@ struct ctx {
 	int32_t pad;
 	bool keep_group;         /* this run is --setup's: keep its group */
 	bool default_cap;        /* bench_default_cap() set cfg->max_time_s */
+	size_t run_seq;          /* measured runs so far, all benchmarks */
 	char err[DIAG_MSG_MAX];
 };
 
@@ -969,7 +970,7 @@ static int warmup(struct ctx *x, struct bstate *s, size_t k)
 
 /* A measured run's values, the shell's start-up taken off, and flags. */
 static void record_run(struct ctx *x, struct bstate *s,
-		       const struct spawn_result *res, int c)
+		       const struct spawn_result *res, int c, double started_s)
 {
 	struct bench_result *r = s->r;
 	bool timed_out = res->outcome == SPAWN_TIMED_OUT;
@@ -997,6 +998,7 @@ static void record_run(struct ctx *x, struct bstate *s,
 	int code = res->outcome == SPAWN_SIGNALED ? -res->code
 		   : timed_out ? -SIGKILL : res->code;
 	results_add_run(r, v, code, flags);
+	results_set_run_info(r, started_s, (double)++x->run_seq);
 	if (x->pad_slot)
 		results_set_env_pad(r, r->n_runs - 1, x->pad);
 }
@@ -1010,6 +1012,8 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 {
 	long i = (long)s->index;
 	struct spawn_result res;
+	struct timespec t0;
+	clock_gettime(CLOCK_REALTIME, &t0);
 	int rc = run(x, i, &s->p, s->out, s->out_fd, true, &res);
 	if (rc != 0)
 		return rc;
@@ -1030,7 +1034,7 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 	bool timed_out = res.outcome == SPAWN_TIMED_OUT;
 	if (c == -2 || (c == -1 && !timed_out))
 		return c;
-	record_run(x, s, &res, c);
+	record_run(x, s, &res, c, (double)t0.tv_sec + t0.tv_nsec * 1e-9);
 	return c == -1 ? -1 : 0;
 }
 

@@ -92,6 +92,8 @@ void results_free(struct bench_result *r)
 	free(r->exit_codes);
 	free(r->env_pad);
 	free(r->flags);
+	free(r->started_s);
+	free(r->run_index);
 	free(r->stop_reason);
 	free(r);
 }
@@ -111,6 +113,8 @@ void results_add_run(struct bench_result *r, const double value[MET_COUNT],
 				r->col[m] = xreallocarray(r->col[m], ncap, sizeof(double));
 		r->exit_codes = xreallocarray(r->exit_codes, ncap, sizeof(int));
 		r->flags = xreallocarray(r->flags, ncap, 1);
+		r->started_s = xreallocarray(r->started_s, ncap, sizeof(double));
+		r->run_index = xreallocarray(r->run_index, ncap, sizeof(double));
 		if (r->env_pad)
 			r->env_pad = xreallocarray(r->env_pad, ncap, sizeof *r->env_pad);
 		r->cap = ncap;
@@ -122,7 +126,18 @@ void results_add_run(struct bench_result *r, const double value[MET_COUNT],
 		r->total_wall_s += value[MET_WALL];
 	r->exit_codes[r->n_runs] = exit_code;
 	r->flags[r->n_runs] = flags;
+	r->started_s[r->n_runs] = NAN;
+	r->run_index[r->n_runs] = NAN;
 	r->n_runs++;
+}
+
+void results_set_run_info(struct bench_result *r, double started_s,
+			  double run_index)
+{
+	if (r->n_runs == 0)
+		return;
+	r->started_s[r->n_runs - 1] = started_s;
+	r->run_index[r->n_runs - 1] = run_index;
 }
 
 void results_set_env_pad(struct bench_result *r, size_t k, int32_t pad)

@@ -1,0 +1,186 @@
+/*
+ * export_ci.c: the formats continuous-benchmarking services read, so that
+ * cbench's results go to them without a jq filter:
+ *
+ *   --export-bmf FILE               Bencher Metric Format (BMF), as
+ *       documented at bencher.dev/docs/reference/bencher-metric-format and
+ *       its JSON schema bencher.dev/bmf.json: an object keyed by benchmark
+ *       name, each an object keyed by measure, each {"value": number,
+ *       "lower_value": number, "upper_value": number} (the bounds
+ *       optional).
+ *   --export-github-benchmark FILE  github-action-benchmark's
+ *       "customSmallerIsBetter" input, as its README documents it: an
+ *       array of {"name": string, "unit": string, "value": number,
+ *       "range": string, "extra": string} ("range" and "extra" optional,
+ *       free text shown in the chart's tooltip).
+ *
+ * Both carry every metric measured (sum[m].n > 0 in the analysis
+ * document): the value is the mean, the bounds (BMF) and the range
+ * (github-action-benchmark) the mean's confidence interval, all read from
+ * the analysis (analysis.h), nothing recomputed; units are cbench's
+ * (seconds, bytes, counts) and measure names its metric keys
+ * ("wall_time", "peak_rss", "instructions").  Every metric cbench measures
+ * is smaller-is-better, which is the one direction customSmallerIsBetter
+ * takes.
+ *
+ * Names stay the same from one run to the next, whatever the timing or the
+ * order: the display name, then the parameters as " [n=1, m=x]" for a
+ * parameterised benchmark, then " #2", " #3", ... for a name seen again in
+ * the same invocation (the services key their history on the name).
+ */
+#include "export.h"
+#include "xalloc.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *export_ci_name(const char *name, const struct param_value *params,
+		     size_t n_params)
+{
+	char *s = xstrdup(name);
+	for (size_t k = 0; k < n_params; k++) {
+		char *t = xasprintf("%s%s%s=%s%s", s, k == 0 ? " [" : ", ",
+				    params[k].name, params[k].value,
+				    k + 1 == n_params ? "]" : "");
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* The names of the document's benchmarks, made unique (see the top). */
+static char **bench_names(const struct export_doc *d)
+{
+	size_t n = d->outcome->n;
+	char **names = xcalloc(n ? n : 1, sizeof *names);
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_result *r = d->outcome->results[i];
+		names[i] = export_ci_name(r->name, r->params, r->n_params);
+		size_t seen = 1;
+		for (size_t j = 0; j < i; j++)
+			seen += strcmp(d->outcome->results[j]->name, r->name) == 0 &&
+				export_ci_same_params(d->outcome->results[j], r);
+		if (seen > 1) {
+			char *t = xasprintf("%s #%zu", names[i], seen);
+			free(names[i]);
+			names[i] = t;
+		}
+	}
+	return names;
+}
+
+bool export_ci_same_params(const struct bench_result *a,
+			   const struct bench_result *b)
+{
+	if (a->n_params != b->n_params)
+		return false;
+	for (size_t k = 0; k < a->n_params; k++)
+		if (strcmp(a->params[k].name, b->params[k].name) != 0 ||
+		    strcmp(a->params[k].value, b->params[k].value) != 0)
+			return false;
+	return true;
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+static const char *unit_name(enum metric_unit u)
+{
+	return u == UNIT_SECONDS ? "s" : u == UNIT_BYTES ? "bytes" : "count";
+}
+
+static int print_tree(FILE *f, cJSON *root)
+{
+	char *text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (text == NULL)
+		return -1;
+	fputs(text, f);
+	fputc('\n', f);
+	cJSON_free(text);
+	return ferror(f) ? -1 : 0;
+}
+
+int export_bmf_write(FILE *f, const struct export_doc *d)
+{
+	char **names = bench_names(d);
+	cJSON *root = cJSON_CreateObject();
+	for (size_t i = 0; i < d->outcome->n && i < d->an->n; i++) {
+		const struct analysis_bench *b = &d->an->bench[i];
+		cJSON *bench = NULL;
+		for (int m = 0; m < MET_COUNT; m++) {
+			const struct stats_summary *s = &b->sum[m];
+			if (s->n == 0 || !isfinite(s->mean))
+				continue;
+			if (bench == NULL) {
+				/* The key, valid UTF-8 like every string. */
+				cJSON *key = export_json_text(names[i]);
+				bench = cJSON_CreateObject();
+				cJSON_AddItemToObject(root, key->valuestring, bench);
+				cJSON_Delete(key);
+			}
+			cJSON *v = cJSON_CreateObject();
+			cJSON_AddNumberToObject(v, "value", s->mean);
+			if (isfinite(s->mean_ci_lo) && isfinite(s->mean_ci_hi)) {
+				cJSON_AddNumberToObject(v, "lower_value", s->mean_ci_lo);
+				cJSON_AddNumberToObject(v, "upper_value", s->mean_ci_hi);
+			}
+			cJSON_AddItemToObject(bench, metric_info((enum metric_id)m)->key, v);
+		}
+	}
+	free_names(names, d->outcome->n);
+	return print_tree(f, root);
+}
+
+/* The tooltip's lines: runs, median, standard deviation. */
+static char *extra_text(const struct stats_summary *s, const char *unit)
+{
+	char *t = xasprintf("%zu runs\nmedian: %.6g %s", s->n, s->median, unit);
+	if (isfinite(s->stddev)) {
+		char *u = xasprintf("%s\nstddev: %.6g %s", t, s->stddev, unit);
+		free(t);
+		t = u;
+	}
+	return t;
+}
+
+int export_github_benchmark_write(FILE *f, const struct export_doc *d)
+{
+	char **names = bench_names(d);
+	cJSON *root = cJSON_CreateArray();
+	for (size_t i = 0; i < d->outcome->n && i < d->an->n; i++) {
+		const struct analysis_bench *b = &d->an->bench[i];
+		for (int m = 0; m < MET_COUNT; m++) {
+			const struct stats_summary *s = &b->sum[m];
+			const struct metric_info *mi = metric_info((enum metric_id)m);
+			if (s->n == 0 || !isfinite(s->mean))
+				continue;
+			const char *unit = unit_name(mi->unit);
+			cJSON *e = cJSON_CreateObject();
+			char *name = xasprintf("%s - %s", names[i], mi->key);
+			cJSON_AddItemToObject(e, "name", export_json_text(name));
+			free(name);
+			cJSON_AddStringToObject(e, "unit", unit);
+			cJSON_AddNumberToObject(e, "value", s->mean);
+			if (isfinite(s->mean_ci_lo) && isfinite(s->mean_ci_hi)) {
+				char *r = xasprintf("%g%% CI %.6g to %.6g",
+						    s->confidence * 100,
+						    s->mean_ci_lo, s->mean_ci_hi);
+				cJSON_AddStringToObject(e, "range", r);
+				free(r);
+			}
+			char *x = extra_text(s, unit);
+			cJSON_AddStringToObject(e, "extra", x);
+			free(x);
+			cJSON_AddItemToArray(root, e);
+		}
+	}
+	free_names(names, d->outcome->n);
+	return print_tree(f, root);
+}

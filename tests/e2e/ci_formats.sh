@@ -1,0 +1,145 @@
+# tests/e2e/ci_formats.sh: the continuous-benchmarking exports
+# (--export-bmf, --export-github-benchmark), the gate's JUnit report
+# (--export-junit) and gates on several metrics with their own thresholds
+# (--gate-metric A,B, --fail-if-slower METRIC=PCT, --fail-if-slower-for).
+#
+# Formats are checked against their published descriptions:
+# tests/tools/ci_formats.py for Bencher's JSON schema (bencher.dev/bmf.json)
+# and github-action-benchmark's README (customSmallerIsBetter), and
+# tests/tools/junit.xsd (the Jenkins junit-4.xsd / GitLab structure) with
+# xmllint.  Gate decisions rest on page faults of a program touching a
+# fixed number of pages, the same in every run.
+
+CI_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+CI_PY=(/usr/bin/python3 "$CI_ROOT/tests/tools/ci_formats.py")
+CI_XSD=$CI_ROOT/tests/tools/junit.xsd
+
+ci_faults_countable() {
+	cb -r 1 "$HELPERS/touch_pages 10" >pf.out 2>&1 || return 1
+	grep -q 'page-faults:' pf.out
+}
+
+ci_need_xmllint() {
+	command -v xmllint >/dev/null || skip "xmllint (libxml2-utils) is not installed"
+}
+
+# The golden files of the unit tests conform, and the checkers do reject
+# a broken file (so a pass means something).
+test_ci_golden_files_match_their_schemas() {
+	ci_need_xmllint
+	"${CI_PY[@]}" bmf "$CI_ROOT/tests/golden/ci.bmf.json" || fail "BMF golden"
+	"${CI_PY[@]}" github "$CI_ROOT/tests/golden/ci.github-benchmark.json" ||
+		fail "github-benchmark golden"
+	xmllint --noout --schema "$CI_XSD" "$CI_ROOT/tests/golden/ci.junit.xml" \
+		2>xl || fail "JUnit golden: $(cat xl)"
+	echo '{"b": {"wall_time": {"lower_value": 1}}}' >bad.json
+	! "${CI_PY[@]}" bmf bad.json 2>/dev/null || fail "a BMF measure without value passed"
+	echo '[{"name": "a", "unit": "s", "value": "1"}]' >bad.json
+	! "${CI_PY[@]}" github bad.json 2>/dev/null || fail "a string value passed"
+	echo '<testsuites><testsuite tests="1"><testcase/></testsuite></testsuites>' >bad.xml
+	! xmllint --noout --schema "$CI_XSD" bad.xml 2>/dev/null || fail "nameless JUnit passed"
+}
+
+# A sweep: every metric measured, names with the parameters, the same
+# names in a second run.
+test_ci_exports_of_a_sweep() {
+	cb -r 3 -N -L n 1,2 "$HELPERS/touch_pages {n}" --export-bmf b.json \
+		--export-github-benchmark g.json --export-json r.json >out 2>err ||
+		fail "exit $?: $(cat err)"
+	"${CI_PY[@]}" bmf b.json || fail "BMF: $(cat b.json)"
+	"${CI_PY[@]}" github g.json || fail "github-benchmark: $(cat g.json)"
+	/usr/bin/python3 - b.json g.json r.json <<'PY' || fail "contents"
+import json, sys
+bmf, gh, res = (json.load(open(p)) for p in sys.argv[1:4])
+names = sorted(bmf)
+assert names == sorted(f"{r['name']} [n={r['parameters']['n']}]" for r in res["results"]), names
+for r in res["results"]:
+    key = f"{r['name']} [n={r['parameters']['n']}]"
+    for metric, s in r["metrics"].items():
+        if s["n"] == 0:
+            assert metric not in bmf[key], metric
+            continue
+        assert bmf[key][metric]["value"] == s["mean"], (key, metric)
+        assert [bmf[key][metric]["lower_value"], bmf[key][metric]["upper_value"]] == s["mean_ci"]
+        assert any(e["name"] == f"{key} - {metric}" and e["value"] == s["mean"] for e in gh)
+PY
+	cb -r 2 -N -L n 1,2 "$HELPERS/touch_pages {n}" --export-bmf b2.json >/dev/null 2>&1 ||
+		fail "second run"
+	/usr/bin/python3 -c 'import json,sys; a,b=(sorted(json.load(open(p))) for p in sys.argv[1:]); sys.exit(a!=b)' \
+		b.json b2.json || fail "names changed between runs"
+}
+
+# --baseline with a regression on page faults: exit 3, a <failure> with
+# the numbers, the report valid; the same file from `cbench compare`.
+test_ci_junit_of_a_gate() {
+	ci_faults_countable || skip "page faults are not countable here"
+	ci_need_xmllint
+	cb -r 5 -N -n w "$HELPERS/touch_pages 500" --export-json base.json >/dev/null 2>&1 ||
+		fail "baseline run"
+	cb -r 5 -N -n w "$HELPERS/touch_pages 5000" --export-json new.json >/dev/null 2>&1 ||
+		fail "new run"
+	cb compare base.json new.json --match-by name --gate-metric page_faults \
+		--export-junit j.xml >out 2>err
+	expect_eq "compare exit" "$?" 3
+	xmllint --noout --schema "$CI_XSD" j.xml 2>xl || fail "invalid: $(cat xl)"
+	expect_grep "failure" '<failure type="regression" message="page_faults regression: new/base [0-9.]+' j.xml
+	expect_grep "numbers" 'base: mean [0-9.]+, sd [0-9.]+, 5 runs' j.xml
+	expect_grep "counts" '<testsuites name="cbench" tests="1" failures="1"' j.xml
+	cb -r 5 -N -n w "$HELPERS/touch_pages 500" --baseline base.json \
+		--gate-metric page_faults --export-junit - >j2.xml 2>err
+	expect_eq "baseline exit" "$?" 0
+	xmllint --noout --schema "$CI_XSD" j2.xml 2>xl || fail "invalid: $(cat xl)"
+	expect_grep "passing case" '<testcase classname="cbench.page_faults" name="w">' j2.xml
+	expect_no_grep "no failure" '<failure' j2.xml
+}
+
+test_ci_junit_needs_a_gate() {
+	cb -r 2 true --export-junit j.xml >out 2>err
+	expect_eq "exit" "$?" 2
+	expect_grep "message" '^cbench: error: --export-junit writes a gate.s verdicts' err
+	[ ! -e j.xml ] || fail "a file was written"
+}
+
+# Two gate metrics: each its table; one regressing fails the invocation.
+# Per-metric and per-benchmark thresholds move the line.
+test_ci_gate_several_metrics() {
+	ci_faults_countable || skip "page faults are not countable here"
+	cb -r 6 --reference "$HELPERS/touch_pages 500" -n ref -n ten \
+		"$HELPERS/touch_pages 5000" --fail-if-slower 5 \
+		--gate-metric page_faults,peak_rss >out 2>err
+	expect_eq "exit" "$?" 3
+	expect_grep "first table" '^Gate on page_faults \(chosen with --gate-metric\)' out
+	expect_grep "second table" '^Gate on peak_rss \(chosen with --gate-metric\)' out
+	# Ten times the pages is about +830 % faults: within 1000 %.
+	cb -r 6 --reference "$HELPERS/touch_pages 500" -n ref -n ten \
+		"$HELPERS/touch_pages 5000" --fail-if-slower page_faults=1000% \
+		>out 2>err || fail "per-metric threshold: exit $?: $(cat err)"
+	expect_grep "threshold shown" 'lies above \+1000 %' out
+	cb -r 6 --reference "$HELPERS/touch_pages 500" -n ref -n ten \
+		"$HELPERS/touch_pages 5000" --fail-if-slower 5 --gate-metric page_faults \
+		--fail-if-slower-for ten page_faults=1000% >out 2>err ||
+		fail "per-benchmark threshold: exit $?: $(cat err)"
+	expect_grep "within" '^  ten +.* within noise$' out
+	expect_no_grep "no warning" 'fail-if-slower-for' err
+	cb -r 6 --reference "$HELPERS/touch_pages 500" -n ref -n ten \
+		"$HELPERS/touch_pages 5000" --fail-if-slower 5 --gate-metric page_faults \
+		--fail-if-slower-for tne page_faults=1000% >out 2>err
+	expect_eq "misspelt name: the default threshold" "$?" 3
+	expect_grep "warning" "^cbench: warning: --fail-if-slower-for 'tne': no compared benchmark" err
+}
+
+test_ci_gate_bad_thresholds() {
+	cb -r 2 --reference true false --fail-if-slower bogus=5% >out 2>err
+	expect_eq "unknown metric" "$?" 2
+	expect_grep "message" "^cbench: error: .*unknown metric 'bogus'" err
+	cb -r 2 --reference true true --fail-if-slower wall_time=5% \
+		--gate-metric page_faults >out 2>err
+	expect_eq "metric not gated" "$?" 2
+	expect_grep "message" '^cbench: error: --fail-if-slower wall_time=...: not a --gate-metric' err
+	cb -r 2 --reference true true --fail-if-slower 5 --gate-metric wall_time,nope >out 2>err
+	expect_eq "unknown gate metric" "$?" 2
+	expect_grep "message" "^cbench: error: .*unknown metric 'nope'" err
+	cb -r 2 true --fail-if-slower-for true 5 >out 2>err
+	expect_eq "no gate" "$?" 2
+	expect_grep "message" '^cbench: error: --fail-if-slower-for is for a gate' err
+}
