@@ -158,6 +158,11 @@ make_fixture() {
 	(cd "$f" && hyperfine -N -r 3 --export-json hf.json true >/dev/null 2>&1 &&
 		"$CBENCH_REAL" -N -r 3 true --export-json cb.json >/dev/null 2>&1) ||
 		bad "fixture: hf.json and cb.json (hyperfine installed?)"
+	# The HTML report's examples: a hyperfine export, a base and a new run.
+	(cd "$f" && cp hf.json hyperfine.json &&
+		"$CBENCH_REAL" -N -r 3 true --export-json main.json >/dev/null 2>&1 &&
+		"$CBENCH_REAL" -N -r 3 true --export-json pr.json >/dev/null 2>&1) ||
+		bad "fixture: hyperfine.json, main.json and pr.json"
 }
 
 # The cbench of the examples: the installed one, with --min-time 0 when the
@@ -166,7 +171,7 @@ make_wrapper() {
 	mkdir -p "$W/bin"
 	cat >"$W/bin/cbench" <<-SH
 	#!/bin/sh
-	case \${1-} in compare|system) exec "$CBENCH_REAL" "\$@" ;; esac
+	case \${1-} in compare|system|report|history) exec "$CBENCH_REAL" "\$@" ;; esac
 	for a in "\$@"; do
 		case \$a in -r|-r*|--runs|--runs=*|--min-time|--min-time=*|--precision|--precision=*)
 			exec "$CBENCH_REAL" "\$@" ;;
@@ -210,6 +215,23 @@ run_example() {
 	echo "PASS README line $line ($kind): $n commands"
 }
 
+# A terminal session (<!-- check-docs: session -->): its commands as one
+# script, in an empty directory of its own, with a git identity for its
+# commits; it must exit 0.
+run_session() {
+	local line=$1 cmds=$2 dir
+	dir=$(mktemp -d "$W/session.XXXXXX")
+	commands=$((commands + $(jq length <<<"$cmds")))
+	if (cd "$dir" && PATH="$W/bin:$PATH" GIT_AUTHOR_NAME=docs \
+		GIT_AUTHOR_EMAIL=docs@invalid GIT_COMMITTER_NAME=docs \
+		GIT_COMMITTER_EMAIL=docs@invalid timeout 600 \
+		bash -e -o pipefail -c "$(jq -r '.[]' <<<"$cmds")") >"$W/log" 2>&1; then
+		echo "PASS README line $line (session): $(jq length <<<"$cmds") commands"
+	else
+		bad "README line $line: the session exited $?: $(tail -n 3 "$W/log" | tr '\n' ' ')"
+	fi
+}
+
 make_project
 # Recipes first: the GitLab one installs the cbench the examples use.
 while IFS= read -r rec; do
@@ -230,6 +252,10 @@ while IFS= read -r ex; do
 	blocks=$((blocks + 1))
 	line=$(jq -r .line <<<"$ex")
 	skip=$(jq -r '.skip // empty' <<<"$ex")
+	if [ "$skip" = session ]; then
+		run_session "$line" "$(jq -c .commands <<<"$ex")"
+		continue
+	fi
 	if [ -n "$skip" ] && [ "$skip" != in-clone ]; then
 		echo "SKIP README line $line: $skip"
 		skipped=$((skipped + 1))

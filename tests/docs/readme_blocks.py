@@ -11,7 +11,11 @@
       transcript: its commands are those lines without "$ ", the rest is
       output (not compared: timings differ from machine to machine);
     - a block right after "<!-- check-docs: skip REASON -->" is skipped,
-      and the runner prints the reason.
+      and the runner prints the reason;
+    - a block right after "<!-- check-docs: session -->" is one terminal
+      session: the runner runs its commands as one script (so `cd`,
+      `export` and commits carry from one line to the next) in an empty
+      directory of its own.
   readme_blocks.py recipes README.md    one JSON object per line:
       {"line": N, "name": "github"|"gitlab", "commands": [...]}
     the install steps of the CI recipes: the GitHub Actions step named
@@ -35,9 +39,9 @@ def blocks(path):
     skip, inside, out = None, False, []
     for i, line in enumerate(lines, 1):
         if not inside:
-            m = re.match(r"<!-- check-docs: (skip (.*)|in-clone) -->", line)
+            m = re.match(r"<!-- check-docs: (skip (.*)|in-clone|session) -->", line)
             if m:
-                skip = m.group(2) or "in-clone"
+                skip = m.group(2) or m.group(1)
             elif line.startswith("```"):
                 inside, start, lang, body = True, i, line[3:].strip(), []
             elif line.strip():
