@@ -82,6 +82,9 @@ int export_asciidoc_write(FILE *f, const struct export_doc *d);
 int export_orgmode_write(FILE *f, const struct export_doc *d);
 int export_csv_write(FILE *f, const struct export_doc *d);
 int export_csv_runs_write(FILE *f, const struct export_doc *d);
+/* One CSV field (RFC 4180 quoting, invalid UTF-8 replaced as in every
+ * export; NULL: empty), without the separator (export_csv.c). */
+void export_csv_field(FILE *f, const char *s);
 /* The HTML report page (export_html.h). */
 int export_html_write(FILE *f, const struct export_doc *d);
 /* export_ci.c: Bencher Metric Format, github-action-benchmark. */

@@ -479,27 +479,25 @@ bool export_is_stdout(const char *path)
 	       a.st_ino == b.st_ino;
 }
 
-static int write_as(enum export_format format, const char *path,
-		    const char *opt, const struct export_doc *d, char *err,
-		    size_t errlen)
+/*
+ * Fill path with fill(f, arg): a regular file atomically (a temporary
+ * renamed over it), a stream (stdout, a FIFO, a device) once, appended to
+ * (/dev/stdout may be a file the shell redirected into).  Messages name
+ * opt.
+ */
+static int write_fill(const char *path, const char *opt,
+		      int (*fill)(FILE *f, void *arg), void *arg, char *err,
+		      size_t errlen)
 {
-	export_fn fn = export_function(format);
-	if (fn == NULL) {
-		snprintf(err, errlen, "%s: not an export of the results", opt);
-		return -1;
-	}
 	if (!export_is_stream(path)) {
-		struct fill_arg a = {fn, d};
 		char msg[DIAG_MSG_MAX];
-		if (export_write_atomic(path, fill_doc, &a, msg, sizeof msg) != 0) {
+		if (export_write_atomic(path, fill, arg, msg, sizeof msg) != 0) {
 			snprintf(err, errlen, "%s: %s", opt, msg);
 			return -1;
 		}
 		return 0;
 	}
-
 	bool std = export_is_stdout(path);
-	/* Append: /dev/stdout may be a file the shell redirected into. */
 	FILE *f = std ? (std_out ? std_out : stdout) : fopen(path, "a");
 	if (f == NULL) {
 		snprintf(err, errlen, "%s: cannot write '%s': %s", opt, path,
@@ -507,7 +505,7 @@ static int write_as(enum export_format format, const char *path,
 		return -1;
 	}
 	errno = 0;
-	int rc = fn(f, d);
+	int rc = fill(f, arg);
 	if (rc != 0 || fflush(f) != 0 || ferror(f))
 		rc = errno ? errno : EIO;
 	if (!std && fclose(f) != 0 && rc == 0)
@@ -518,6 +516,19 @@ static int write_as(enum export_format format, const char *path,
 		return -1;
 	}
 	return 0;
+}
+
+static int write_as(enum export_format format, const char *path,
+		    const char *opt, const struct export_doc *d, char *err,
+		    size_t errlen)
+{
+	export_fn fn = export_function(format);
+	if (fn == NULL) {
+		snprintf(err, errlen, "%s: not an export of the results", opt);
+		return -1;
+	}
+	struct fill_arg a = {fn, d};
+	return write_fill(path, opt, fill_doc, &a, err, errlen);
 }
 
 int export_write(enum export_format format, const char *path,
@@ -549,31 +560,5 @@ int export_write_text(const char *path, const char *opt, const char *text,
 		      size_t len, char *err, size_t errlen)
 {
 	struct text_arg a = {text, len};
-	char msg[DIAG_MSG_MAX];
-	if (!export_is_stream(path)) {
-		if (export_write_atomic(path, fill_text, &a, msg, sizeof msg) != 0) {
-			snprintf(err, errlen, "%s: %s", opt, msg);
-			return -1;
-		}
-		return 0;
-	}
-	bool std = export_is_stdout(path);
-	FILE *f = std ? (std_out ? std_out : stdout) : fopen(path, "a");
-	if (f == NULL) {
-		snprintf(err, errlen, "%s: cannot write '%s': %s", opt, path,
-			 strerror(errno));
-		return -1;
-	}
-	errno = 0;
-	int rc = fill_text(f, &a);
-	if (rc != 0 || fflush(f) != 0 || ferror(f))
-		rc = errno ? errno : EIO;
-	if (!std && fclose(f) != 0 && rc == 0)
-		rc = errno ? errno : EIO;
-	if (rc != 0) {
-		snprintf(err, errlen, "%s: cannot write '%s': %s", opt,
-			 std ? "standard output" : path, strerror(rc));
-		return -1;
-	}
-	return 0;
+	return write_fill(path, opt, fill_text, &a, err, errlen);
 }

@@ -35,11 +35,12 @@
 static void field_text(FILE *f, const char *s);
 
 /* One field: invalid UTF-8 replaced as in every export (utf8.h), quoted
- * when it holds a comma, a quote or a line break (RFC 4180). */
-static void field(FILE *f, const char *s, bool first)
+ * when it holds a comma, a quote or a line break (RFC 4180); NULL is an
+ * empty field.  The history's CSV export writes its fields with it too. */
+void export_csv_field(FILE *f, const char *s)
 {
-	if (!first)
-		fputc(',', f);
+	if (s == NULL)
+		s = "";
 	if (!utf8_valid(s)) {
 		char *clean = utf8_clean(s);
 		field_text(f, clean);
@@ -47,6 +48,13 @@ static void field(FILE *f, const char *s, bool first)
 		return;
 	}
 	field_text(f, s);
+}
+
+static void field(FILE *f, const char *s, bool first)
+{
+	if (!first)
+		fputc(',', f);
+	export_csv_field(f, s);
 }
 
 static void field_text(FILE *f, const char *s)

@@ -17,6 +17,7 @@
  * include process start-up, so its files get the machine "hyperfine" and
  * stay out of cbench's series unless asked for.
  */
+#include "export.h"
 #include "history.h"
 #include "history_int.h"
 #include "xalloc.h"
@@ -146,23 +147,6 @@ static cJSON *invocation_json(const struct history_detail *d)
 
 /* ---- CSV ---- */
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (s == NULL)
-		s = "";
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static int take_metric(void *ctx, const struct hv *c, int n)
 {
 	int m = n > 0 && c[0].t == HV_TEXT ? metric_lookup(c[0].s) : -1;
@@ -186,13 +170,13 @@ static void csv_rows(FILE *f, const struct history_detail *d, const bool *have)
 		const struct history_bench *b = &d->bench[k];
 		for (size_t r = 0; r < b->n_runs; r++) {
 			fprintf(f, "%lld,%s,", (long long)d->inv.id, d->inv.recorded_at);
-			csv_field(f, d->inv.commit);
+			export_csv_field(f, d->inv.commit);
 			fputc(',', f);
-			csv_field(f, d->inv.branch);
+			export_csv_field(f, d->inv.branch);
 			fprintf(f, ",%s,", d->inv.machine);
-			csv_field(f, b->name);
+			export_csv_field(f, b->name);
 			fputc(',', f);
-			csv_field(f, b->command);
+			export_csv_field(f, b->command);
 			fprintf(f, ",%zu", r + 1);
 			for (int m = 0; m < MET_COUNT; m++) {
 				if (!have[m])
