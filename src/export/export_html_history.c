@@ -13,13 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "abc1234" or "abc1234+" (dirty), "-" when unknown. */
+/* The first ten hex digits, as `cbench history trend` shows them, a "+"
+ * after them when dirty; "-" when unknown. */
 static void commit_text(const struct history_point *p, char *buf, size_t len)
 {
 	if (p->commit[0] == '\0')
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.7s%s", p->commit, p->dirty == 1 ? "+" : "");
+		snprintf(buf, len, "%.10s%s", p->commit, p->dirty == 1 ? "+" : "");
 }
 
 static void value_range(const struct html_history *h, double *lo, double *hi)
