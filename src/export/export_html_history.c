@@ -44,10 +44,19 @@ static void value_range(const struct html_history *h, double *lo, double *hi)
 	*hi += pad;
 }
 
-/* The commit labels under the x axis, at most about 16 of them. */
+/* The commit labels under the x axis: every step-th, so that the longest
+ * (about 7 px a character at 12 px) never overlaps its neighbour. */
 static void x_labels(struct html_plot *pl, const struct html_history *h)
 {
-	size_t step = h->n > 16 ? (h->n + 15) / 16 : 1;
+	size_t longest = 1;
+	for (size_t k = 0; k < h->n; k++) {
+		char c[16];
+		commit_text(&h->p[k], c, sizeof c);
+		longest = strlen(c) > longest ? strlen(c) : longest;
+	}
+	double room = (pl->w - pl->ml - pl->mr) / (double)(longest * 7 + 12);
+	size_t fit = room >= 1 ? (size_t)room : 1;
+	size_t step = h->n > fit ? (h->n + fit - 1) / fit : 1;
 	for (size_t k = 0; k < h->n; k += step) {
 		char c[16];
 		commit_text(&h->p[k], c, sizeof c);
