@@ -27,7 +27,7 @@ _cbench_compare_opts='--seed --style -u --time-unit --confidence
 	--match-by --export-junit --fail-if-slower-for -h --help -V --version --quiet'
 
 # `cbench history SUBCOMMAND`: its subcommands and options (cli_history.c).
-_cbench_history_subs='list show trend detect export import prune'
+_cbench_history_subs='list show trend detect export import prune report'
 _cbench_history_opts='--history --benchmark --branch --machine --commit
 	--limit --metric --all-machines --alpha --test --format --output
 	--history-label --older-than --keep --help'
@@ -132,6 +132,24 @@ _cbench_history()
 	fi
 }
 
+# `cbench report [OPTIONS] IN.json... -o OUT.html` (cli.c, parse_report).
+_cbench_report()
+{
+	local opt=$prev
+	[[ $split == true ]] || [[ $prev == -* ]] || opt=
+	case $opt in
+	-o | --output) _filedir html; return ;;
+	--match-by) COMPREPLY=($(compgen -W 'command name' -- "$cur")); return ;;
+	--title | --fail-if-slower | --confidence) return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W '-o --output --compare --title
+			--fail-if-slower --confidence --match-by -h --help' -- "$cur"))
+	else
+		_filedir json # IN.json..., or BASE.json NEW.json with --compare
+	fi
+}
+
 _cbench()
 {
 	local cur prev words cword split
@@ -139,6 +157,10 @@ _cbench()
 
 	if [[ ${words[1]-} == history ]] && ((cword > 1)); then
 		_cbench_history
+		return
+	fi
+	if [[ ${words[1]-} == report ]] && ((cword > 1)); then
+		_cbench_report
 		return
 	fi
 
@@ -212,7 +234,7 @@ _cbench()
 		_filedir
 	else
 		COMPREPLY=($(compgen -c -- "$cur"))
-		((cword == 1)) && COMPREPLY+=($(compgen -W 'compare system history' -- "$cur"))
+		((cword == 1)) && COMPREPLY+=($(compgen -W 'compare system history report' -- "$cur"))
 	fi
 } &&
 	complete -F _cbench cbench

@@ -22,6 +22,12 @@ function __cbench_is_history
     test (count $words) -ge 2; and test "$words[2]" = history
 end
 
+# Is this `cbench report ...`?
+function __cbench_is_report
+    set -l words (commandline -opc)
+    test (count $words) -ge 2; and test "$words[2]" = report
+end
+
 # Is the current word a positional argument (not an option's value)?
 # -P takes three words and -L two, which fish's -r/-x cannot say.
 function __cbench_positional
@@ -105,7 +111,7 @@ end
 complete -c cbench -e
 complete -c cbench -f
 
-set -l run 'not __cbench_is_compare; and not __cbench_is_system; and not __cbench_is_history'
+set -l run 'not __cbench_is_compare; and not __cbench_is_system; and not __cbench_is_history; and not __cbench_is_report'
 
 # The command to benchmark, or the compare subcommand.
 complete -c cbench -n "$run; and __cbench_positional" -a '(__fish_complete_command)'
@@ -116,6 +122,17 @@ complete -c cbench -n '__cbench_is_system; and __fish_is_nth_token 2' -f -a 'che
 complete -c cbench -n '__cbench_is_system; and __fish_seen_subcommand_from check' -f -l json -d 'Print the check as JSON'
 complete -c cbench -n '__cbench_is_system; and __fish_seen_subcommand_from check' -x -l runs -d 'Noise-loop runs (0: none)'
 complete -c cbench -n "$run; and __fish_is_first_arg" -a history -d 'The results history'
+complete -c cbench -n "$run; and __fish_is_first_arg" -a report -d 'An HTML report of saved results'
+# report [OPTIONS] IN.json... -o OUT.html
+set -l rep '__cbench_is_report'
+complete -c cbench -n "$rep; and not string match -q -- '-*' (commandline -ct)" -k -a '(__fish_complete_suffix .json)'
+complete -c cbench -n $rep -s o -l output -r -k -a '(__fish_complete_suffix .html)' -d 'Write the page to FILE'
+complete -c cbench -n $rep -l compare -d 'Compare two files: BASE.json NEW.json'
+complete -c cbench -n $rep -l title -x -d 'The page title'
+complete -c cbench -n $rep -l fail-if-slower -x -d 'The threshold drawn on a compare report'
+complete -c cbench -n $rep -l confidence -x -d 'Confidence level'
+complete -c cbench -n $rep -l match-by -x -a 'command name' -d 'Match benchmarks by'
+complete -c cbench -n $rep -s h -l help -d 'Print the report help'
 # compare BASE.json NEW.json
 complete -c cbench -n '__cbench_is_compare; and __cbench_positional' -a '(__cbench_json_files)'
 
@@ -170,7 +187,7 @@ complete -c cbench -n $run -l history-branch -x -d 'With --baseline-history, onl
 
 # `cbench history SUBCOMMAND [OPTIONS]` (cli_history.c).
 set -l hist '__cbench_is_history'
-complete -c cbench -n "$hist; and test (count (commandline -opc)) -eq 2" -a 'list show trend detect export import prune'
+complete -c cbench -n "$hist; and test (count (commandline -opc)) -eq 2" -a 'list show trend detect export import prune report'
 complete -c cbench -n "$hist; and contains -- import (commandline -opc)" -k -a '(__fish_complete_suffix .json)'
 complete -c cbench -n $hist -l history -r -F -d 'The history'
 complete -c cbench -n $hist -l benchmark -x -d 'Only invocations with this benchmark'
@@ -183,25 +200,25 @@ complete -c cbench -n $hist -l all-machines -d "Mix every machine's points"
 complete -c cbench -n $hist -l alpha -x -d 'Significance level of each change'
 complete -c cbench -n $hist -l test -x -a 't permutation' -d 'The significance test'
 complete -c cbench -n $hist -l format -x -a 'json csv' -d 'Export format'
-complete -c cbench -n $hist -l output -r -F -d 'Write the export to FILE'
+complete -c cbench -n $hist -l output -r -F -d 'Write the export (or the report page) to FILE'
 complete -c cbench -n $hist -l history-label -x -d 'Label the imported invocations'
 complete -c cbench -n $hist -l older-than -x -d 'Prune invocations older than AGE'
 complete -c cbench -n $hist -l keep -x -d 'Prune all but the newest NUM'
 complete -c cbench -n $run -l export-bmf -r -F -d 'Write Bencher Metric Format JSON'
 complete -c cbench -n $run -l export-github-benchmark -r -F -d 'Write github-action-benchmark JSON'
 
-# Options of both `cbench` and `cbench compare`.
-complete -c cbench -l seed -x -d 'Seed for --order=shuffled and bootstrap resampling'
-complete -c cbench -l style -x -a 'auto basic full nocolor color none' -d 'Terminal output style'
-complete -c cbench -s u -l time-unit -x -a 'microsecond millisecond second' -d 'Unit for times'
-complete -c cbench -l confidence -x -d 'Confidence level of intervals and tests (default: 95)'
-complete -c cbench -l export-markdown -r -F -d 'Write a Markdown table (- for stdout)'
-complete -c cbench -l fail-if-slower -x -d 'Regression threshold for gates (default: 5)'
-complete -c cbench -l gate-metric -x -a 'wall_time cpu_time user_time system_time peak_rss task_clock page_faults instructions cycles cache_misses branch_misses' -d 'Metric the gate decides on'
-complete -c cbench -l export-junit -r -F -d "Write the gate's verdicts as JUnit XML"
-complete -c cbench -l fail-if-slower-for -x -d 'Threshold for one benchmark: NAME SPEC'
-complete -c cbench -l require-all -d 'Fail when a benchmark is missing from either side'
-complete -c cbench -l match-by -x -a 'command name' -d 'Match benchmarks by command line or by display name'
-complete -c cbench -s h -l help -d 'Print the help and exit'
-complete -c cbench -s V -l version -d 'Print the version and exit'
-complete -c cbench -l quiet -d 'No notes on stderr'
+# Options of both `cbench` and `cbench compare` (report has its own).
+complete -c cbench -n "not __cbench_is_report" -l seed -x -d 'Seed for --order=shuffled and bootstrap resampling'
+complete -c cbench -n "not __cbench_is_report" -l style -x -a 'auto basic full nocolor color none' -d 'Terminal output style'
+complete -c cbench -n "not __cbench_is_report" -s u -l time-unit -x -a 'microsecond millisecond second' -d 'Unit for times'
+complete -c cbench -n "not __cbench_is_report" -l confidence -x -d 'Confidence level of intervals and tests (default: 95)'
+complete -c cbench -n "not __cbench_is_report" -l export-markdown -r -F -d 'Write a Markdown table (- for stdout)'
+complete -c cbench -n "not __cbench_is_report" -l fail-if-slower -x -d 'Regression threshold for gates (default: 5)'
+complete -c cbench -n "not __cbench_is_report" -l gate-metric -x -a 'wall_time cpu_time user_time system_time peak_rss task_clock page_faults instructions cycles cache_misses branch_misses' -d 'Metric the gate decides on'
+complete -c cbench -n "not __cbench_is_report" -l export-junit -r -F -d "Write the gate's verdicts as JUnit XML"
+complete -c cbench -n "not __cbench_is_report" -l fail-if-slower-for -x -d 'Threshold for one benchmark: NAME SPEC'
+complete -c cbench -n "not __cbench_is_report" -l require-all -d 'Fail when a benchmark is missing from either side'
+complete -c cbench -n "not __cbench_is_report" -l match-by -x -a 'command name' -d 'Match benchmarks by command line or by display name'
+complete -c cbench -n "not __cbench_is_report" -s h -l help -d 'Print the help and exit'
+complete -c cbench -n "not __cbench_is_report" -s V -l version -d 'Print the version and exit'
+complete -c cbench -n "not __cbench_is_report" -l quiet -d 'No notes on stderr'

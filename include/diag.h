@@ -30,6 +30,9 @@ void diag_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void diag_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A usage error: the message, then a hint line pointing at --help. */
 void diag_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for a subcommand: the hint points at 'cbench SUB --help'. */
+void diag_usage_sub(const char *sub, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* "cbench: error: out of memory", then exit 1: the end of every failed
  * allocation (xalloc.c). */

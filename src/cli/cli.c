@@ -1482,6 +1482,10 @@ static int parse_system(int argc, char **argv, struct config *cfg, int *exit_cod
 	return 0;
 }
 
+/* A usage error of `cbench report`: its hint points at its own --help. */
+#define RUSAGE(...) do { diag_usage_sub("report", __VA_ARGS__); return -1; } \
+	while (0)
+
 /* The value of a report option: "--opt VALUE", "--opt=VALUE", "-oVALUE". */
 static const char *report_value(int argc, char **argv, int *i, const char *name)
 {
@@ -1512,22 +1516,22 @@ static int report_option(int argc, char **argv, int *i, struct config *cfg)
 	} else if (report_opt(a, "-o") || report_opt(a, "--output")) {
 		v = report_value(argc, argv, i, a[1] == '-' ? "--output" : "-o");
 		if (v == NULL || *v == '\0')
-			USAGE("%s needs a file name: -o OUT.html", a);
+			RUSAGE("%s needs a file name: -o OUT.html", a);
 		cfg->report_out = v;
 	} else if (report_opt(a, "--title")) {
 		if ((v = report_value(argc, argv, i, "--title")) == NULL)
-			USAGE("--title needs a value");
+			RUSAGE("--title needs a value");
 		cfg->report_title = v;
 	} else if (report_opt(a, "--fail-if-slower")) {
 		if ((v = report_value(argc, argv, i, "--fail-if-slower")) == NULL ||
 		    cli_parse_percent(v, &cfg->fail_if_slower) != 0 ||
 		    cfg->fail_if_slower > 10)
-			USAGE("--fail-if-slower needs a percentage from 0 to 1000");
+			RUSAGE("--fail-if-slower needs a percentage from 0 to 1000");
 		cfg->fail_if_slower_given = true;
 	} else if (report_opt(a, "--confidence")) {
 		if ((v = report_value(argc, argv, i, "--confidence")) == NULL ||
 		    cli_parse_double(v, 0.5, 0.999999, &cfg->confidence) != 0)
-			USAGE("--confidence needs a level between 0.5 and 1 (e.g. 0.95)");
+			RUSAGE("--confidence needs a level between 0.5 and 1 (e.g. 0.95)");
 		cfg->report_confidence_given = true;
 	} else if (report_opt(a, "--match-by")) {
 		v = report_value(argc, argv, i, "--match-by");
@@ -1536,9 +1540,9 @@ static int report_option(int argc, char **argv, int *i, struct config *cfg)
 		else if (v && strcmp(v, "name") == 0)
 			cfg->match_by = MATCH_NAME;
 		else
-			USAGE("--match-by takes 'command' or 'name'");
+			RUSAGE("--match-by takes 'command' or 'name'");
 	} else {
-		USAGE("unknown option for 'cbench report': '%s'", a);
+		RUSAGE("unknown option for 'cbench report': '%s'", a);
 	}
 	return 0;
 }
@@ -1563,12 +1567,12 @@ static int parse_report(int argc, char **argv, struct config *cfg, int *exit_cod
 		}
 	}
 	if (cfg->commands.n == 0)
-		USAGE("'cbench report' needs at least one results file: "
+		RUSAGE("'cbench report' needs at least one results file: "
 		      "cbench report IN.json... -o OUT.html");
 	if (cfg->report_out == NULL)
-		USAGE("'cbench report' needs -o OUT.html");
+		RUSAGE("'cbench report' needs -o OUT.html");
 	if (cfg->report_compare && cfg->commands.n != 2)
-		USAGE("'cbench report --compare' takes two files: BASE.json NEW.json");
+		RUSAGE("'cbench report --compare' takes two files: BASE.json NEW.json");
 	return 0;
 }
 

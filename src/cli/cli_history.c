@@ -18,7 +18,8 @@
 static const char *const sub_names[HSUB__COUNT] = {
 	[HSUB_LIST] = "list", [HSUB_SHOW] = "show", [HSUB_TREND] = "trend",
 	[HSUB_DETECT] = "detect", [HSUB_EXPORT] = "export",
-	[HSUB_IMPORT] = "import", [HSUB_PRUNE] = "prune", [HSUB_HELP] = "help",
+	[HSUB_IMPORT] = "import", [HSUB_PRUNE] = "prune", [HSUB_REPORT] = "report",
+	[HSUB_HELP] = "help",
 };
 
 const char *cli_history_sub_name(enum history_sub s)
@@ -27,31 +28,32 @@ const char *cli_history_sub_name(enum history_sub s)
 }
 
 const struct history_option_info cli_history_options[] = {
-	{"history", "TARGET", "list,show,trend,detect,export,import,prune",
+	{"history", "TARGET", "list,show,trend,detect,export,import,prune,report",
 	 "the history (default: $CBENCH_HISTORY)"},
 	{"benchmark", "NAME", "list,export,prune",
 	 "only invocations with this benchmark (name or command line)"},
-	{"branch", "BRANCH", "list,trend,detect,export,prune",
+	{"branch", "BRANCH", "list,trend,detect,export,prune,report",
 	 "only invocations recorded on BRANCH"},
-	{"machine", "ID", "list,trend,detect,export,prune",
+	{"machine", "ID", "list,trend,detect,export,prune,report",
 	 "only this machine: a fingerprint (or its prefix) or a hostname"},
 	{"commit", "HASH", "list,export,prune", "only this commit (or prefix)"},
-	{"limit", "NUM", "list,trend,detect,export", "only the newest NUM"},
-	{"metric", "METRIC", "trend,detect", "the metric (default: wall_time)"},
-	{"all-machines", "", "trend,detect",
+	{"limit", "NUM", "list,trend,detect,export,report", "only the newest NUM"},
+	{"metric", "METRIC", "trend,detect,report", "the metric (default: wall_time)"},
+	{"all-machines", "", "trend,detect,report",
 	 "mix every machine's points (default: one fingerprint)"},
-	{"alpha", "P", "detect", "significance level of each change (default: 0.05)"},
-	{"test", "t|permutation", "detect",
+	{"alpha", "P", "detect,report", "significance level of each change (default: 0.05)"},
+	{"test", "t|permutation", "detect,report",
 	 "the significance test (default: t, Hunter's t-test)"},
 	{"format", "json|csv", "export",
 	 "cbench's JSON, or CSV with one row per run (default: json)"},
-	{"output", "FILE", "export", "write to FILE (default: standard output)"},
+	{"output", "FILE", "export,report",
+	 "write to FILE (export: default standard output; report: the page, required)"},
 	{"history-label", "KEY=VALUE", "import",
 	 "label the imported invocations (commit=, branch=, ...); repeatable"},
 	{"older-than", "AGE", "prune",
 	 "remove invocations older than AGE: 30d, 12h, 90m, 2w or seconds"},
 	{"keep", "NUM", "prune", "keep only the newest NUM invocations"},
-	{"help", "", "list,show,trend,detect,export,import,prune",
+	{"help", "", "list,show,trend,detect,export,import,prune,report",
 	 "print the history subcommands' help"},
 };
 const size_t cli_history_n_options =
@@ -208,6 +210,14 @@ static int check_words(struct history_cmd *c, char *err, size_t errlen)
 			FAIL("'cbench history detect' takes at most one benchmark name");
 		c->filter.bench = c->n_words ? c->words[0] : NULL;
 		return 0;
+	case HSUB_REPORT:
+		if (c->n_words != 1)
+			FAIL("'cbench history report' takes one benchmark name: "
+			     "cbench history report BENCH --output OUT.html");
+		if (c->output == NULL)
+			FAIL("'cbench history report' needs --output OUT.html");
+		c->filter.bench = c->words[0];
+		return 0;
 	case HSUB_IMPORT:
 		if (c->n_words == 0)
 			FAIL("'cbench history import' takes one or more JSON files "
@@ -233,7 +243,7 @@ int cli_history_parse(int argc, char **argv, struct history_cmd *c, char *err,
 	c->alpha = 0.05;
 	if (argc < 1)
 		FAIL("'cbench history' needs a subcommand: list, show, trend, "
-		     "detect, export, import or prune");
+		     "detect, export, import, prune or report");
 	int s = -1;
 	for (int k = 0; k < HSUB__COUNT; k++)
 		if (strcmp(argv[0], sub_names[k]) == 0)
@@ -242,7 +252,7 @@ int cli_history_parse(int argc, char **argv, struct history_cmd *c, char *err,
 		s = HSUB_HELP;
 	if (s < 0)
 		FAIL("unknown history subcommand '%s': list, show, trend, detect, "
-		     "export, import or prune", argv[0]);
+		     "export, import, prune or report", argv[0]);
 	c->sub = (enum history_sub)s;
 	bool only_words = false;
 	for (int i = 1; i < argc && c->sub != HSUB_HELP; i++) {

@@ -15,6 +15,8 @@
 #include "changepoint.h"
 #include "cli_history.h"
 #include "diag.h"
+#include "export.h"
+#include "export_html_history.h"
 #include "export_text.h"
 #include "history.h"
 #include "sysinfo.h"
@@ -38,7 +40,9 @@ static const char *const help_text =
 	"  detect [BENCH]        change points of one or every benchmark's series\n"
 	"  export                every invocation as cbench JSON, or CSV per run\n"
 	"  import FILE.json...   add cbench or hyperfine exports to the history\n"
-	"  prune                 remove old invocations (--older-than, --keep)\n\n"
+	"  prune                 remove old invocations (--older-than, --keep)\n"
+	"  report BENCH          the series and its change points as an HTML page\n"
+	"                        (--output OUT.html)\n\n"
 	"Options:\n";
 
 static void print_help(void)
@@ -360,52 +364,114 @@ static void print_change(const struct cp_change *ch, const struct history_point 
 	       (ch->ratio_hi - 1) * 100, ch->p_value);
 }
 
+/* The series of bench on metric without its points that have no value,
+ * and its change points as cp_detect finds them with c's test: what
+ * `detect` prints and `report` draws.  0, or an exit status (reported). */
+struct detected {
+	struct history_point *p;
+	size_t n;
+	struct cp_change *ch;
+	size_t nch;
+	struct cp_options o;
+	char fp[17];
+	const char *machine;
+};
+
+static int detect_series(struct history *h, const struct history_cmd *c,
+			 const char *bench, int metric, struct detected *d)
+{
+	memset(d, 0, sizeof *d);
+	int rc = load_series(h, c, bench, metric, &d->p, &d->n, d->fp, &d->machine);
+	if (rc != 0)
+		return rc;
+	if (d->machine)
+		d->machine = d->fp;
+	double *x = calloc(d->n + 1, sizeof *x);
+	size_t m = 0;
+	for (size_t k = 0; k < d->n; k++)   /* points without a value are skipped */
+		if (isfinite(d->p[k].mean)) {
+			d->p[m] = d->p[k];
+			if (x)
+				x[m] = d->p[k].mean;
+			m++;
+		}
+	d->n = m;
+	d->o = cp_default_options();
+	d->o.alpha = c->alpha;
+	d->o.test = c->permutation ? CP_TEST_PERMUTATION : CP_TEST_T;
+	d->o.seed = 1;
+	char err[DIAG_MSG_MAX];
+	rc = x ? cp_detect(x, m, &d->o, &d->ch, &d->nch, err, sizeof err) : -1;
+	if (rc != 0)
+		diag_error("'%s': %s", bench, x ? err : "out of memory");
+	free(x);
+	return rc == 0 ? CBENCH_EXIT_OK : CBENCH_EXIT_USAGE;
+}
+
+static void detected_free(struct detected *d)
+{
+	free(d->ch);
+	free(d->p);
+}
+
 static int detect_one(struct history *h, const struct history_cmd *c,
 		      const char *bench, int metric, size_t *found)
 {
-	struct history_point *p;
-	size_t n;
-	char fp[17];
-	const char *machine;
-	int rc = load_series(h, c, bench, metric, &p, &n, fp, &machine);
-	if (rc != 0)
-		return rc;
-	double *x = calloc(n + 1, sizeof *x);
-	size_t m = 0;
-	for (size_t k = 0; k < n; k++)   /* points without a value are skipped */
-		if (isfinite(p[k].mean)) {
-			p[m] = p[k];
-			x[m++] = p[k].mean;
-		}
-	struct cp_options o = cp_default_options();
-	o.alpha = c->alpha;
-	o.test = c->permutation ? CP_TEST_PERMUTATION : CP_TEST_T;
-	o.seed = 1;
-	struct cp_change *ch = NULL;
-	size_t nch = 0;
-	char err[DIAG_MSG_MAX];
-	rc = x ? cp_detect(x, m, &o, &ch, &nch, err, sizeof err) : -1;
-	if (rc != 0) {
-		diag_error("'%s': %s", bench, x ? err : "out of memory");
-	} else if (m > 0) {
+	struct detected d;
+	int rc = detect_series(h, c, bench, metric, &d);
+	if (rc == 0 && d.n > 0) {
+		size_t m = d.n;
 		printf("'%s' (%s, %s %s, %zu point%s, %s test at alpha %g): ", bench,
 		       metric_info((enum metric_id)metric)->key,
-		       machine ? "machine" : "machines", machine ? machine : "all", m,
-		       m == 1 ? "" : "s", c->permutation ? "permutation" : "t", c->alpha);
-		if (nch == 0)
-			printf("no change%s\n", m < 2 * o.min_size
+		       d.machine ? "machine" : "machines", d.machine ? d.machine : "all",
+		       m, m == 1 ? "" : "s", c->permutation ? "permutation" : "t",
+		       c->alpha);
+		if (d.nch == 0)
+			printf("no change%s\n", m < 2 * d.o.min_size
 			       ? " (too few points to tell)" : "");
 		else
-			printf("%zu change%s\n", nch, nch == 1 ? "" : "s");
-		enum time_unit u = text_pick_unit(x[0]);
-		for (size_t k = 0; k < nch; k++)
-			print_change(&ch[k], p, metric, u);
-		*found += nch;
+			printf("%zu change%s\n", d.nch, d.nch == 1 ? "" : "s");
+		enum time_unit u = text_pick_unit(d.p[0].mean);
+		for (size_t k = 0; k < d.nch; k++)
+			print_change(&d.ch[k], d.p, metric, u);
+		*found += d.nch;
 	}
-	free(ch);
-	free(x);
-	free(p);
-	return rc == 0 ? CBENCH_EXIT_OK : CBENCH_EXIT_USAGE;
+	detected_free(&d);
+	return rc;
+}
+
+static int fill_report(FILE *f, void *arg)
+{
+	return export_html_history(f, arg);
+}
+
+/* `cbench history report BENCH --output OUT.html`: the series and its
+ * change points (the same as `detect` finds) as an HTML page. */
+static int do_report(struct history *h, const struct history_cmd *c)
+{
+	int metric = metric_lookup(c->metric ? c->metric : "wall_time");
+	struct detected d;
+	int rc = detect_series(h, c, c->filter.bench, metric, &d);
+	if (rc == 0 && d.n == 0) {
+		diag_error("no %s of '%s' in the history%s%s (see 'cbench history "
+			   "list')", metric_info((enum metric_id)metric)->key,
+			   c->filter.bench, c->filter.branch ? " on branch " : "",
+			   c->filter.branch ? c->filter.branch : "");
+		rc = CBENCH_EXIT_USAGE;
+	}
+	if (rc == 0) {
+		struct html_history hh = {.bench = c->filter.bench, .metric = metric,
+			.machine = d.machine, .test = c->permutation ? "permutation" : "t",
+			.alpha = c->alpha, .p = d.p, .n = d.n, .ch = d.ch, .nch = d.nch,
+			.min_size = d.o.min_size};
+		char err[DIAG_MSG_MAX];
+		if (export_write_atomic(c->output, fill_report, &hh, err, sizeof err) != 0) {
+			diag_error("--output: %s", err);
+			rc = CBENCH_EXIT_FAILURE;
+		}
+	}
+	detected_free(&d);
+	return rc;
 }
 
 static int do_detect(struct history *h, const struct history_cmd *c)
@@ -545,6 +611,7 @@ int history_text_main(int argc, char **argv)
 	case HSUB_DETECT: rc = do_detect(h, &c); break;
 	case HSUB_EXPORT: rc = do_export(h, &c); break;
 	case HSUB_IMPORT: rc = do_import(h, &c, c.target); break;
+	case HSUB_REPORT: rc = do_report(h, &c); break;
 	default: rc = do_prune(h, &c); break;
 	}
 	history_close(h);

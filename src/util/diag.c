@@ -101,6 +101,15 @@ void diag_usage(const char *fmt, ...)
 	fputs("try 'cbench --help' for more information\n", stderr);
 }
 
+void diag_usage_sub(const char *sub, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay("error: ", fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "try 'cbench %s --help' for more information\n", sub);
+}
+
 unsigned diag_warning_count(void)
 {
 	return warnings;

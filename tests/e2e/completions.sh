@@ -192,9 +192,25 @@ check_multiword_arguments() {
 	expect_candidates "$1" "cbench --ignore-failure="
 }
 
+# `cbench report` and `cbench history report`: their options, JSON inputs
+# and an HTML output.
+check_report() {
+	in_empty_dir
+	touch base.json new.json notes.txt page.html
+	expect_candidates "$1" "cbench report --" --output --compare --title \
+		--fail-if-slower --confidence --match-by --help
+	expect_includes "$1" "cbench report " base.json new.json
+	expect_includes "$1" "cbench report --compare base.json " new.json
+	expect_candidates "$1" "cbench report --match-by " command name
+	expect_includes "$1" "cbench report base.json -o " page.html
+	expect_includes "$1" "cbench report base.json --output " page.html
+	expect_includes "$1" "cbench rep" report
+	expect_includes "$1" "cbench history " report
+}
+
 for _sh in bash zsh fish; do
 	for _check in long_options short_options option_prefix compare_options \
-		fixed_values counter_events files commands multiword_arguments; do
+		fixed_values counter_events files commands multiword_arguments report; do
 		eval "test_${_sh}_${_check}() { need_shell $_sh; check_${_check} $_sh; }"
 	done
 done
