@@ -256,10 +256,16 @@ static void metric_line(const struct text_style *st, const struct bench_result *
 	putchar('\n');
 }
 
-/* "95 %" for the confidence level. */
+/* "95 %" for the confidence level, with as many digits as it takes not to
+ * round a level below 100 % up to "100 %" (99.9999999 stays itself). */
 static void level_text(double confidence, char *buf, size_t len)
 {
-	snprintf(buf, len, "%g %%", confidence * 100.0);
+	double pct = confidence * 100.0;
+	for (int digits = 6; digits <= 17; digits++) {
+		snprintf(buf, len, "%.*g %%", digits, pct);
+		if (pct >= 100.0 || strtod(buf, NULL) < 100.0)
+			return;
+	}
 }
 
 /*
@@ -271,7 +277,7 @@ static void stats_block(const struct text_style *st,
 			const struct stats_summary *w, enum time_unit unit)
 {
 	const char *un = text_unit_name(unit);
-	char lvl[16], lo[24], hi[24], med[24], label[40];
+	char lvl[32], lo[24], hi[24], med[24], label[56];
 	level_text(st->confidence, lvl, sizeof lvl);
 	ftime(med, sizeof med, w->median, unit);
 	if (w->n < 2) {
@@ -301,7 +307,7 @@ static void stats_block(const struct text_style *st,
 static void stop_line(const struct text_style *st, const struct bench_result *r,
 		      const struct stats_summary *w)
 {
-	char lvl[16], pct[32];
+	char lvl[32], pct[32];
 	level_text(st->confidence, lvl, sizeof lvl);
 	/* The interval shown (drift-widened, and bootstrap-t for times):
 	 * half its width, as --precision measures it. */
@@ -634,7 +640,7 @@ static void p_text(const struct stats_comparison *cmp, char *buf, size_t len)
 static void ci_tail(const struct text_style *st, const struct stats_comparison *cmp,
 		    int d)
 {
-	char lvl[16], p[24];
+	char lvl[32], p[24];
 	level_text(st->confidence, lvl, sizeof lvl);
 	p_text(cmp, p, sizeof p);
 	bool up = cmp->ratio >= 1;

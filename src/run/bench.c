@@ -626,6 +626,13 @@ static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
 		return -1;
 	if (res.outcome == SPAWN_INTERRUPTED)
 		return -2;
+	if (res.outcome == SPAWN_TIMED_OUT) {
+		say(x, error_of(BENCH_MSG_CALIBRATION_FAILED, bench, NULL),
+		    "the shell '%s' timed out (--timeout %g s) running %s "
+		    "(calibration)", x->shell_path, x->cfg->timeout_s,
+		    p->via_shell ? "a no-op program" : "the no-op program");
+		return -1;
+	}
 	if (res.outcome != SPAWN_EXITED || res.code != 0) {
 		say(x, error_of(BENCH_MSG_CALIBRATION_FAILED, bench, NULL),
 		    "the shell '%s' failed to run %s (calibration)", x->shell_path,
