@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -532,6 +533,22 @@ static const char *output_hint(const struct plan_bench *b)
 }
 
 /*
+ * A command writing to cbench's own stdout (--show-output) that died of
+ * SIGPIPE, or failed, because that stdout is a pipe whose reader has gone
+ * (`cbench --show-output | head`): cbench's own closed pipe, not the
+ * command's failure.  A pipe without a reader polls POLLERR.
+ */
+static bool stdout_reader_gone(const struct plan_bench *b,
+			       const struct spawn_result *r)
+{
+	if (strcmp(b->output, "inherit") != 0 ||
+	    (r->outcome != SPAWN_SIGNALED && r->outcome != SPAWN_EXITED))
+		return false;
+	struct pollfd pfd = {.fd = STDOUT_FILENO, .events = POLLOUT};
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR);
+}
+
+/*
  * Check a measured (or warmup) run of benchmark bench.  Returns 0 to
  * record it, 1 to record it as failed-but-ignored, -1 to stop with exit 1
  * (error sent), -2 when interrupted.
@@ -541,6 +558,11 @@ static int check_run(struct ctx *x, long bench, const struct plan_bench *b,
 {
 	struct bench_message m = error_of(BENCH_MSG_RUN_FAILED, bench, NULL);
 	m.status = r->code;
+	if (!(r->outcome == SPAWN_EXITED && r->code == 0) &&
+	    stdout_reader_gone(b, r)) {
+		spawn_request_stop(SIGPIPE);   /* as if cbench had written */
+		return -2;
+	}
 	switch (r->outcome) {
 	case SPAWN_INTERRUPTED:
 		return -2;
