@@ -444,9 +444,15 @@ static int run(struct ctx *x, long bench, const struct prepared *p,
 					  .kind = BENCH_MSG_PTRACE_FALLBACK,
 					  .bench = bench,
 					  .sys_errno = spawn_ptrace_errno()};
-		say(x, m, "ptrace is refused here (%s): counters still start at "
-		    "exec (enable_on_exec), but wall time now includes the "
-		    "exec itself", strerror(spawn_ptrace_errno()));
+		if (x->ctr && counters_count(x->ctr) > 0)
+			say(x, m, "ptrace is refused here (%s): counters still "
+			    "start at exec (enable_on_exec), but wall time now "
+			    "includes the exec itself",
+			    strerror(spawn_ptrace_errno()));
+		else   /* no counter open: say only what changed */
+			say(x, m, "ptrace is refused here (%s): wall time now "
+			    "includes the exec itself (no counters are open)",
+			    strerror(spawn_ptrace_errno()));
 	}
 	return 0;
 }

@@ -513,3 +513,24 @@ test_item14_show_output_into_closed_pipe_is_quiet_141() {
 	expect_eq "own SIGPIPE: exit" "$?" 1
 	expect_grep "blamed" "terminated by signal SIGPIPE" err
 }
+
+test_item14_no_counters_note_says_what_is_open() {
+	"$HELPERS/seccomp_deny" ptrace EPERM -- true 2>/dev/null ||
+		skip "seccomp filters unavailable here"
+	# ptrace and perf_event_open both refused: no counter is open, so
+	# the note does not speak of counters starting at exec.
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	"$HELPERS/seccomp_deny" ptrace EPERM -- "$HELPERS/seccomp_deny" \
+		perf_event_open EPERM -- "$CBENCH" -r 2 -N true >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_no_grep "no counters to start" "counters still start at exec" err
+	expect_grep "says what is open" "ptrace is refused here .*: wall time now includes the exec itself \(no counters are open\)" err
+	# Positive: with software counters open, it still says they start at exec.
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	"$HELPERS/seccomp_deny" ptrace EPERM -- "$CBENCH" -r 2 -N true >out 2>err ||
+		fail "exit $?: $(cat err)"
+	if grep -q "^cbench: note: counters unavailable" err; then
+		skip "perf_event_open refused here anyway"
+	fi
+	expect_grep "counters open" "counters still start at exec" err
+}
