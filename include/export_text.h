@@ -42,6 +42,12 @@ struct text_style text_style_from(const struct config *cfg);
 
 /* Format seconds in a fixed unit (or one chosen for `ref`). */
 const char *text_unit_name(enum time_unit u);
+/* s as shown on the terminal: s itself, or, when it holds control
+ * characters (a newline, an escape), a copy with them written as \n,
+ * \t, \xNN, so that no name starts a line of its own (a "::error"
+ * workflow command in CI).  The copy is one of 8 rotating static buffers:
+ * valid until 8 more calls. */
+const char *text_shown(const char *s);
 enum time_unit text_pick_unit(double ref_s);
 double text_in_unit(double s, enum time_unit u);
 /* "1.23 M", "456", "12.0 k" into buf. */

@@ -105,18 +105,22 @@ static void fmt_p(char *buf, size_t len, double p)
 		snprintf(buf, len, "%.3f", p);
 }
 
+/* Never rounded up to "100 %" (99.9999999 stays itself). */
 static void fmt_conf(char *buf, size_t len, double c)
 {
 	double pct = c * 100.0;
 	snprintf(buf, len, pct == floor(pct) ? "%.0f %%" : "%.1f %%", pct);
+	for (int digits = 4; pct < 100.0 && strtod(buf, NULL) >= 100.0
+	     && digits <= 17; digits++)
+		snprintf(buf, len, "%.*g %%", digits, pct);
 }
 
 /* A row is named by its benchmark: in a gate against the reference, the
  * candidate (the base is the reference on every row). */
 static const char *row_name(const struct cmp_row *r)
 {
-	return r->by_reference ? r->new->name
-	       : r->base ? r->base->name : r->new->name;
+	return text_shown(r->by_reference ? r->new->name
+			  : r->base ? r->base->name : r->new->name);
 }
 
 /* The cells of one row, each written into cell[col]; the name, which may
@@ -175,7 +179,7 @@ static const char *verdict_color(enum cmp_verdict v)
 
 static void header_lines(FILE *f, const struct cmp_report *rep, bool md)
 {
-	char conf[16], thr[16];
+	char conf[32], thr[32];
 	fmt_conf(conf, sizeof conf, rep->confidence);
 	fmt_conf(thr, sizeof thr, rep->threshold);
 	const char *code = md ? "`" : "'";
@@ -257,7 +261,7 @@ void export_compare_text(const struct text_style *st, const struct cmp_report *r
 		return;
 	const char *bold = st->color ? C_BOLD : "", *reset = st->color ? C_RESET : "";
 	const char *dim = st->color ? C_DIM : "";
-	char conf[16];
+	char conf[32];
 	fmt_conf(conf, sizeof conf, rep->confidence);
 
 	size_t n = rep->n_rows + 1;
@@ -370,7 +374,7 @@ static void md_verdict_line(FILE *f, const struct cmp_report *rep)
 void export_compare_markdown(FILE *f, const struct cmp_report *rep,
 			     enum time_unit unit)
 {
-	char conf[16];
+	char conf[32];
 	fmt_conf(conf, sizeof conf, rep->confidence);
 	md_verdict_line(f, rep);
 	fprintf(f, "\n| Benchmark | Base | New | Change | %s CI | p | Verdict |\n"
@@ -424,7 +428,7 @@ static void gh_data(FILE *f, const char *s, bool property)
 void export_compare_github(FILE *f, const struct cmp_report *rep)
 {
 	const char *key = gate_metric_key(rep->metric);
-	char conf[16], thr[16];
+	char conf[32], thr[32];
 	fmt_conf(conf, sizeof conf, rep->confidence);
 	fmt_conf(thr, sizeof thr, rep->threshold);
 	for (size_t i = 0; i < rep->n_rows; i++) {

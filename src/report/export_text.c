@@ -193,13 +193,13 @@ void text_bench_header(const struct text_style *st, size_t index,
 	if (st->quiet)
 		return;
 	printf("%sBenchmark %zu:%s %s", c(st, C_BOLD), index + 1, c(st, C_RESET),
-	       r->name);
+	       text_shown(r->name));
 	/* Parameters that the display name does not show. */
 	bool first = true;
 	for (size_t i = 0; i < r->n_params; i++) {
 		if (strstr(r->name, r->params[i].value) == NULL) {
 			printf("%s%s = %s", first ? " (" : ", ", r->params[i].name,
-			       r->params[i].value);
+			       text_shown(r->params[i].value));
 			first = false;
 		}
 	}
@@ -256,10 +256,41 @@ static void metric_line(const struct text_style *st, const struct bench_result *
 	putchar('\n');
 }
 
-/* "95 %" for the confidence level. */
+const char *text_shown(const char *s)
+{
+	static char bufs[8][4096];
+	static unsigned next;
+	const unsigned char *u = (const unsigned char *)s;
+	while (*u && *u >= 0x20 && *u != 0x7f)
+		u++;
+	if (*u == '\0')
+		return s;
+	char *b = bufs[next++ % 8];
+	size_t k = 0;
+	for (u = (const unsigned char *)s; *u && k + 5 < sizeof bufs[0]; u++) {
+		if (*u == '\n')
+			k += (size_t)snprintf(b + k, 5, "\\n");
+		else if (*u == '\t')
+			k += (size_t)snprintf(b + k, 5, "\\t");
+		else if (*u < 0x20 || *u == 0x7f)
+			k += (size_t)snprintf(b + k, 5, "\\x%02x", *u);
+		else
+			b[k++] = (char)*u;
+	}
+	b[k] = '\0';
+	return b;
+}
+
+/* "95 %" for the confidence level, with as many digits as it takes not to
+ * round a level below 100 % up to "100 %" (99.9999999 stays itself). */
 static void level_text(double confidence, char *buf, size_t len)
 {
-	snprintf(buf, len, "%g %%", confidence * 100.0);
+	double pct = confidence * 100.0;
+	for (int digits = 6; digits <= 17; digits++) {
+		snprintf(buf, len, "%.*g %%", digits, pct);
+		if (pct >= 100.0 || strtod(buf, NULL) < 100.0)
+			return;
+	}
 }
 
 /*
@@ -271,7 +302,7 @@ static void stats_block(const struct text_style *st,
 			const struct stats_summary *w, enum time_unit unit)
 {
 	const char *un = text_unit_name(unit);
-	char lvl[16], lo[24], hi[24], med[24], label[40];
+	char lvl[32], lo[24], hi[24], med[24], label[56];
 	level_text(st->confidence, lvl, sizeof lvl);
 	ftime(med, sizeof med, w->median, unit);
 	if (w->n < 2) {
@@ -301,7 +332,7 @@ static void stats_block(const struct text_style *st,
 static void stop_line(const struct text_style *st, const struct bench_result *r,
 		      const struct stats_summary *w)
 {
-	char lvl[16], pct[32];
+	char lvl[32], pct[32];
 	level_text(st->confidence, lvl, sizeof lvl);
 	/* The interval shown (drift-widened, and bootstrap-t for times):
 	 * half its width, as --precision measures it. */
@@ -634,7 +665,7 @@ static void p_text(const struct stats_comparison *cmp, char *buf, size_t len)
 static void ci_tail(const struct text_style *st, const struct stats_comparison *cmp,
 		    int d)
 {
-	char lvl[16], p[24];
+	char lvl[32], p[24];
 	level_text(st->confidence, lvl, sizeof lvl);
 	p_text(cmp, p, sizeof p);
 	bool up = cmp->ratio >= 1;
@@ -706,12 +737,12 @@ static void summary_by_command(const struct text_style *st,
 		const char *label = "";
 		if (i == base) {
 			printf("  %s%10.2f%s          %s%s\n", c(st, C_GREEN C_BOLD), 1.0,
-			       c(st, C_RESET), rs[i]->name,
+			       c(st, C_RESET), text_shown(rs[i]->name),
 			       st->has_reference ? " (reference)" : "");
 			continue;
 		}
 		if (wc == NULL || !isfinite(wc->cmp.ratio) || wc->cmp.ratio == 0) {
-			printf("  %10s          %s (ratio undefined)\n", "", rs[i]->name);
+			printf("  %10s          %s (ratio undefined)\n", "", text_shown(rs[i]->name));
 			continue;
 		}
 		double q = wc->cmp.ratio;
@@ -723,7 +754,7 @@ static void summary_by_command(const struct text_style *st,
 			printf(" ± %s%5.2f%s", c(st, C_GREEN), wc->ratio_sd, c(st, C_RESET));
 		else
 			printf("        ");
-		printf("  %s%s", rs[i]->name, label);
+		printf("  %s%s", text_shown(rs[i]->name), label);
 		ci_tail(st, &wc->cmp, 2);
 	}
 	fflush(stdout);
@@ -741,7 +772,8 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 	size_t base = (size_t)an->base;
 	const struct bench_result *a = rs[base];
 	printf("%sSummary%s\n", c(st, C_BOLD), c(st, C_RESET));
-	printf("  %s%s%s ran\n", c(st, C_CYAN), a->name, c(st, C_RESET));
+	printf("  %s%s%s ran\n", c(st, C_CYAN), text_shown(a->name),
+	       c(st, C_RESET));
 	for (size_t k = 0; k < an->n_summary; k++) {
 		size_t i = an->summary_order[k];
 		const struct analysis_cmp *wc = analysis_find_cmp(an, i, MET_WALL);
@@ -750,8 +782,9 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 		const struct bench_result *b = rs[i];
 		char what[512], vs[512];
 		snprintf(what, sizeof what, " than %s%s%s", c(st, C_MAGENTA),
-			 b->name, c(st, C_RESET));
-		snprintf(vs, sizeof vs, " to %s%s%s", c(st, C_MAGENTA), b->name,
+			 text_shown(b->name), c(st, C_RESET));
+		snprintf(vs, sizeof vs, " to %s%s%s", c(st, C_MAGENTA),
+			 text_shown(b->name),
 			 c(st, C_RESET));
 		printf("    ");
 		compare_text(st, &wc->cmp, wc->ratio_sd, "faster", "slower", what, vs);

@@ -26,8 +26,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -379,6 +382,28 @@ static int input_to_memfd(int fd, char *err, size_t errlen)
 	}
 }
 
+/* The engine's failure in x->err, sent as an error; one that is the
+ * machine's limit on descriptors or processes names the limit: it is not
+ * the command's failure. */
+static void engine_error(struct ctx *x, long bench)
+{
+	struct rlimit rl;
+	struct bench_message m = error_of(BENCH_MSG_ENGINE, bench, NULL);
+	if (strstr(x->err, strerror(EMFILE)) &&
+	    getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		say(x, m, "%s: too few file descriptors (the limit, RLIMIT_NOFILE, "
+		    "ulimit -n, is %llu); raise it with ulimit -n", x->err,
+		    (unsigned long long)rl.rlim_cur);
+	else if (strstr(x->err, strerror(EAGAIN)) &&
+		 getrlimit(RLIMIT_NPROC, &rl) == 0)
+		say(x, m, "%s: cannot start another process (the limit on "
+		    "processes, RLIMIT_NPROC, ulimit -u, is %llu, or the "
+		    "machine's); raise it with ulimit -u", x->err,
+		    (unsigned long long)rl.rlim_cur);
+	else
+		say(x, m, "%s", x->err);
+}
+
 static enum spawn_output output_mode(const char *o, int *fd, const char **path)
 {
 	*fd = -1;
@@ -435,7 +460,7 @@ static int run(struct ctx *x, long bench, const struct prepared *p,
 	if (x->pad_slot && !x->in_hook)
 		repad(x);
 	if (spawn_run(&cmd, res, x->err, sizeof x->err) != 0) {
-		say(x, error_of(BENCH_MSG_ENGINE, bench, NULL), "%s", x->err);
+		engine_error(x, bench);
 		return -1;
 	}
 	if (!x->told_fallback && spawn_ptrace_errno()) {
@@ -444,9 +469,15 @@ static int run(struct ctx *x, long bench, const struct prepared *p,
 					  .kind = BENCH_MSG_PTRACE_FALLBACK,
 					  .bench = bench,
 					  .sys_errno = spawn_ptrace_errno()};
-		say(x, m, "ptrace is refused here (%s): counters still start at "
-		    "exec (enable_on_exec), but wall time now includes the "
-		    "exec itself", strerror(spawn_ptrace_errno()));
+		if (x->ctr && counters_count(x->ctr) > 0)
+			say(x, m, "ptrace is refused here (%s): counters still "
+			    "start at exec (enable_on_exec), but wall time now "
+			    "includes the exec itself",
+			    strerror(spawn_ptrace_errno()));
+		else   /* no counter open: say only what changed */
+			say(x, m, "ptrace is refused here (%s): wall time now "
+			    "includes the exec itself (no counters are open)",
+			    strerror(spawn_ptrace_errno()));
 	}
 	return 0;
 }
@@ -533,6 +564,22 @@ static const char *output_hint(const struct plan_bench *b)
 }
 
 /*
+ * A command writing to cbench's own stdout (--show-output) that died of
+ * SIGPIPE, or failed, because that stdout is a pipe whose reader has gone
+ * (`cbench --show-output | head`): cbench's own closed pipe, not the
+ * command's failure.  A pipe without a reader polls POLLERR.
+ */
+static bool stdout_reader_gone(const struct plan_bench *b,
+			       const struct spawn_result *r)
+{
+	if (strcmp(b->output, "inherit") != 0 ||
+	    (r->outcome != SPAWN_SIGNALED && r->outcome != SPAWN_EXITED))
+		return false;
+	struct pollfd pfd = {.fd = STDOUT_FILENO, .events = POLLOUT};
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR);
+}
+
+/*
  * Check a measured (or warmup) run of benchmark bench.  Returns 0 to
  * record it, 1 to record it as failed-but-ignored, -1 to stop with exit 1
  * (error sent), -2 when interrupted.
@@ -542,6 +589,11 @@ static int check_run(struct ctx *x, long bench, const struct plan_bench *b,
 {
 	struct bench_message m = error_of(BENCH_MSG_RUN_FAILED, bench, NULL);
 	m.status = r->code;
+	if (!(r->outcome == SPAWN_EXITED && r->code == 0) &&
+	    stdout_reader_gone(b, r)) {
+		spawn_request_stop(SIGPIPE);   /* as if cbench had written */
+		return -2;
+	}
 	switch (r->outcome) {
 	case SPAWN_INTERRUPTED:
 		return -2;
@@ -627,6 +679,13 @@ static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
 		return -1;
 	if (res.outcome == SPAWN_INTERRUPTED)
 		return -2;
+	if (res.outcome == SPAWN_TIMED_OUT) {
+		say(x, error_of(BENCH_MSG_CALIBRATION_FAILED, bench, NULL),
+		    "the shell '%s' timed out (--timeout %g s) running %s "
+		    "(calibration)", x->shell_path, x->cfg->timeout_s,
+		    p->via_shell ? "a no-op program" : "the no-op program");
+		return -1;
+	}
 	if (res.outcome != SPAWN_EXITED || res.code != 0) {
 		say(x, error_of(BENCH_MSG_CALIBRATION_FAILED, bench, NULL),
 		    "the shell '%s' failed to run %s (calibration)", x->shell_path,
@@ -1401,7 +1460,7 @@ static int open_engine(struct bench_runner *br)
 {
 	struct ctx *x = &br->x;
 	if (spawn_init(x->err, sizeof x->err) != 0) {
-		say(x, error_of(BENCH_MSG_ENGINE, -1, NULL), "%s", x->err);
+		engine_error(x, -1);
 		return CBENCH_EXIT_FAILURE;
 	}
 	br->engine = true;
@@ -1413,6 +1472,78 @@ static int open_engine(struct bench_runner *br)
 		say(x, m, "%s", x->err);
 		return m.exit_code;
 	}
+	return CBENCH_EXIT_OK;
+}
+
+/* Descriptors a run opens in cbench beyond those it holds before the first
+ * run (the pipes are the launcher's, in its own process): the pidfd, plus
+ * one per counter for this run and one per counter for the last run's,
+ * closed while this one runs (counters_release) -- found with prlimit. */
+#define RUN_FDS 1
+/* Descriptors open below limit (new ones take the lowest free numbers;
+ * one inherited above a lowered limit takes none of them), without the
+ * directory's own; 0 if unknown. */
+static size_t fds_open(size_t limit)
+{
+	DIR *d = opendir("/proc/self/fd");
+	if (d == NULL)
+		return 0;
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		char *end;
+		unsigned long fd = strtoul(e->d_name, &end, 10);
+		if (e->d_name[0] != '.' && *end == '\0' && fd < limit &&
+		    (int)fd != dirfd(d))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * Enough file descriptors for a run, checked before the first one
+ * (`prlimit --nofile=10`): the machine's limit, not the command, is to
+ * blame.  Too few for the default counters: without them, with a note;
+ * too few for counters asked for by name, or for any run: an error.
+ */
+static int check_fds(struct ctx *x)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return CBENCH_EXIT_OK;
+	size_t limit = (size_t)rl.rlim_cur;
+	size_t open = fds_open(limit);
+	if (open == 0)
+		return CBENCH_EXIT_OK;
+	size_t free_fds = limit > open ? limit - open : 0;
+	size_t n = counters_count(x->ctr);
+	size_t need = n ? 2 * n : RUN_FDS;   /* the pidfd is the fallback's */
+	if (free_fds >= need)
+		return CBENCH_EXIT_OK;
+	struct bench_message m = error_of(BENCH_MSG_ENGINE, -1, NULL);
+	m.exit_code = CBENCH_EXIT_FAILURE;
+	if (free_fds < RUN_FDS || (n && x->cfg->counters &&
+				   strcmp(x->cfg->counters, "none") != 0)) {
+		say(x, m, "too few file descriptors: the limit (RLIMIT_NOFILE, "
+		    "ulimit -n) is %zu, %zu are open, and a run needs %zu more "
+		    "(%zu for %zu counter%s); raise it with ulimit -n",
+		    limit, open, need, 2 * n, n, n == 1 ? "" : "s");
+		return m.exit_code;
+	}
+	counters_free(x->ctr);
+	x->ctr = NULL;
+	bool usage;
+	if (counters_new(&x->ctr, "none", &usage, x->err, sizeof x->err) != 0) {
+		say(x, m, "%s", x->err);
+		return m.exit_code;
+	}
+	struct bench_message note = {.severity = BENCH_NOTE,
+				     .kind = BENCH_MSG_COUNTERS_DROPPED,
+				     .bench = -1};
+	say(x, note, "counters dropped: too few file descriptors (the limit, "
+	    "ulimit -n, is %zu, %zu are open; the %zu counters need %zu more); "
+	    "measuring time, rusage only", limit, open, n, 2 * n);
 	return CBENCH_EXIT_OK;
 }
 
@@ -1548,6 +1679,7 @@ static int open_checks(struct bench_runner *br)
 		return CBENCH_EXIT_USAGE;
 	if ((rc = noise_setup(x)) != CBENCH_EXIT_OK ||
 	    (rc = open_engine(br)) != CBENCH_EXIT_OK ||
+	    (rc = check_fds(x)) != CBENCH_EXIT_OK ||
 	    (rc = find_shell(x, plan)) != CBENCH_EXIT_OK)
 		return rc;
 	/* After the usage checks, so a bad invocation prints one line. */

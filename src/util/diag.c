@@ -32,8 +32,23 @@ static int term_width(void)
  */
 static void vsay(const char *kind, const char *fmt, va_list ap)
 {
-	char text[4 * DIAG_MSG_MAX];
-	vsnprintf(text, sizeof text, fmt, ap);
+	char raw[4 * DIAG_MSG_MAX], text[4 * DIAG_MSG_MAX];
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	/* Control characters (from a command line, a name) shown escaped: no
+	 * line of a message starts with a "::error" workflow command. */
+	size_t k = 0;
+	for (const unsigned char *u = (const unsigned char *)raw;
+	     *u && k + 5 < sizeof text; u++) {
+		if (*u == '\n')
+			k += (size_t)snprintf(text + k, 5, "\\n");
+		else if (*u == '\t')
+			k += (size_t)snprintf(text + k, 5, "\\t");
+		else if (*u < 0x20 || *u == 0x7f)
+			k += (size_t)snprintf(text + k, 5, "\\x%02x", *u);
+		else
+			text[k++] = (char)*u;
+	}
+	text[k] = '\0';
 	fflush(stdout);
 	int indent = fprintf(stderr, "cbench: %s", kind);
 	int width = term_width();

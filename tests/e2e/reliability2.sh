@@ -447,3 +447,126 @@ test_options_consistent() {
 	# Positive: distinct, ordinary names.
 	cb -r 2 -N -n one -n two true true >out 2>err || fail "two names: exit $?: $(cat err)"
 }
+
+# ---- 14, rest: the real cause ----
+
+test_item14_calibration_timeout_says_timed_out() {
+	# A shell that never returns: its calibration times out.
+	printf '#!/bin/sh\nexec sleep 100\n' >hangsh
+	chmod +x hangsh
+	cb -S ./hangsh --timeout 1 -r 2 'echo hi' >out 2>err
+	expect_eq "hanging shell: exit" "$?" 1
+	expect_grep "says timed out" "^cbench: error: the shell './hangsh' timed out \(--timeout 1 s\) running a no-op program \(calibration\)" err
+	expect_no_grep "not 'failed to run'" "failed to run" err
+	# Positive: a shell that exits 1 still "failed".
+	printf '#!/bin/sh\nexit 1\n' >badsh
+	chmod +x badsh
+	cb -S ./badsh -r 2 'echo hi' >out 2>err
+	expect_grep "failing shell" "^cbench: error: the shell './badsh' failed to run" err
+}
+
+# ---- 15, rest: consistent output ----
+
+test_item15_confidence_never_shown_as_100() {
+	cb --confidence 99.9999999 -r 3 -N true true >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "level in full" "Mean 99\.9999999 % CI:" out
+	expect_grep "ratio's level in full" "\(99\.9999999 % CI " out
+	expect_no_grep "never 100" "100 % CI" out
+	# Positive: an ordinary level stays short.
+	cb --confidence 95 -r 3 -N true >out 2>err || fail "exit $?"
+	expect_grep "95 short" "Mean 95 % CI:" out
+}
+
+test_item15_control_characters_escaped_where_printed() {
+	# A command line with a newline (a quoted one: the command still
+	# works) must not put a workflow command at the start of a line.
+	local cmd=$'echo "a\n::error title=x::y"'
+	cb -r 3 -N --export-json c.json "$cmd" true >out 2>err ||
+		fail "exit $?: $(cat err)"
+	cat out err >all
+	expect_no_grep "report: no workflow command at a line start" '^::error' all
+	expect_grep "header escaped" '^Benchmark 1: echo "a\\n::error title=x::y"$' all
+	expect_grep "summary escaped" '(^  echo "a\\n::error title=x::y" ran| than echo "a\\n::error title=x::y")' all
+	# The gate's table and its warnings (an undecided row: one run).
+	GITHUB_ACTIONS=true cb -r 1 -N --baseline c.json --confidence 99.9999999 \
+		"$cmd" true >out 2>err
+	cat out err >all
+	expect_no_grep "gate: no workflow command at a line start" '^::error title=x' all
+	expect_grep "gate table escaped" '^  echo "a\\n::error title=x::y"  ' all
+	expect_grep "warning escaped" "^cbench: warning: 'echo \"a\\\\n::error title=x::y\"': wall_time could not be compared" all
+	expect_grep "gate's level in full" "99\.9999999 % CI" all
+}
+
+test_item14_show_output_into_closed_pipe_is_quiet_141() {
+	# The command writes into cbench's stdout, whose reader (head) has
+	# gone: cbench's own closed pipe, the documented quiet 141.
+	local rc
+	{ cb -r 3 -N --show-output --export-json y.json yes 2>err; echo $? >rc; } | head -2 >out
+	rc=$(cat rc)
+	expect_eq "closed pipe: exit" "$rc" 141
+	expect_no_grep "the command is not blamed" "SIGPIPE|terminated by signal" err
+	expect_grep "the output was shown" "^y$" out
+	[ -s y.json ] || fail "the export was not written"
+	# Positive: a command that dies of SIGPIPE on its own is still blamed.
+	cb -r 2 -N --show-output "sh -c 'kill -PIPE \$\$'" >out 2>err
+	expect_eq "own SIGPIPE: exit" "$?" 1
+	expect_grep "blamed" "terminated by signal SIGPIPE" err
+}
+
+test_item14_no_counters_note_says_what_is_open() {
+	"$HELPERS/seccomp_deny" ptrace EPERM -- true 2>/dev/null ||
+		skip "seccomp filters unavailable here"
+	# ptrace and perf_event_open both refused: no counter is open, so
+	# the note does not speak of counters starting at exec.
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	"$HELPERS/seccomp_deny" ptrace EPERM -- "$HELPERS/seccomp_deny" \
+		perf_event_open EPERM -- "$CBENCH" -r 2 -N true >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_no_grep "no counters to start" "counters still start at exec" err
+	expect_grep "says what is open" "ptrace is refused here .*: wall time now includes the exec itself \(no counters are open\)" err
+	# Positive: with software counters open, it still says they start at exec.
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	"$HELPERS/seccomp_deny" ptrace EPERM -- "$CBENCH" -r 2 -N true >out 2>err ||
+		fail "exit $?: $(cat err)"
+	if grep -q "^cbench: note: counters unavailable" err; then
+		skip "perf_event_open refused here anyway"
+	fi
+	expect_grep "counters open" "counters still start at exec" err
+}
+
+# ---- 13. the machine's limits, not the command ----
+
+test_item13_few_fds_checked_before_the_first_run() {
+	command -v prlimit >/dev/null || skip "no prlimit"
+	[ "${VALGRIND:-}" = 1 ] && skip "valgrind holds descriptors of its own"
+	# Too few descriptors for the default counters: dropped with a note
+	# before the first run, then the runs go on (time and rusage).
+	prlimit --nofile=10 "$CBENCH" -r 3 -N --export-json f.json true >out 2>err ||
+		fail "few fds: exit $?: $(cat err)"
+	expect_grep "note names the limit" "^cbench: note: counters dropped: too few file descriptors \(the limit, ulimit -n, is 10" err
+	expect_no_grep "not blamed on a run" "cannot open|in run 1" err
+	expect_grep "results" "Time \(mean" out
+	# Counters asked for by name do not fit: an error naming the limit.
+	prlimit --nofile=8 "$CBENCH" -r 3 -N --counters task-clock true >out 2>err
+	expect_eq "named counter, few fds: exit" "$?" 1
+	expect_grep "error names the limit" "^cbench: error: too few file descriptors: the limit \(RLIMIT_NOFILE, ulimit -n\) is 8" err
+	expect_no_grep "no run" "Benchmark 1" out
+	# Too few to start the engine at all: still the limit, not the command.
+	prlimit --nofile=6 "$CBENCH" -r 3 -N --counters none true >out 2>err
+	expect_eq "very few fds: exit" "$?" 1
+	expect_grep "engine: names the limit" "^cbench: error: .*too few file descriptors \(the limit, RLIMIT_NOFILE, ulimit -n, is 6\)" err
+	# Positive: a normal limit keeps the counters.
+	prlimit --nofile=64 "$CBENCH" -r 3 -N true >out 2>err || fail "64 fds: exit $?"
+	expect_no_grep "counters kept" "counters dropped" err
+}
+
+test_item13_process_limit_blamed_on_the_machine() {
+	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null ||
+		skip "needs root and setpriv (RLIMIT_NPROC does not bind root)"
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		bash -c "ulimit -u 1; exec '$CBENCH' -r 3 -N true" >out 2>err
+	expect_eq "ulimit -u 1: exit" "$?" 1
+	expect_grep "names the limit" "^cbench: error: .*cannot start another process \(the limit on processes, RLIMIT_NPROC, ulimit -u, is 1" err
+	expect_no_grep "not the command" "command 'true'" err
+}
