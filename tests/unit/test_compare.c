@@ -237,7 +237,8 @@ static void test_match_one_sided(void)
 	const char *a[] = {"x", "y", "old"};
 	const char *b[] = {"new", "y", "x"};
 	struct cmp_set *base = hyperfine_set(a, 3, 1), *new = hyperfine_set(b, 3, 1);
-	struct cmp_options o = {-1, 0.05, 0.95, 1, MATCH_COMMAND};
+	struct cmp_options o = {.metric = -1, .threshold = 0.05,
+				.confidence = 0.95, .seed = 1, .match_by = MATCH_COMMAND};
 	struct cmp_report rep;
 	char err[DIAG_MSG_MAX];
 	CHECK(gate_compare(base, new, &o, &rep, err, sizeof err) == 0);
@@ -264,7 +265,8 @@ static void test_match_nothing_is_an_error(void)
 {
 	const char *a[] = {"x"}, *b[] = {"y"};
 	struct cmp_set *base = hyperfine_set(a, 1, 1), *new = hyperfine_set(b, 1, 1);
-	struct cmp_options o = {-1, 0.05, 0.95, 1, MATCH_COMMAND};
+	struct cmp_options o = {.metric = -1, .threshold = 0.05,
+				.confidence = 0.95, .seed = 1, .match_by = MATCH_COMMAND};
 	struct cmp_report rep;
 	char err[DIAG_MSG_MAX];
 	CHECK(gate_compare(base, new, &o, &rep, err, sizeof err) == -1);
@@ -288,7 +290,8 @@ static void test_tools_not_mixed(void)
 	char err[DIAG_MSG_MAX];
 	struct cmp_set *cb = parse(doc, err);
 	CHECK(cb != NULL);
-	struct cmp_options o = {-1, 0.05, 0.95, 1, MATCH_COMMAND};
+	struct cmp_options o = {.metric = -1, .threshold = 0.05,
+				.confidence = 0.95, .seed = 1, .match_by = MATCH_COMMAND};
 	struct cmp_report rep;
 	CHECK(gate_check_tools(hf, hf2, err, sizeof err) == 0);
 	CHECK(gate_check_tools(cb, cb, err, sizeof err) == 0);
@@ -357,7 +360,8 @@ static void test_match_by_name_and_params(void)
 	char err[DIAG_MSG_MAX];
 	struct cmp_set *base = parse(da, err), *new = parse(db, err);
 	CHECK(base && new);
-	struct cmp_options o = {MET_WALL, 0.05, 0.95, 1, MATCH_NAME};
+	struct cmp_options o = {.metric = MET_WALL, .threshold = 0.05,
+				.confidence = 0.95, .seed = 1, .match_by = MATCH_NAME};
 	struct cmp_report rep;
 	CHECK(gate_compare(base, new, &o, &rep, err, sizeof err) == 0);
 	CHECK(rep.count[CMP_ONLY_BASE] == 0 && rep.count[CMP_ONLY_NEW] == 0);
@@ -389,8 +393,8 @@ static void test_constant_samples_decided(void)
 	char err[DIAG_MSG_MAX];
 	struct cmp_set *base = parse(da, err), *new = parse(db, err);
 	CHECK(base && new);
-	struct cmp_options o = {MET_CTR_FIRST + CTR_PAGE_FAULTS, 0.05, 0.95, 1,
-				MATCH_COMMAND};
+	struct cmp_options o = {.metric = MET_CTR_FIRST + CTR_PAGE_FAULTS, .threshold = 0.05,
+				.confidence = 0.95, .seed = 1, .match_by = MATCH_COMMAND};
 	struct cmp_report rep;
 	CHECK(gate_compare(base, new, &o, &rep, err, sizeof err) == 0);
 	CHECK(rep.rows[0].verdict == CMP_REGRESSION);
@@ -416,7 +420,8 @@ static void test_metric_choice(void)
 		"{\"wall_time\": [1, 1.01, 0.99]}}]}", err);
 	CHECK(s && hf);
 
-	struct cmp_options o = {-1, 0.05, 0.95, 1, MATCH_COMMAND};
+	struct cmp_options o = {.metric = -1, .threshold = 0.05,
+				.confidence = 0.95, .seed = 1, .match_by = MATCH_COMMAND};
 	struct cmp_report rep;
 	CHECK(gate_compare(s, s, &o, &rep, err, sizeof err) == 0);
 	CHECK(rep.metric == MET_CTR_FIRST + CTR_INSTRUCTIONS);
