@@ -171,15 +171,17 @@ static int fail(struct reader *rd, const char *fmt, ...)
 	return -1;
 }
 
-/* Did the text up to pos open more arrays and objects than cJSON takes
- * (CJSON_NESTING_LIMIT)?  Brackets inside strings do not count. */
-static bool too_deep(const char *text, const char *pos)
+/* Did text[0..len) up to pos open more arrays and objects than cJSON
+ * takes (CJSON_NESTING_LIMIT)?  Brackets inside strings do not count.  The
+ * text need not end in a NUL (it is read by length). */
+static bool too_deep(const char *text, size_t len, const char *pos)
 {
 	long depth = 0;
 	bool in_str = false;
-	for (const char *p = text; p <= pos && *p; p++) {
+	const char *stop = pos < text + len ? pos + 1 : text + len;
+	for (const char *p = text; p < stop && *p; p++) {
 		if (in_str) {
-			if (*p == '\\' && p[1])
+			if (*p == '\\' && p + 1 < stop && p[1])
 				p++;
 			else if (*p == '"')
 				in_str = false;
@@ -380,7 +382,7 @@ int gate_parse(const char *text, size_t len, const char *origin,
 	if (root == NULL) {
 		int line, col;
 		locate(text, end ? end : text, &line, &col);
-		if (too_deep(text, end ? end : text))
+		if (too_deep(text, len, end ? end : text))
 			return fail(&rd, "JSON nested more than %d levels deep at line "
 				    "%d, column %d (cbench reads up to that): not a "
 				    "results file", CJSON_NESTING_LIMIT, line, col);
