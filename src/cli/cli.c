@@ -1573,6 +1573,7 @@ static int parse_report(int argc, char **argv, struct config *cfg, int *exit_cod
 		RUSAGE("'cbench report' needs -o OUT.html");
 	if (cfg->report_compare && cfg->commands.n != 2)
 		RUSAGE("'cbench report --compare' takes two files: BASE.json NEW.json");
+	*exit_code = CBENCH_EXIT_OK;
 	return 0;
 }
 
