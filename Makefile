@@ -136,20 +136,20 @@ $(BUILD)/bench/floor: tests/bench/floor.c
 	@echo "  CC      $<"
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -o $@ $<
 
-$(BUILD)/bench/backend: tests/bench/backend.c $(LIB_OBJS) $(BUILD)/.flags
+$(BUILD)/bench/backend: tests/bench/backend.c tests/bench/bench_util.h $(LIB_OBJS) $(BUILD)/.flags
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(FINAL_CFLAGS) -o $@ $< $(LIB_OBJS) $(FINAL_LDFLAGS) $(FINAL_LIBS)
 
 # Change-point detection over a long series (tests/bench/changepoint.c).
-$(BUILD)/bench/changepoint: tests/bench/changepoint.c $(LIB_OBJS) $(BUILD)/.flags
+$(BUILD)/bench/changepoint: tests/bench/changepoint.c tests/bench/bench_util.h $(LIB_OBJS) $(BUILD)/.flags
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(FINAL_CFLAGS) -o $@ $< $(LIB_OBJS) $(FINAL_LDFLAGS) $(FINAL_LIBS)
 bench: $(BUILD)/bench/changepoint
 
 # The results history on SQLite (tests/bench/history.c).
-$(BUILD)/bench/history: tests/bench/history.c $(LIB_OBJS) $(BUILD)/.flags
+$(BUILD)/bench/history: tests/bench/history.c tests/bench/bench_util.h $(LIB_OBJS) $(BUILD)/.flags
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(FINAL_CFLAGS) -o $@ $< $(LIB_OBJS) $(FINAL_LDFLAGS) $(FINAL_LIBS)

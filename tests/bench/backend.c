@@ -32,28 +32,13 @@
 #endif
 #endif
 
+#include "bench_util.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* xorshift64*: reproducible, no libc state. */
-static uint64_t rng = 0x9E3779B97F4A7C15u;
-static double uniform(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (double)((rng * 2685821657736338717u) >> 11) * 0x1.0p-53;
-}
 
 /* Roughly what a run of a ~1 ms command looks like, with a right tail. */
 static void synthetic_run(double v[MET_COUNT])

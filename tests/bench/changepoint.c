@@ -10,26 +10,11 @@
  */
 #include "changepoint.h"
 
+#include "bench_util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* xorshift64*: reproducible, no libc state. */
-static uint64_t rng = 0x9E3779B97F4A7C15u;
-static double uniform(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (double)((rng * 2685821657736338717u) >> 11) * 0x1.0p-53;
-}
 
 static int timed(const char *phase, const double *x, size_t n,
 		 const struct cp_options *o)
