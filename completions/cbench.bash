@@ -21,7 +21,8 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	--history --history-label --baseline-history --history-window
 	--history-branch --export-bmf --export-github-benchmark --export-junit
 	--fail-if-slower-for -h --help -V --version --reference-name
-	--min-benchmarking-time --quiet --keep-background'
+	--min-benchmarking-time --quiet --keep-background --metric
+	--export-github-benchmark-bigger'
 _cbench_compare_opts='--seed --style -u --time-unit --confidence
 	--export-markdown --fail-if-slower --gate-metric --require-all
 	--match-by --export-junit --fail-if-slower-for -h --help -V --version --quiet'
@@ -52,7 +53,8 @@ _cbench_nargs()
 	--gate-metric | --match-by | --pin | --pin-hooks | --pin-self | --aslr | \
 	--reference-name | --min-benchmarking-time | --history | \
 	--history-label | --history-window | --history-branch | --export-bmf | \
-	--export-github-benchmark | --export-junit)
+	--export-github-benchmark | --export-junit | --metric | \
+	--export-github-benchmark-bigger)
 		echo 1 ;;
 	*) echo 0 ;;
 	esac
@@ -92,7 +94,8 @@ _cbench_value()
 		_filedir ;;
 	--input | --export-json | --export-markdown | --export-asciidoc | \
 	--export-orgmode | --export-csv | --export-csv-runs | --export-html | \
-	--save-baseline | --export-bmf | --export-github-benchmark | --export-junit)
+	--save-baseline | --export-bmf | --export-github-benchmark | --export-junit | \
+	--export-github-benchmark-bigger)
 		_filedir ;;
 	--baseline) _filedir json ;;
 	--history) _filedir ;;

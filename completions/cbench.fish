@@ -59,7 +59,8 @@ function __cbench_positional
                 --pin --pin-hooks --pin-self --aslr --reference-name \
                 --min-benchmarking-time --history \
                 --history-label --history-window --history-branch \
-                --export-bmf --export-github-benchmark --export-junit
+                --export-bmf --export-github-benchmark --export-junit \
+                --metric --export-github-benchmark-bigger
                 set need 1
             case '-[wrmMDspCcSnu]'
                 set need 1
@@ -206,6 +207,8 @@ complete -c cbench -n $hist -l older-than -x -d 'Prune invocations older than AG
 complete -c cbench -n $hist -l keep -x -d 'Prune all but the newest NUM'
 complete -c cbench -n $run -l export-bmf -r -F -d 'Write Bencher Metric Format JSON'
 complete -c cbench -n $run -l export-github-benchmark -r -F -d 'Write github-action-benchmark JSON'
+complete -c cbench -n $run -l export-github-benchmark-bigger -r -F -d 'Write github-action-benchmark JSON of the higher-is-better metrics'
+complete -c cbench -n $run -l metric -x -d 'Measure NAME=REGEX, a number read from the output'
 
 # Options of both `cbench` and `cbench compare` (report has its own).
 complete -c cbench -n "not __cbench_is_report" -l seed -x -d 'Seed for --order=shuffled and bootstrap resampling'

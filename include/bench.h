@@ -93,6 +93,7 @@ enum bench_msg_kind {
 	BENCH_MSG_RUN_STOPPED,
 	BENCH_MSG_TIMED_OUT,           /* the command hit --timeout */
 	BENCH_MSG_SELF_STOPPED,        /* cbench was stopped during a run: discarded */
+	BENCH_MSG_METRIC_MISSING,      /* a run printed no --metric value */
 };
 
 /*

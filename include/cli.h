@@ -79,7 +79,7 @@ enum opt_id {
 	OPT_REFERENCE_NAME, OPT_MIN_BENCH_TIME, OPT_QUIET,
 	OPT_HISTORY, OPT_HISTORY_LABEL, OPT_BASELINE_HISTORY,
 	OPT_HISTORY_WINDOW, OPT_HISTORY_BRANCH, OPT_EXPORT_HTML,
-	OPT_KEEP_BACKGROUND,
+	OPT_KEEP_BACKGROUND, OPT_METRIC, OPT_EXPORT_GITHUB_BENCHMARK_BIGGER,
 	OPT__COUNT
 };
 
@@ -134,7 +134,7 @@ enum system_action { SYSTEM_NONE, SYSTEM_CHECK, SYSTEM_TUNE, SYSTEM_RESET,
 enum export_format { EXPORT_JSON, EXPORT_MARKDOWN, EXPORT_ASCIIDOC,
 		     EXPORT_ORGMODE, EXPORT_CSV, EXPORT_CSV_RUNS,
 		     EXPORT_HTML, EXPORT_BMF, EXPORT_GITHUB_BENCHMARK, EXPORT_JUNIT,
-		     EXPORT__COUNT };
+		     EXPORT_GITHUB_BENCHMARK_BIGGER, EXPORT__COUNT };
 
 struct export_req {
 	enum export_format format;
@@ -255,6 +255,9 @@ struct config {
 	const char *report_title;      /* --title, or NULL */
 	bool report_confidence_given;  /* --confidence (else the file's) */
 	bool keep_background;          /* leave a run's background jobs alone */
+	/* --metric NAME=REGEX[,unit=U][,higher-is-better], as given (each
+	 * defined by cli_parse: metric_output.h) */
+	struct strlist metrics;
 };
 
 /*

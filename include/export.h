@@ -89,7 +89,11 @@ void export_csv_field(FILE *f, const char *s);
 int export_html_write(FILE *f, const struct export_doc *d);
 /* export_ci.c: Bencher Metric Format, github-action-benchmark. */
 int export_bmf_write(FILE *f, const struct export_doc *d);
+/* github-action-benchmark takes one direction per file: the metrics where
+ * lower is better (every built-in one) for customSmallerIsBetter, the
+ * --metric ones where higher is better for customBiggerIsBetter. */
 int export_github_benchmark_write(FILE *f, const struct export_doc *d);
+int export_github_benchmark_bigger_write(FILE *f, const struct export_doc *d);
 /* A benchmark's name for the CI formats, the same in every run: the
  * display name, then " [n=1, m=x]" when parameterised (caller frees). */
 char *export_ci_name(const char *name, const struct param_value *params,

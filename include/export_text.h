@@ -54,6 +54,8 @@ double text_in_unit(double s, enum time_unit u);
 void text_count(double v, char *buf, size_t len);
 /* "1.9 MiB" into buf. */
 void text_bytes(double v, char *buf, size_t len);
+/* A custom metric's value: about 4 significant digits, then its unit. */
+void text_custom(double v, const char *unit_text, char *buf, size_t len);
 
 void text_bench_header(const struct text_style *st, size_t index,
 		       const struct bench_result *r);

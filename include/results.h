@@ -31,21 +31,49 @@ enum metric_id {
 	MET_VCSW,
 	MET_IVCSW,
 	MET_CTR_FIRST,               /* MET_CTR_FIRST + counter_id */
-	MET_COUNT = MET_CTR_FIRST + CTR_MAX
+	/* --metric NAME=REGEX: slots defined at run time (metric_define) */
+	MET_CUSTOM_FIRST = MET_CTR_FIRST + CTR_MAX,
+	MET_COUNT = MET_CUSTOM_FIRST + 8
 };
+#define MET_CUSTOM_MAX (MET_COUNT - MET_CUSTOM_FIRST)
 
-enum metric_unit { UNIT_SECONDS, UNIT_BYTES, UNIT_COUNT };
+/* UNIT_CUSTOM: a number read from the command's output, in the unit text
+ * its definition gave (metric_info.unit_text, maybe ""). */
+enum metric_unit { UNIT_SECONDS, UNIT_BYTES, UNIT_COUNT, UNIT_CUSTOM };
 
 struct metric_info {
 	const char *key;     /* JSON/CSV key, e.g. "wall_time", "instructions" */
 	const char *label;   /* terminal label, e.g. "Peak RSS", "instructions" */
 	enum metric_unit unit;
 	bool shell_corrected; /* shell start-up cost is subtracted from it */
+	bool custom;          /* defined by --metric (or read from a file) */
+	bool higher_is_better; /* a rise is an improvement (custom only) */
+	const char *unit_text; /* UNIT_CUSTOM: the unit's name, maybe "" */
+	const char *pattern;   /* custom: the regular expression, or NULL
+				  when the definition was read from a file */
 };
 
+/* The metric's description; for a custom slot not defined (yet), one whose
+ * key and label are "" (so loops over every metric need no check, and
+ * metric_defined() tells). */
 const struct metric_info *metric_info(enum metric_id id);
+bool metric_defined(enum metric_id id);
 /* Look up a metric by key or label (case-insensitive); -1 if unknown. */
 int metric_lookup(const char *name);
+
+/*
+ * Define a custom metric (process-wide, as the built-in ones are): its key
+ * (also its label), unit text (NULL or "": none), direction and pattern
+ * (NULL: read from a file).  Returns its id, the existing id when a custom
+ * metric of that key is defined already with the same unit and direction,
+ * or -1 with a message: a key that is not [A-Za-z_][A-Za-z0-9_]* (at most
+ * 40 characters), that names a built-in metric, that was defined with a
+ * different unit or direction, or when MET_CUSTOM_MAX are defined.
+ */
+int metric_define(const char *key, const char *unit_text, bool higher_is_better,
+		  const char *pattern, char *err, size_t errlen);
+/* Forget every custom metric (for tests). */
+void metric_undefine_all(void);
 
 /* Per-run flags. */
 enum {

@@ -335,6 +335,12 @@ static int add_thresholds(const char *spec, const char *bench, const char *opt)
 	}
 	for (int k = 0; k < n; k++) {
 		int m = t[k].metric[0] ? gate_metric_lookup(t[k].metric) : -1;
+		if (t[k].metric[0] && m < 0) {
+			diag_usage("%s '%s': unknown metric '%s' (neither built "
+				   "in nor defined with --metric in the files)",
+				   opt, spec, t[k].metric);
+			return -1;
+		}
 		if (bench == NULL && m < 0)
 			continue;    /* the bare PCT: cfg->fail_if_slower */
 		gates.t = xreallocarray(gates.t, gates.n_t + 1, sizeof *gates.t);
@@ -381,7 +387,12 @@ static int gates_from(const struct config *cfg)
 	    add_thresholds(cfg->fail_if_slower_spec, NULL, "--fail-if-slower") != 0)
 		return -1;
 	for (size_t i = 0; i < gates.n; i++)
-		gates.metric[i] = gate_metric_lookup(gates.name[i]);
+		if ((gates.metric[i] = gate_metric_lookup(gates.name[i])) < 0) {
+			diag_usage("--gate-metric: unknown metric '%s' (neither "
+				   "built in nor defined with --metric in the "
+				   "files)", gates.name[i]);
+			return -1;
+		}
 	for (size_t k = 0; k < gates.n_t; k++) {
 		int m = gates.t[k].metric;
 		if (cfg->gate_metric && !gated_metric(m)) {
@@ -611,6 +622,24 @@ static int gate_after_run(const struct config *cfg, const struct cmp_set *baseli
 	return exit_code;
 }
 
+/* github-action-benchmark reads one direction per file: say where the
+ * --metric metrics where higher is better went, rather than drop them. */
+static void note_bigger_metrics(const struct config *cfg)
+{
+	bool small = false, big = false;
+	for (size_t i = 0; i < cfg->n_exports; i++) {
+		small |= cfg->exports[i].format == EXPORT_GITHUB_BENCHMARK;
+		big |= cfg->exports[i].format == EXPORT_GITHUB_BENCHMARK_BIGGER;
+	}
+	for (int m = MET_CUSTOM_FIRST; small && !big && m < MET_COUNT; m++)
+		if (metric_defined((enum metric_id)m) &&
+		    metric_info((enum metric_id)m)->higher_is_better)
+			diag_note("--export-github-benchmark holds the metrics where "
+				  "lower is better; '%s' (higher is better) goes "
+				  "in --export-github-benchmark-bigger FILE",
+				  metric_info((enum metric_id)m)->key);
+}
+
 /* `cbench compare BASE NEW`: both files are read and checked, and the
  * report's destinations too, before anything is printed. */
 static int run_compare(const struct config *cfg)
@@ -626,7 +655,8 @@ static int run_compare(const struct config *cfg)
 	    gate_load(cfg->compare_new, &new, err, sizeof err) != 0 ||
 	    export_check_destinations(cfg, err, sizeof err) != 0)
 		diag_error("%s", err);
-	else if (check_complete(cfg, base) == 0 && check_complete(cfg, new) == 0)
+	else if (gates_from(cfg) == 0 && check_complete(cfg, base) == 0 &&
+		 check_complete(cfg, new) == 0)
 		rc = gate(cfg, base, new);
 	gate_set_free(base);
 	gate_set_free(new);
@@ -1049,7 +1079,9 @@ static int run(int argc, char **argv)
 	 * leaves out the notes. */
 	diag_set_quiet(cfg.style == STYLE_NONE);
 	diag_set_notes(!cfg.quiet);
-	if (gates_from(&cfg) != 0) {
+	note_bigger_metrics(&cfg);
+	/* compare: after the files are read, which may define metrics */
+	if (!cfg.compare_mode && gates_from(&cfg) != 0) {
 		cli_free(&cfg);
 		return CBENCH_EXIT_USAGE;
 	}

@@ -14,6 +14,7 @@
  * because -P and -L take several words and options may follow commands.
  */
 #include "cli.h"
+#include "metric_output.h"
 #include "results.h"
 #include "cmdline.h"
 #include "counters.h"
@@ -392,6 +393,18 @@ const struct cli_option cli_options[] = {
 	       "Write the gate's verdicts as JUnit XML, a regression as a "
 	       "failing test case (with --baseline, --reference and "
 	       "--fail-if-slower, or in 'cbench compare')."),
+	{.id = OPT_METRIC, .long_name = "metric", .arity = ARG_ONE,
+	 .kind = KIND_LIST, .arg_name = "NAME=REGEX", .scope = SCOPE_RUN,
+	 .off = OFF(metrics),
+	 .help = "Also measure NAME, a number read from each run's output "
+		 "(stdout and stderr): the first line matching the extended "
+		 "regular expression REGEX, its first group if it has one. "
+		 "Append ,unit=UNIT and ,higher-is-better as needed. "
+		 "Repeatable (up to 8)."},
+	EXPORT(OPT_EXPORT_GITHUB_BENCHMARK_BIGGER, "export-github-benchmark-bigger",
+	       EXPORT_GITHUB_BENCHMARK_BIGGER, SCOPE_RUN,
+	       "Write the means of the --metric metrics where higher is better "
+	       "as github-action-benchmark's customBiggerIsBetter input."),
 };
 const size_t cli_n_options = sizeof cli_options / sizeof cli_options[0];
 
@@ -636,6 +649,21 @@ static int kind_seconds(struct cli_state *st, const struct cli_option *o,
 
 #define CLI_MAX_GATE_METRICS 32
 
+/* A built-in metric's key, or a name a --metric could define (checked
+ * against the definitions in validate, or in compare mode against the
+ * files' once they are read). */
+static bool metric_word_ok(const char *w)
+{
+	if (set_lookup(metric_values, w) != NULL)
+		return true;
+	if (!(isalpha((unsigned char)w[0]) || w[0] == '_'))
+		return false;
+	for (const char *p = w; *p; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '_'))
+			return false;
+	return true;
+}
+
 int cli_parse_metric_list(const char *list, char names[][32], size_t max,
 			  char *err, size_t errlen)
 {
@@ -650,7 +678,7 @@ int cli_parse_metric_list(const char *list, char names[][32], size_t max,
 		}
 		memcpy(word, p, len);
 		word[len] = '\0';
-		if (set_lookup(metric_values, word) == NULL) {
+		if (!metric_word_ok(word)) {
 			char set[DIAG_MSG_MAX];
 			set_text(metric_values, NULL, set, sizeof set);
 			snprintf(err, errlen, "unknown metric '%s' (expected %s)",
@@ -694,8 +722,7 @@ int cli_parse_thresholds(const char *spec, struct cli_threshold *out,
 		if (eq) {
 			*eq = '\0';
 			pct = eq + 1;
-			if (set_lookup(metric_values, item) == NULL ||
-			    strlen(item) >= sizeof t.metric) {
+			if (!metric_word_ok(item) || strlen(item) >= sizeof t.metric) {
 				snprintf(err, errlen, "unknown metric '%s'", item);
 				return -1;
 			}
@@ -779,7 +806,8 @@ static int kind_set(struct cli_state *st, const struct cli_option *o,
 		    const char *const *a, int *exit_code)
 {
 	(void)exit_code;
-	if (o->id == OPT_GATE_METRIC && strchr(a[0], ',')) {
+	if (o->id == OPT_GATE_METRIC &&
+	    (strchr(a[0], ',') || set_lookup(o->values, a[0]) == NULL)) {
 		char names[CLI_MAX_GATE_METRICS][32], err[DIAG_MSG_MAX];
 		if (cli_parse_metric_list(a[0], names, CLI_MAX_GATE_METRICS,
 					  err, sizeof err) < 0)
@@ -1247,7 +1275,8 @@ static int check_param_names(const struct config *cfg)
 		const char *n = cfg->params[i].name;
 		bool clash = false;
 		for (int m = 0; m < MET_COUNT && !clash; m++)
-			clash = strcmp(n, metric_info((enum metric_id)m)->key) == 0;
+			clash = metric_defined((enum metric_id)m) &&
+				strcmp(n, metric_info((enum metric_id)m)->key) == 0;
 		for (size_t k = 0; k < sizeof taken / sizeof *taken && !clash; k++)
 			clash = strcmp(n, taken[k]) == 0;
 		if (clash)
@@ -1256,6 +1285,62 @@ static int check_param_names(const struct config *cfg)
 			      "of runs it would overwrite that column; choose "
 			      "another name", n);
 	}
+	return 0;
+}
+
+/* Names of a gate's metrics that are neither built in nor defined by
+ * --metric: for --gate-metric the list's, for --fail-if-slower SPEC the
+ * METRIC= ones.  In compare mode the files may define them, so main checks
+ * them once the files are read. */
+static int check_gate_names(const struct config *cfg)
+{
+	char names[CLI_MAX_GATE_METRICS][32], err[DIAG_MSG_MAX];
+	struct cli_threshold t[CLI_MAX_GATE_METRICS + 1];
+	char set[DIAG_MSG_MAX];
+	set_text(metric_values, NULL, set, sizeof set);
+	if (cfg->compare_mode)
+		return 0;
+	int n = cfg->gate_metric ? cli_parse_metric_list(cfg->gate_metric, names,
+					CLI_MAX_GATE_METRICS, err, sizeof err) : 0;
+	for (int k = 0; k < n; k++)
+		if (set_lookup(metric_values, names[k]) == NULL &&
+		    metric_lookup(names[k]) < MET_CUSTOM_FIRST)
+			USAGE("invalid value '%s' for --gate-metric: expected "
+			      "%s, or a name defined with --metric", names[k], set);
+	for (size_t i = 0; i <= cfg->fail_for_specs.n; i++) {
+		const char *spec = i < cfg->fail_for_specs.n ? cfg->fail_for_specs.v[i]
+			: cfg->fail_if_slower_spec;
+		int k = spec == NULL ? 0 : cli_parse_thresholds(spec, t,
+					CLI_MAX_GATE_METRICS + 1, err, sizeof err);
+		for (int j = 0; j < k; j++)
+			if (t[j].metric[0] && set_lookup(metric_values, t[j].metric) == NULL &&
+			    metric_lookup(t[j].metric) < MET_CUSTOM_FIRST)
+				USAGE("invalid value '%s' for %s: unknown metric '%s'",
+				      spec, i < cfg->fail_for_specs.n
+				      ? "--fail-if-slower-for" : "--fail-if-slower",
+				      t[j].metric);
+	}
+	return 0;
+}
+
+/* --metric: every definition checked and defined (metric_output.h); the
+ * output must reach cbench, so not with --output=inherit/pipe. */
+static int define_metrics(const struct config *cfg)
+{
+	char err[DIAG_MSG_MAX];
+	metric_undefine_all();
+	for (size_t i = 0; i < cfg->metrics.n; i++)
+		if (metric_output_define(cfg->metrics.v[i], err, sizeof err) < 0)
+			USAGE("--metric '%s': %s", cfg->metrics.v[i], err);
+	if (cfg->metrics.n && cfg->show_output)
+		USAGE("--metric reads each run's output, which --show-output "
+		      "sends to the terminal; use --output FILE to keep it");
+	for (size_t k = 0; cfg->metrics.n && k < cfg->outputs.n; k++)
+		if (strcmp(cfg->outputs.v[k], "inherit") == 0 ||
+		    strcmp(cfg->outputs.v[k], "pipe") == 0)
+			USAGE("--metric reads each run's output, which "
+			      "--output=%s does not keep; use --output FILE "
+			      "to keep it", cfg->outputs.v[k]);
 	return 0;
 }
 
@@ -1320,6 +1405,8 @@ static int validate(struct cli_state *st)
 	}
 	if (cfg->show_output && cfg->outputs.n)
 		USAGE("--show-output cannot be combined with --output");
+	if (define_metrics(cfg) != 0 || check_gate_names(cfg) != 0)
+		return -1;
 	/* A threshold with nothing to gate would be ignored silently. */
 	if (cfg->fail_if_slower_given && !cfg->baseline && !cfg->reference &&
 	    !cfg->baseline_history)
@@ -1645,6 +1732,8 @@ void cli_free(struct config *cfg)
 	free(cfg->exports);
 	free(cfg->fail_for_names.v);
 	free(cfg->fail_for_specs.v);
+	free(cfg->metrics.v);
+	metric_undefine_all();  /* the --metric definitions go with it */
 	cmdline_free(cfg->shell_words);
 	memset(cfg, 0, sizeof *cfg);
 }

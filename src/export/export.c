@@ -43,6 +43,8 @@ static const struct {
 	 export_github_benchmark_write},
 	/* Written from the gate's report (export_junit.h), not the document. */
 	{EXPORT_JUNIT, "--export-junit", NULL},
+	{EXPORT_GITHUB_BENCHMARK_BIGGER, "--export-github-benchmark-bigger",
+	 export_github_benchmark_bigger_write},
 };
 
 export_fn export_function(enum export_format format)

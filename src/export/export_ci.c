@@ -90,9 +90,11 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
-static const char *unit_name(enum metric_unit u)
+static const char *unit_name(const struct metric_info *mi)
 {
-	return u == UNIT_SECONDS ? "s" : u == UNIT_BYTES ? "bytes" : "count";
+	enum metric_unit u = mi->unit;
+	return u == UNIT_SECONDS ? "s" : u == UNIT_BYTES ? "bytes"
+	       : u == UNIT_CUSTOM ? mi->unit_text : "count";
 }
 
 static int print_tree(FILE *f, cJSON *root)
@@ -150,7 +152,7 @@ static char *extra_text(const struct stats_summary *s, const char *unit)
 	return t;
 }
 
-int export_github_benchmark_write(FILE *f, const struct export_doc *d)
+static int github_write(FILE *f, const struct export_doc *d, bool bigger)
 {
 	char **names = bench_names(d);
 	cJSON *root = cJSON_CreateArray();
@@ -159,9 +161,10 @@ int export_github_benchmark_write(FILE *f, const struct export_doc *d)
 		for (int m = 0; m < MET_COUNT; m++) {
 			const struct stats_summary *s = &b->sum[m];
 			const struct metric_info *mi = metric_info((enum metric_id)m);
-			if (s->n == 0 || !isfinite(s->mean))
+			if (s->n == 0 || !isfinite(s->mean) ||
+			    mi->higher_is_better != bigger)
 				continue;
-			const char *unit = unit_name(mi->unit);
+			const char *unit = unit_name(mi);
 			cJSON *e = cJSON_CreateObject();
 			char *name = xasprintf("%s - %s", names[i], mi->key);
 			cJSON_AddItemToObject(e, "name", export_json_text(name));
@@ -183,4 +186,14 @@ int export_github_benchmark_write(FILE *f, const struct export_doc *d)
 	}
 	free_names(names, d->outcome->n);
 	return print_tree(f, root);
+}
+
+int export_github_benchmark_write(FILE *f, const struct export_doc *d)
+{
+	return github_write(f, d, false);
+}
+
+int export_github_benchmark_bigger_write(FILE *f, const struct export_doc *d)
+{
+	return github_write(f, d, true);
 }

@@ -248,7 +248,29 @@ static cJSON *units(void)
 	cJSON *j = cJSON_CreateObject();
 	for (int m = 0; m < MET_COUNT; m++) {
 		const struct metric_info *mi = metric_info((enum metric_id)m);
-		cJSON_AddItemToObjectCS(j, mi->key, str(unit_symbol(mi->unit)));
+		if (metric_defined((enum metric_id)m))
+			cJSON_AddItemToObjectCS(j, mi->key, str(mi->unit == UNIT_CUSTOM
+						? mi->unit_text : unit_symbol(mi->unit)));
+	}
+	return j;
+}
+
+/* The --metric definitions (their keys are in "units" and "metrics" like
+ * every other metric's), or NULL when there are none. */
+static cJSON *custom_metrics(void)
+{
+	cJSON *j = NULL;
+	for (int m = MET_CUSTOM_FIRST; m < MET_COUNT; m++) {
+		const struct metric_info *mi = metric_info((enum metric_id)m);
+		if (!metric_defined((enum metric_id)m))
+			continue;
+		if (j == NULL)
+			j = cJSON_CreateObject();
+		cJSON *d = cJSON_CreateObject();
+		cJSON_AddItemToObjectCS(d, "pattern", str(mi->pattern));
+		cJSON_AddItemToObjectCS(d, "unit", str(mi->unit_text));
+		cJSON_AddBoolToObject(d, "higher_is_better", mi->higher_is_better);
+		cJSON_AddItemToObjectCS(j, mi->key, d);
 	}
 	return j;
 }
@@ -331,7 +353,9 @@ static cJSON *metric(const struct stats_summary *s, enum metric_id m)
 	cJSON *j = cJSON_CreateObject();
 	bool ok = s->n > 0;
 	double nan = NAN;
-	cJSON_AddItemToObjectCS(j, "unit", str(unit_symbol(metric_info(m)->unit)));
+	const struct metric_info *mi = metric_info(m);
+	cJSON_AddItemToObjectCS(j, "unit", str(mi->unit == UNIT_CUSTOM ? mi->unit_text
+						: unit_symbol(mi->unit)));
 	cJSON_AddItemToObjectCS(j, "n", num((double)s->n));
 #define F(name, field) cJSON_AddItemToObjectCS(j, name, num(ok ? s->field : nan))
 	F("mean", mean);
@@ -695,6 +719,9 @@ int export_json_write(FILE *f, const struct export_doc *d)
 		cJSON_AddItemToObjectCS(root, "pending", pending(d));
 	cJSON_AddItemToObjectCS(root, "context", context(d));
 	cJSON_AddItemToObjectCS(root, "units", units());
+	cJSON *cm = custom_metrics();
+	if (cm)
+		cJSON_AddItemToObjectCS(root, "custom_metrics", cm);
 	cJSON *rs = cJSON_AddArrayToObject(root, "results");
 	for (size_t i = 0; i < d->outcome->n; i++)
 		cJSON_AddItemToArray(rs, result(d, i, &lz));

@@ -53,7 +53,8 @@ static const char *unit_of(int metric)
 {
 	enum metric_unit u = metric == CMP_CPU_TIME
 			     ? UNIT_SECONDS : metric_info((enum metric_id)metric)->unit;
-	return u == UNIT_SECONDS ? "s" : u == UNIT_BYTES ? "bytes" : "";
+	return u == UNIT_SECONDS ? "s" : u == UNIT_BYTES ? "bytes"
+	       : u == UNIT_CUSTOM ? metric_info((enum metric_id)metric)->unit_text : "";
 }
 
 static bool matched(const struct cmp_row *r)

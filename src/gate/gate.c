@@ -283,6 +283,14 @@ static void compare_pair(struct cmp_row *r, int m, const struct cmp_options *opt
 	r->threshold = gate_threshold_for(opt->thresholds, opt->n_thresholds,
 					  opt->threshold, r->new, m);
 	r->verdict = gate_decide(&c, r->threshold, &r->p);
+	/* A custom metric where higher is better (throughput): a fall by
+	 * more than the threshold is the regression. */
+	const struct metric_info *mi = m < MET_COUNT ? metric_info((enum metric_id)m)
+						     : NULL;
+	if (mi && mi->higher_is_better && r->verdict == CMP_REGRESSION)
+		r->verdict = CMP_IMPROVEMENT;
+	else if (mi && mi->higher_is_better && r->verdict == CMP_IMPROVEMENT)
+		r->verdict = CMP_REGRESSION;
 }
 
 /* Pair each benchmark of base with the first unpaired one of new that has

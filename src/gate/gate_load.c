@@ -74,7 +74,8 @@ int gate_metric_lookup(const char *key)
 	if (strcmp(key, "cpu_time") == 0)
 		return CMP_CPU_TIME;
 	for (int m = 0; m < MET_COUNT; m++)
-		if (strcmp(key, metric_info((enum metric_id)m)->key) == 0)
+		if (metric_defined((enum metric_id)m) &&
+		    strcmp(key, metric_info((enum metric_id)m)->key) == 0)
 			return m;
 	return -1;
 }
@@ -219,11 +220,13 @@ static void locate(const char *text, const char *pos, int *line, int *col)
 /* A measured value: finite and not negative (cbench never writes one:
  * the shell correction stops at 0), and for a time below GATE_MAX_TIME_S.
  * Else an input error naming the value's place. */
+enum { COL_SIGNED = 2 };
+
 static bool plausible(struct reader *rd, double v, size_t idx, const char *what,
-		      size_t k, bool seconds)
+		      size_t k, int seconds)
 {
 	const char *why = !isfinite(v) ? "not a finite number"
-			  : v < 0 ? "negative"
+			  : v < 0 && seconds != COL_SIGNED ? "negative"
 			  : seconds && v > GATE_MAX_TIME_S ? "above 1e9 seconds"
 			  : NULL;
 	if (why == NULL)
@@ -235,9 +238,10 @@ static bool plausible(struct reader *rd, double v, size_t idx, const char *what,
 
 /* A per-run array of numbers (null = not counted) into a new column.
  * want: expected length, or (size_t)-1 to take the array's own; seconds:
- * the values are times. */
+ * true when the values are times, COL_SIGNED for a custom metric's (any
+ * sign). */
 static int read_column(struct reader *rd, const cJSON *arr, size_t idx,
-		       const char *what, size_t *want, bool seconds, double **out)
+		       const char *what, size_t *want, int seconds, double **out)
 {
 	if (!cJSON_IsArray(arr))
 		return fail(rd, "results[%zu].%s: expected an array of numbers", idx, what);
@@ -341,14 +345,16 @@ static int read_bench(struct reader *rd, const cJSON *item, size_t idx,
 			if (m == MET_WALL)
 				continue;
 			const char *key = metric_info((enum metric_id)m)->key;
+			if (!metric_defined((enum metric_id)m))
+				continue;
 			const cJSON *c = cJSON_GetObjectItemCaseSensitive(runs, key);
 			if (c == NULL || cJSON_IsNull(c))
 				continue;
 			char what[80];
 			snprintf(what, sizeof what, "runs.%s", key);
-			if (read_column(rd, c, idx, what, &n,
-					metric_info((enum metric_id)m)->unit == UNIT_SECONDS,
-					&b->col[m]))
+			enum metric_unit u = metric_info((enum metric_id)m)->unit;
+			if (read_column(rd, c, idx, what, &n, u == UNIT_CUSTOM
+					? COL_SIGNED : u == UNIT_SECONDS, &b->col[m]))
 				return -1;
 		}
 		derive_cpu_time(b);
@@ -364,17 +370,48 @@ static int read_bench(struct reader *rd, const cJSON *item, size_t idx,
 	return 0;
 }
 
+/* The file's --metric definitions ("custom_metrics"), defined here as
+ * they were there, so their columns are read and compared like the
+ * built-in ones; a name defined otherwise in this invocation is an error. */
+static int define_custom(struct reader *rd, const cJSON *root)
+{
+	const cJSON *cm = cJSON_GetObjectItemCaseSensitive(root, "custom_metrics");
+	const cJSON *d;
+	if (cm == NULL || cJSON_IsNull(cm))
+		return 0;
+	if (!cJSON_IsObject(cm))
+		return fail(rd, "\"custom_metrics\" is not an object");
+	cJSON_ArrayForEach(d, cm) {
+		const cJSON *unit = cJSON_GetObjectItemCaseSensitive(d, "unit");
+		const cJSON *hib = cJSON_GetObjectItemCaseSensitive(d, "higher_is_better");
+		char why[160];
+		if (!cJSON_IsObject(d) || !(unit == NULL || cJSON_IsString(unit)) ||
+		    !(hib == NULL || cJSON_IsBool(hib)))
+			return fail(rd, "custom_metrics.%s: expected {\"unit\": "
+				    "TEXT, \"higher_is_better\": BOOL}", d->string);
+		if (metric_define(d->string, unit ? unit->valuestring : "",
+				  cJSON_IsTrue(hib), NULL, why, sizeof why) < 0)
+			return fail(rd, "custom_metrics: %s", why);
+	}
+	return 0;
+}
+
+/* How many of text[0..len)'s first bytes are in set. */
+static size_t strspn_len(const char *text, size_t len, const char *set)
+{
+	size_t k = 0;
+	while (k < len && text[k] != '\0' && strchr(set, text[k]))
+		k++;
+	return k;
+}
+
 int gate_parse(const char *text, size_t len, const char *origin,
 		  struct cmp_set **out, char *err, size_t errlen)
 {
 	struct reader rd = {origin, err, errlen};
 	*out = NULL;
 
-	size_t k = 0;
-	while (k < len && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' ||
-			   text[k] == '\r'))
-		k++;
-	if (k == len)
+	if (strspn_len(text, len, " \t\n\r") == len)
 		return fail(&rd, "empty file, expected cbench or hyperfine JSON");
 
 	const char *end = NULL;
@@ -436,6 +473,8 @@ int gate_parse(const char *text, size_t len, const char *origin,
 		s->format = CMP_FMT_HYPERFINE;
 	}
 	const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
+	if (s->format == CMP_FMT_CBENCH && define_custom(&rd, root) != 0)
+		goto out;
 	if (!cJSON_IsArray(results)) {
 		fail(&rd, "no \"results\" array: not a cbench or hyperfine "
 		     "results file");

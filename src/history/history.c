@@ -226,6 +226,73 @@ static int busy_ms(void)
 	return 10000;
 }
 
+/*
+ * The --metric metrics the history holds samples of: each recorded in
+ * cbench_meta as key "metric:NAME", value "UNIT\tlower" or "UNIT\thigher"
+ * (which is better), and defined on open so their rows read like any other
+ * metric's.  A name this invocation defines otherwise is an error.
+ */
+struct metric_rows {
+	char why[DIAG_MSG_MAX];
+	int rc;
+};
+
+static int define_metric_row(void *ctx, const struct hv *c, int n)
+{
+	struct metric_rows *mr = ctx;
+	if (n < 2 || c[0].t != HV_TEXT || c[1].t != HV_TEXT)
+		return 0;
+	const char *tab = strchr(c[1].s, '\t');
+	if (tab == NULL)
+		return 0;
+	char *unit = xstrndup(c[1].s, (size_t)(tab - c[1].s));
+	char why[DIAG_MSG_MAX];
+	if (metric_define(c[0].s + 7, unit, strcmp(tab + 1, "higher") == 0, NULL,
+			  why, sizeof why) < 0) {
+		snprintf(mr->why, sizeof mr->why, "%s", why);
+		mr->rc = HISTORY_EINPUT;
+	}
+	free(unit);
+	return mr->rc != 0;
+}
+
+static int define_metrics(struct hist_store *st, const char *target, char *err,
+			  size_t errlen)
+{
+	struct metric_rows mr = {"", 0};
+	int rc = st->exec(st, "SELECT key, value FROM cbench_meta WHERE key LIKE "
+			  "'metric:%'", NULL, 0, define_metric_row, &mr, err, errlen);
+	if (mr.rc)
+		snprintf(err, errlen, "history %s: %s (the history keeps its own "
+			 "definition)", target, mr.why);
+	return mr.rc ? mr.rc : rc;
+}
+
+/* Record the definitions of the custom metrics of set (see above). */
+static int record_metrics(struct hist_store *st, const struct cmp_set *set,
+			  char *err, size_t errlen)
+{
+	int rc = 0;
+	for (int m = MET_CUSTOM_FIRST; rc == 0 && m < MET_COUNT; m++) {
+		const struct metric_info *mi = metric_info((enum metric_id)m);
+		bool used = false;
+		for (size_t i = 0; i < set->n && !used; i++)
+			used = set->bench[i].col[m] != NULL;
+		if (!used)
+			continue;
+		char *key = xasprintf("metric:%s", mi->key);
+		char *val = xasprintf("%s\t%s", mi->unit_text,
+				      mi->higher_is_better ? "higher" : "lower");
+		struct hv a[] = {hv_text(key), hv_text(val)};
+		rc = st->exec(st, "INSERT INTO cbench_meta (key, value) VALUES (?, ?) "
+			      "ON CONFLICT (key) DO NOTHING", a, 2, NULL, NULL,
+			      err, errlen);
+		free(key);
+		free(val);
+	}
+	return rc;
+}
+
 static int open_at(const char *target, bool create, int upto,
 		   struct history **out, char *err, size_t errlen)
 {
@@ -255,6 +322,10 @@ static int open_at(const char *target, bool create, int upto,
 	rc = rw ? migrate(st, target, upto, err, errlen)
 		: check_readonly(st, target, err, errlen);
 	if (rc != 0) {
+		st->close(st);
+		return rc;
+	}
+	if ((rc = define_metrics(st, target, err, errlen)) != 0) {
 		st->close(st);
 		return rc;
 	}
@@ -545,7 +616,9 @@ int history_record(struct history *h, const struct history_context *ctx,
 	if (rc != 0)
 		return rc;
 	*id = 0;
-	rc = insert_invocation(st, ctx, id, err, errlen);
+	rc = record_metrics(st, set, err, errlen);
+	if (rc == 0)
+		rc = insert_invocation(st, ctx, id, err, errlen);
 	for (size_t i = 0; rc == 0 && i < set->n; i++) {
 		const struct analysis_bench *ab =
 			an && i < an->n && an->bench[i].n_runs == set->bench[i].n_runs

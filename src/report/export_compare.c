@@ -183,10 +183,14 @@ static void header_lines(FILE *f, const struct cmp_report *rep, bool md)
 	fmt_conf(conf, sizeof conf, rep->confidence);
 	fmt_conf(thr, sizeof thr, rep->threshold);
 	const char *code = md ? "`" : "'";
-	fprintf(f, "Gate on %s%s%s (%s): a regression is a significant increase "
-		"whose whole %s confidence interval lies above +%s.\n",
+	bool higher = rep->metric >= 0 && rep->metric < MET_COUNT &&
+		      metric_info((enum metric_id)rep->metric)->higher_is_better;
+	fprintf(f, "Gate on %s%s%s (%s%s): a regression is a significant %s "
+		"whose whole %s confidence interval lies %s %s%s.\n",
 		md ? "**" : "", gate_metric_key(rep->metric), md ? "**" : "",
-		rep->why, conf, thr);
+		rep->why, higher ? "; higher is better" : "",
+		higher ? "decrease" : "increase", conf, higher ? "below" : "above",
+		higher ? "-" : "+", thr);
 	if (rep->by_reference) {
 		fprintf(f, "%sBase: %s, measured interleaved with the others in "
 			"this run%s.\n", md ? "\n" : "", rep->base->origin,

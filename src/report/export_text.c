@@ -169,6 +169,23 @@ void text_count(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3f%s", v, pre[i]);
 }
 
+void text_custom(double v, const char *unit_text, char *buf, size_t len)
+{
+	double a = fabs(v);
+	char num[40];
+	if (!isfinite(v)) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	if (a >= 1e6)
+		text_count(v, num, sizeof num);
+	else
+		snprintf(num, sizeof num, a >= 100 ? "%.1f" : a >= 1 ? "%.3f"
+			 : a == 0 ? "%.0f" : "%.3g", v);
+	snprintf(buf, len, "%s%s%s", num, unit_text && *unit_text ? " " : "",
+		 unit_text ? unit_text : "");
+}
+
 void text_bytes(double v, char *buf, size_t len)
 {
 	static const char *const pre[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -240,6 +257,11 @@ static void metric_line(const struct text_style *st, const struct bench_result *
 	case UNIT_COUNT:
 		text_count(s.mean, mean, sizeof mean);
 		text_count(isfinite(s.stddev) ? s.stddev : 0, sd, sizeof sd);
+		break;
+	case UNIT_CUSTOM:
+		text_custom(s.mean, mi->unit_text, mean, sizeof mean);
+		text_custom(isfinite(s.stddev) ? s.stddev : 0, mi->unit_text, sd,
+			    sizeof sd);
 		break;
 	}
 	bool partial = s.n < r->n_runs;
@@ -633,9 +655,10 @@ void text_bench_report(const struct text_style *st, const struct bench_result *r
 
 	stats_block(st, &w, unit);
 	metric_line(st, r, ab, MET_MAX_RSS, unit);
-	for (int k = 0; k < CTR_MAX; k++)
-		if (r->has[MET_CTR_FIRST + k])
-			metric_line(st, r, ab, (enum metric_id)(MET_CTR_FIRST + k), unit);
+	/* The counters, then the --metric values read from the output. */
+	for (int m = MET_CTR_FIRST; m < MET_COUNT; m++)
+		if (r->has[m])
+			metric_line(st, r, ab, (enum metric_id)m, unit);
 	if (r->interrupted)
 		printf("  %sinterrupted after %zu %s%s\n", c(st, C_YELLOW),
 		       r->n_runs, runs_word(r->n_runs), c(st, C_RESET));
@@ -788,9 +811,10 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 			 c(st, C_RESET));
 		printf("    ");
 		compare_text(st, &wc->cmp, wc->ratio_sd, "faster", "slower", what, vs);
-		/* Counters: often a far steadier signal than time. */
-		for (int ck = 0; ck < CTR_MAX; ck++) {
-			enum metric_id m = (enum metric_id)(MET_CTR_FIRST + ck);
+		/* Counters (often a far steadier signal than time), then
+		 * the --metric values. */
+		for (int mk = MET_CTR_FIRST; mk < MET_COUNT; mk++) {
+			enum metric_id m = (enum metric_id)mk;
 			const struct analysis_cmp *cc = analysis_find_cmp(an, i, m);
 			if (!a->has[m] || !b->has[m] || cc == NULL ||
 			    !isfinite(cc->cmp.ratio))

@@ -604,6 +604,16 @@ int history_text_main(int argc, char **argv)
 		cli_history_free(&c);
 		return exit_of(rc);
 	}
+	/* A --metric NAME the history defines is known only now. */
+	if (c.metric && metric_lookup(c.metric) < 0) {
+		diag_usage_sub("history", "--metric '%s': no such metric (wall_time, "
+			       "user_time, system_time, peak_rss, page_faults, "
+			       "instructions, ..., or a --metric one the history "
+			       "holds)", c.metric);
+		history_close(h);
+		cli_history_free(&c);
+		return CBENCH_EXIT_USAGE;
+	}
 	switch (c.sub) {
 	case HSUB_LIST: rc = do_list(h, &c, c.target); break;
 	case HSUB_SHOW: rc = do_show(h, &c); break;

@@ -14,6 +14,7 @@
 #include "cpulist.h"
 #include "diag.h"
 #include "fileid.h"
+#include "metric_output.h"
 #include "export_text.h"
 #include "spawn.h"
 #include "stats.h"
@@ -88,6 +89,8 @@ struct ctx {
 	bool keep_group;         /* this run is --setup's: keep its group */
 	bool default_cap;        /* bench_default_cap() set cfg->max_time_s */
 	size_t run_seq;          /* measured runs so far, all benchmarks */
+	struct metric_output *mo;  /* --metric patterns and the memory file
+				      outputs go to; NULL without --metric */
 	char err[DIAG_MSG_MAX];
 };
 
@@ -459,6 +462,8 @@ static int run(struct ctx *x, long bench, const struct prepared *p,
 	};
 	if (x->pad_slot && !x->in_hook)
 		repad(x);
+	if (x->mo && out == SPAWN_OUT_FD && out_fd == metric_output_fd(x->mo))
+		metric_output_rewind(x->mo);
 	if (spawn_run(&cmd, res, x->err, sizeof x->err) != 0) {
 		engine_error(x, bench);
 		return -1;
@@ -644,6 +649,10 @@ static void enable_metrics(struct ctx *x, struct bench_result *r)
 	for (int k = 0; k < CTR_MAX; k++)
 		if (counters_enabled(x->ctr, (enum counter_id)k))
 			results_enable(r, (enum metric_id)(MET_CTR_FIRST + k));
+	for (int m = MET_CUSTOM_FIRST; x->mo && m < MET_COUNT; m++)
+		if (metric_defined((enum metric_id)m) &&
+		    metric_info((enum metric_id)m)->pattern)
+			results_enable(r, (enum metric_id)m);
 }
 
 /* The calibration's note: what is subtracted, as values and as text. */
@@ -953,7 +962,12 @@ static int open_outputs(struct ctx *x, struct bstate *st, size_t n)
 		st[i].out_fd = -1;
 		st[i].hook_out = st[i].out == SPAWN_OUT_INHERIT ? SPAWN_OUT_INHERIT
 								: SPAWN_OUT_NULL;
-		if (st[i].out != SPAWN_OUT_FD)
+		if (st[i].out == SPAWN_OUT_NULL && x->mo) {
+			/* --metric reads it (cli refused inherit and pipe) */
+			st[i].out = SPAWN_OUT_FD;
+			st[i].out_fd = metric_output_fd(x->mo);
+		}
+		if (st[i].out != SPAWN_OUT_FD || st[i].out_fd >= 0)
 			continue;
 		/* One file under several spellings (a.txt, ./a.txt) is
 		 * opened, and truncated, once and shared. */
@@ -962,7 +976,8 @@ static int open_outputs(struct ctx *x, struct bstate *st, size_t n)
 				st[i].out_fd = x->outs[k].fd;
 		if (st[i].out_fd >= 0)
 			continue;
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		fd = open(path, (x->mo ? O_RDWR : O_WRONLY) | O_CREAT | O_TRUNC |
+			  O_CLOEXEC, 0666);
 		if (fd < 0) {
 			struct bench_message m = error_of(BENCH_MSG_OUTPUT_UNOPENABLE,
 							  (long)i, NULL);
@@ -1027,14 +1042,18 @@ static int warmup(struct ctx *x, struct bstate *s, size_t k)
 	return c < 0 ? c : 0;
 }
 
-/* A measured run's values, the shell's start-up taken off, and flags. */
+/* A measured run's values (custom[] the --metric ones), the shell's
+ * start-up taken off, and flags. */
 static void record_run(struct ctx *x, struct bstate *s,
-		       const struct spawn_result *res, int c, double started_s)
+		       const struct spawn_result *res, int c, double started_s,
+		       const double custom[MET_COUNT])
 {
 	struct bench_result *r = s->r;
 	bool timed_out = res->outcome == SPAWN_TIMED_OUT;
 	double v[MET_COUNT];
 	results_values_from_spawn(res, v);
+	for (int m = MET_CUSTOM_FIRST; m < MET_COUNT; m++)
+		v[m] = custom[m];
 	if (s->p.via_shell)
 		for (int m = 0; m < MET_COUNT; m++)
 			if (isfinite(v[m]) && x->overhead[m] > 0)
@@ -1063,6 +1082,37 @@ static void record_run(struct ctx *x, struct bstate *s,
 }
 
 /*
+ * --metric: the values this run printed into custom[] (NaN where none).
+ * A successful run without one is an error (stops the benchmark, -1),
+ * unless plain -i/--ignore-failure keeps it without that value; a failed
+ * run (c != 0) keeps whatever it printed.
+ */
+static int read_metrics(struct ctx *x, struct bstate *s, off_t from, int c,
+			const char *run_name, double custom[MET_COUNT])
+{
+	char why[200];
+	int missing = -1;
+	for (int m = 0; m < MET_COUNT; m++)
+		custom[m] = NAN;
+	int rc = metric_output_read(x->mo, s->out_fd, from, custom, &missing, why,
+				    sizeof why);
+	if (rc == 0 || c != 0 ||
+	    (rc == -1 && x->cfg->ignore_failure && x->cfg->ignore_codes == NULL))
+		return 0;
+	struct bench_message m = error_of(BENCH_MSG_METRIC_MISSING,
+					  (long)s->index, NULL);
+	if (rc == -2)
+		say(x, m, "--metric: %s in %s of '%s'", why, run_name, s->b->command);
+	else
+		say(x, m, "command '%s' printed no value for --metric %s in %s "
+		    "(pattern '%s': %s); use -i/--ignore-failure to keep such "
+		    "runs without it", s->b->command,
+		    metric_info((enum metric_id)missing)->key, run_name,
+		    metric_info((enum metric_id)missing)->pattern, why);
+	return -1;
+}
+
+/*
  * Measured run k (0-based).  A run that timed out is recorded (flagged)
  * even when it stops the benchmark.  Returns 0, -1 (stop, exit 1), -2
  * (interrupted).
@@ -1072,6 +1122,9 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 	long i = (long)s->index;
 	struct spawn_result res;
 	struct timespec t0;
+	/* --metric: where this run's output starts in its file */
+	off_t from = x->mo && s->out == SPAWN_OUT_FD && s->out_fd !=
+		     metric_output_fd(x->mo) ? lseek(s->out_fd, 0, SEEK_CUR) : 0;
 	clock_gettime(CLOCK_REALTIME, &t0);
 	int rc = run(x, i, &s->p, s->out, s->out_fd, true, &res);
 	if (rc != 0)
@@ -1093,7 +1146,10 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 	bool timed_out = res.outcome == SPAWN_TIMED_OUT;
 	if (c == -2 || (c == -1 && !timed_out))
 		return c;
-	record_run(x, s, &res, c, (double)t0.tv_sec + t0.tv_nsec * 1e-9);
+	double custom[MET_COUNT];
+	if (x->mo && read_metrics(x, s, from, c, run_name, custom) != 0)
+		return -1;
+	record_run(x, s, &res, c, (double)t0.tv_sec + t0.tv_nsec * 1e-9, custom);
 	return c == -1 ? -1 : 0;
 }
 
@@ -1675,6 +1731,11 @@ static int open_checks(struct bench_runner *br)
 	 * must show before anything else happens. */
 	if (cfg->input && (rc = open_input(x)) != CBENCH_EXIT_OK)
 		return rc;
+	x->mo = metric_output_open(&rc, x->err, sizeof x->err);
+	if (rc != 0) {
+		engine_error(x, -1);
+		return CBENCH_EXIT_FAILURE;
+	}
 	if (open_outputs(x, br->st, plan->n) != 0)
 		return CBENCH_EXIT_USAGE;
 	if ((rc = noise_setup(x)) != CBENCH_EXIT_OK ||
@@ -1770,6 +1831,7 @@ void bench_close(struct bench_runner *br)
 	free(x->pad_slot);
 	free(x->shell_path);
 	counters_free(x->ctr);
+	metric_output_free(x->mo);
 	if (br->engine)
 		spawn_shutdown();
 	for (size_t i = 0; i < x->n_outs; i++)

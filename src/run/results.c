@@ -5,7 +5,9 @@
 #include "results.h"
 #include "xalloc.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -23,6 +25,9 @@ static struct metric_info infos[MET_COUNT] = {
 		       UNIT_COUNT, true},
 };
 static bool infos_ready;
+/* The custom metrics' strings (key, unit text, pattern), owned here. */
+static char *custom_str[MET_CUSTOM_MAX][3];
+static int n_custom;
 
 const struct metric_info *metric_info(enum metric_id id)
 {
@@ -31,16 +36,26 @@ const struct metric_info *metric_info(enum metric_id id)
 			const struct counter_info *ci = counters_info((enum counter_id)c);
 			infos[MET_CTR_FIRST + c] = (struct metric_info){
 				ci->key, ci->name,
-				ci->is_time ? UNIT_SECONDS : UNIT_COUNT, true};
+				ci->is_time ? UNIT_SECONDS : UNIT_COUNT, true,
+				false, false, NULL, NULL};
 		}
+		for (int k = MET_CUSTOM_FIRST; k < MET_COUNT; k++)
+			infos[k] = (struct metric_info){"", "", UNIT_CUSTOM, false,
+							true, false, "", NULL};
 		infos_ready = true;
 	}
 	return (unsigned)id < MET_COUNT ? &infos[id] : NULL;
 }
 
+bool metric_defined(enum metric_id id)
+{
+	return (unsigned)id < MET_COUNT &&
+	       ((int)id < MET_CUSTOM_FIRST || (int)id - MET_CUSTOM_FIRST < n_custom);
+}
+
 int metric_lookup(const char *name)
 {
-	for (int i = 0; i < MET_COUNT; i++) {
+	for (int i = 0; i < MET_CUSTOM_FIRST + n_custom; i++) {
 		const struct metric_info *m = metric_info((enum metric_id)i);
 		if (strcasecmp(name, m->key) == 0 || strcasecmp(name, m->label) == 0)
 			return i;
@@ -51,6 +66,72 @@ int metric_lookup(const char *name)
 	if (strcasecmp(name, "rss") == 0 || strcasecmp(name, "max_rss") == 0)
 		return MET_MAX_RSS;
 	return -1;
+}
+
+static bool valid_key(const char *key)
+{
+	size_t n = strlen(key);
+	if (n == 0 || n > 40 || !(isalpha((unsigned char)key[0]) || key[0] == '_'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(isalnum((unsigned char)key[i]) || key[i] == '_'))
+			return false;
+	return true;
+}
+
+int metric_define(const char *key, const char *unit_text, bool higher_is_better,
+		  const char *pattern, char *err, size_t errlen)
+{
+	if (unit_text == NULL)
+		unit_text = "";
+	if (!valid_key(key)) {
+		snprintf(err, errlen, "'%s' is not a metric name (letters, digits "
+			 "and '_', not starting with a digit, at most 40)", key);
+		return -1;
+	}
+	int m = metric_lookup(key);
+	if (m >= 0 && m < MET_CUSTOM_FIRST) {
+		snprintf(err, errlen, "'%s' is the name of a built-in metric (%s)",
+			 key, metric_info((enum metric_id)m)->key);
+		return -1;
+	}
+	if (m >= 0) {
+		const struct metric_info *mi = metric_info((enum metric_id)m);
+		if (strcmp(mi->key, key) == 0 && strcmp(mi->unit_text, unit_text) == 0 &&
+		    mi->higher_is_better == higher_is_better)
+			return m;
+		snprintf(err, errlen, "metric '%s' is defined twice, differently "
+			 "(unit '%s', %s is better, against unit '%s', %s)", key,
+			 unit_text, higher_is_better ? "higher" : "lower",
+			 mi->unit_text, mi->higher_is_better ? "higher" : "lower");
+		return -1;
+	}
+	if (n_custom == MET_CUSTOM_MAX) {
+		snprintf(err, errlen, "at most %d custom metrics", MET_CUSTOM_MAX);
+		return -1;
+	}
+	metric_info(MET_WALL);   /* the table is set up */
+	int k = n_custom++;
+	custom_str[k][0] = xstrdup(key);
+	custom_str[k][1] = xstrdup(unit_text);
+	custom_str[k][2] = pattern ? xstrdup(pattern) : NULL;
+	infos[MET_CUSTOM_FIRST + k] = (struct metric_info){
+		custom_str[k][0], custom_str[k][0], UNIT_CUSTOM, false, true,
+		higher_is_better, custom_str[k][1], custom_str[k][2]};
+	return MET_CUSTOM_FIRST + k;
+}
+
+void metric_undefine_all(void)
+{
+	for (int k = 0; k < n_custom; k++) {
+		for (int j = 0; j < 3; j++) {
+			free(custom_str[k][j]);
+			custom_str[k][j] = NULL;
+		}
+		infos[MET_CUSTOM_FIRST + k] = (struct metric_info){
+			"", "", UNIT_CUSTOM, false, true, false, "", NULL};
+	}
+	n_custom = 0;
 }
 
 void param_values_free(struct param_value *params, size_t n)
@@ -165,6 +246,8 @@ void results_values_from_spawn(const struct spawn_result *s,
 	value[MET_IVCSW] = s->nivcsw;
 	for (int c = 0; c < CTR_MAX; c++)
 		value[MET_CTR_FIRST + c] = s->ctr.value[c];
+	for (int m = MET_CUSTOM_FIRST; m < MET_COUNT; m++)
+		value[m] = NAN;  /* read from the output by the runner */
 }
 
 double results_total_wall(const struct bench_result *r)
