@@ -1302,11 +1302,17 @@ static int check_gate_names(const struct config *cfg)
 		return 0;
 	int n = cfg->gate_metric ? cli_parse_metric_list(cfg->gate_metric, names,
 					CLI_MAX_GATE_METRICS, err, sizeof err) : 0;
-	for (int k = 0; k < n; k++)
-		if (set_lookup(metric_values, names[k]) == NULL &&
-		    metric_lookup(names[k]) < MET_CUSTOM_FIRST)
-			USAGE("invalid value '%s' for --gate-metric: expected "
-			      "%s, or a name defined with --metric", names[k], set);
+	for (int k = 0; k < n; k++) {
+		if (set_lookup(metric_values, names[k]) != NULL ||
+		    metric_lookup(names[k]) >= MET_CUSTOM_FIRST)
+			continue;
+		if (strchr(cfg->gate_metric, ','))
+			USAGE("invalid value '%s' for --gate-metric: unknown metric "
+			      "'%s' (expected %s, or a name defined with --metric)",
+			      cfg->gate_metric, names[k], set);
+		USAGE("invalid value '%s' for --gate-metric: expected %s, or a "
+		      "name defined with --metric", names[k], set);
+	}
 	for (size_t i = 0; i <= cfg->fail_for_specs.n; i++) {
 		const char *spec = i < cfg->fail_for_specs.n ? cfg->fail_for_specs.v[i]
 			: cfg->fail_if_slower_spec;

@@ -161,7 +161,11 @@ test_export_json_is_cbench_results_and_csv_has_every_run() {
 	expect_eq "runs" "$(jq '.invocations[0].results[0].runs.wall_time | length' all.json)" 3
 	jq '.invocations[1]' all.json >old.json
 	jq '.invocations[0]' all.json >new.json
-	cbq compare old.json new.json --gate-metric peak_rss >cmp 2>err || fail "compare reads it: $(cat err)"
+	# 0 or 3: the verdict rests on two runs' peak RSS, which may differ
+	# by more than the threshold; either way the files were compared.
+	cbq compare old.json new.json --gate-metric peak_rss >cmp 2>err
+	rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "compare reads it: exit $rc: $(cat err)"
 	expect_grep "compared" "^Result: " cmp
 	cb history export --history h.db --format csv >runs.csv || fail "csv"
 	expect_eq "csv rows" "$(wc -l <runs.csv)" 7
