@@ -212,6 +212,9 @@ static void metrics_table(FILE *f, const struct analysis_bench *b)
 			continue;
 		struct html_unit u = html_unit_for(html_metric_kind((enum metric_id)m),
 						   fmax(fabs(s->max), fabs(s->min)));
+		const struct metric_info *mi = metric_info((enum metric_id)m);
+		if (mi->unit == UNIT_CUSTOM)   /* its own unit, unscaled */
+			u = (struct html_unit){PLOT_COUNT, mi->unit_text, 1};
 		fputs("<tr>", f);
 		cell(f, html_metric_label((enum metric_id)m));
 		value_cell(f, s->mean, &u);

@@ -149,7 +149,7 @@ assert float(row["speed_mean"]) == 50 and float(row["n_median"]) == 3, row
 runs = list(csv.DictReader(open("runs.csv")))
 assert [float(r["speed"]) for r in runs] == [50, 50, 50], runs
 PY
-	expect_grep "HTML report names it" 'speed' r.html
+	expect_grep "HTML report: the value with its unit" '<td>speed</td><td>50 MB/s</td>' r.html
 }
 
 test_metric_note_when_bigger_file_missing() {

@@ -35,5 +35,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort(); /* a rejection always says why */
 	}
 	free(text);
+	metric_undefine_all();  /* a file's custom_metrics last one input */
 	return 0;
 }
