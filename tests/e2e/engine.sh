@@ -159,17 +159,6 @@ test_no_pmu_note() {
 	expect_no_grep "not on stdout" 'unavailable' out
 }
 
-# run_as_nobody CMD...: run as an unprivileged user (for the paths a root
-# caller never takes); skips when that is impossible here.
-run_as_nobody() {
-	[ "$(id -u)" -eq 0 ] || skip "needs root to switch to an unprivileged user"
-	command -v setpriv >/dev/null || skip "setpriv (util-linux) not installed"
-	chmod 1777 "$T"
-	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$CBENCH" ||
-		skip "the cbench binary is not reachable by an unprivileged user here"
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
-}
-
 test_setuid_command_warned() {
 	ptrace_works || skip "ptrace refused by this kernel"
 	cp /bin/true suid_true

@@ -1,11 +1,6 @@
 # End-to-end tests of the planner: parameter sweeps, hooks, run order,
 # timeouts, input and output of the command, and bad values.
 
-# The "Benchmark N: ..." lines of a report, one per line.
-bench_lines() {
-	sed -n 's/^Benchmark [0-9]*: //p' "$1"
-}
-
 test_sweep_two_parameters() {
 	cb -r 1 --output out.txt -P a 1 2 -P b 0.1 0.3 -D 0.1 'echo {a}-{b}' \
 		>out 2>err || fail "exit $?: $(cat err)"
@@ -159,7 +154,7 @@ test_hook_count_must_match() {
 }
 
 # Wait (bounded) until pid is gone or a zombie.
-gone() {
+gone_soon() {
 	for _ in $(seq 100); do
 		[ -e "/proc/$1" ] || return 0
 		grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null && return 0
@@ -173,7 +168,7 @@ test_timeout_kills_process_group() {
 	expect_eq "exit code" "$?" 1
 	expect_grep "message" "^cbench: error: command '.*' timed out after 0.3 s in run 1 \(its process group was killed\); use -i/--ignore-failure" err
 	[ -s gc.pid ] || fail "no grandchild pid"
-	gone "$(cat gc.pid)" || { kill "$(cat gc.pid)"; fail "grandchild survived"; }
+	gone_soon "$(cat gc.pid)" || { kill "$(cat gc.pid)"; fail "grandchild survived"; }
 }
 
 test_timeout_ignored_with_i() {
@@ -181,7 +176,7 @@ test_timeout_ignored_with_i() {
 		fail "exit $? with -i: $(cat err)"
 	expect_grep "both runs recorded" '2 runs' out
 	for p in $(cat gc.pid); do
-		gone "$p" || { kill "$p"; fail "grandchild $p survived"; }
+		gone_soon "$p" || { kill "$p"; fail "grandchild $p survived"; }
 	done
 	# -i=CODES ignores exit codes only, not timeouts.
 	cb -r 2 -i=3 --timeout 0.2 'sleep 30' >out 2>err

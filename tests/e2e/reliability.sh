@@ -3,51 +3,6 @@
 # refusals are produced with tests/helpers/seccomp_deny (a seccomp filter
 # making one system call fail with a chosen errno).
 
-# cb_denied SYSCALL ERRNO ARGS...: run cbench with SYSCALL refused.
-cb_denied() {
-	local sc=$1 e=$2
-	shift 2
-	# LeakSanitizer stops the world with ptrace: in a SANITIZE build it
-	# cannot run where ptrace is refused (valgrind's leak check can).
-	[ "$sc" = ptrace ] && export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-	if [ "${VALGRIND:-}" = 1 ]; then
-		{ "$HELPERS/seccomp_deny" "$sc" "$e" -- "${VALGRIND_CMD[@]}" \
-			"$CBENCH" "$@" 2>&1 1>&3 3>&- | grep -v '^--[0-9]*-- ' >&2
-		  return "${PIPESTATUS[0]}"; } 3>&1
-	else
-		"$HELPERS/seccomp_deny" "$sc" "$e" -- "$CBENCH" "$@"
-	fi
-}
-
-# cb_exec ARGS...: like cb, but replacing the shell, so that `cb_exec ... &`
-# leaves cbench's own pid in $! (signals must reach cbench, not a subshell).
-cb_exec() {
-	if [ "${VALGRIND:-}" = 1 ]; then
-		exec "${VALGRIND_CMD[@]}" "$CBENCH" "$@"
-	fi
-	exec "$CBENCH" "$@"
-}
-
-need_seccomp() {
-	"$HELPERS/seccomp_deny" ptrace EPERM -- true 2>seccomp.err ||
-		skip "cannot install a seccomp filter: $(cat seccomp.err)"
-}
-
-# wait_for_file FILE: bounded poll (up to 20 s) until FILE is non-empty.
-wait_for_file() {
-	local i
-	for i in $(seq 400); do
-		[ -s "$1" ] && return 0
-		sleep 0.05
-	done
-	fail "$1 never appeared"
-}
-
-# gone PID: the process no longer exists (not even as a zombie).
-gone() {
-	[ ! -e "/proc/$1" ]
-}
-
 # ---- the kernel says no ----
 
 test_ptrace_refused_falls_back() {
@@ -142,8 +97,6 @@ test_no_fd_leak_no_zombie_after_10000_runs() {
 	esac
 }
 
-# A command whose grandchild would outlive it: prints the grandchild's pid.
-GRANDCHILD_CMD='sh -c "sleep 300 & echo \$! > gc; wait"'
 
 test_timeout_kills_grandchild() {
 	cb --timeout 1 -r 1 "$GRANDCHILD_CMD" >out 2>err

@@ -3,12 +3,6 @@
 # before its fix.  Faults: paths named twice (inputs as outputs), a
 # concurrent rewriter, SIGKILL at chosen points, prlimit, SIGSTOP.
 
-# results FILE [CMD]: a small cbench results file to read back.
-results() {
-	cb -r 2 -N --export-json "$1" "${2:-true}" >/dev/null 2>&1 ||
-		fail "could not make $1"
-}
-
 # refused WHAT ARGS...: cbench exits 2 with one error line, nothing runs
 # (a marker command would create ran.txt).
 refused() {
@@ -19,32 +13,6 @@ refused() {
 	expect_eq "$what: exit" "$rc" 2
 	expect_grep "$what: message" "^cbench: error: .*would write over a file it reads" err
 	[ ! -e ran.txt ] || fail "$what: something ran"
-}
-
-# cb_exec2 ARGS...: cbench replacing the shell, so `( cb_exec2 ... ) &`
-# leaves cbench's own pid in $!.
-cb_exec2() {
-	if [ "${VALGRIND:-}" = 1 ]; then
-		exec "${VALGRIND_CMD[@]}" "$CBENCH" "$@"
-	fi
-	exec "$CBENCH" "$@"
-}
-
-# wait_nonempty FILE: bounded poll (up to 20 s) until FILE is non-empty.
-wait_nonempty() {
-	local i
-	for i in $(seq 400); do
-		[ -s "$1" ] && return 0
-		sleep 0.05
-	done
-	fail "$1 never appeared"
-}
-
-# release FIFO: let a reader blocked opening FIFO go (opening it read-write
-# never blocks), then give it end of file.
-release() {
-	exec 9<>"$1"
-	exec 9>&-
 }
 
 # ---- 1. inputs are never outputs ----
@@ -124,10 +92,10 @@ test_two_exports_to_stdout_refused_by_any_name() {
 # first benchmark (the second blocks on a FIFO until released).
 killed_midway() {
 	mkfifo fifo
-	( cb_exec2 -r 2 -N --order sequential --export-json "$1" true 'cat fifo' \
+	( cb_exec -r 2 -N --order sequential --export-json "$1" true 'cat fifo' \
 		>/dev/null 2>&1 ) &
 	local pid=$!
-	wait_nonempty "$1"
+	wait_for_file "$1"
 	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null
 	release fifo   # the orphaned cat
@@ -169,11 +137,11 @@ n=$(cat count 2>/dev/null || echo 0)
 echo $((n + 1)) >count
 [ "$n" -lt 3 ] || cat fifo
 SH
-	( cb_exec2 -r 10 --order interleaved --export-json part.json --export-csv part.csv \
+	( cb_exec -r 10 --order interleaved --export-json part.json --export-csv part.csv \
 		true 'sh b.sh' >/dev/null 2>&1 ) &
 	local pid=$!
-	wait_nonempty part.json
-	wait_nonempty part.csv
+	wait_for_file part.json
+	wait_for_file part.csv
 	# The file cbench was writing at the kill, whatever it held.
 	for i in $(seq 400); do [ "$(cat count 2>/dev/null)" = 4 ] && break; sleep 0.05; done
 	kill -KILL "$pid"
