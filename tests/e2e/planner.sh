@@ -153,36 +153,6 @@ test_hook_count_must_match() {
 	expect_grep "message" "^cbench: error: --setup given 3 times for 2 commands" err
 }
 
-# Wait (bounded) until pid is gone or a zombie.
-gone_soon() {
-	for _ in $(seq 100); do
-		[ -e "/proc/$1" ] || return 0
-		grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
-test_timeout_kills_process_group() {
-	cb -r 2 --timeout 0.3 'sleep 30 & echo $! > gc.pid; wait' >out 2>err
-	expect_eq "exit code" "$?" 1
-	expect_grep "message" "^cbench: error: command '.*' timed out after 0.3 s in run 1 \(its process group was killed\); use -i/--ignore-failure" err
-	[ -s gc.pid ] || fail "no grandchild pid"
-	gone_soon "$(cat gc.pid)" || { kill "$(cat gc.pid)"; fail "grandchild survived"; }
-}
-
-test_timeout_ignored_with_i() {
-	cb -r 2 -i --timeout 0.2 'sleep 30 & echo $! >> gc.pid; wait' >out 2>err ||
-		fail "exit $? with -i: $(cat err)"
-	expect_grep "both runs recorded" '2 runs' out
-	for p in $(cat gc.pid); do
-		gone_soon "$p" || { kill "$p"; fail "grandchild $p survived"; }
-	done
-	# -i=CODES ignores exit codes only, not timeouts.
-	cb -r 2 -i=3 --timeout 0.2 'sleep 30' >out 2>err
-	expect_eq "exit code with -i=3" "$?" 1
-}
-
 test_output_pipe_with_lots_of_output() {
 	cb -r 2 --output pipe 'head -c 30000000 /dev/zero' >out 2>err ||
 		fail "exit $?: $(cat err)"

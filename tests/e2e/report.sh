@@ -18,12 +18,6 @@ test_ignored_failures_are_reported() {
 	expect_no_grep "no failure, no warning" 'failed|timed out' err
 }
 
-test_timed_out_runs_are_reported() {
-	cb --timeout 0.2 -r 2 -i 'sleep 5' >out 2>err || fail "exit $?"
-	expect_grep "timed out" '^  Warning: 2 of 2 runs timed out \(killed by --timeout\), ignored by -i: their times are the timeout' err
-	expect_no_grep "not counted as failed too" 'runs failed' err
-}
-
 # --sort command orders the lines, the base stays the fastest, as in the
 # exports.
 test_sort_command_keeps_fastest_base() {
