@@ -37,30 +37,6 @@ test_exec_format_error() {
 	expect_no_grep "no numbers" 'Time \(' out
 }
 
-test_crash_reported_by_signal_name() {
-	cb -r 3 "$HELPERS/crash segv" >out 2>err
-	expect_eq "exit code" "$?" 1
-	expect_grep "message" "terminated by signal SIGSEGV \(Segmentation fault\) in run 1" err
-}
-
-test_nonzero_exit_stops() {
-	cb -r 3 "$HELPERS/crash exit 3" >out 2>err
-	expect_eq "exit code" "$?" 1
-	expect_grep "message" "exited with code 3 in run 1; use -i/--ignore-failure" err
-}
-
-test_nonzero_exit_ignored() {
-	cb -r 3 -i "$HELPERS/crash exit 3" >out 2>err || fail "exit $? with -i"
-	expect_grep "all runs measured" '3 runs' out
-}
-
-test_ignore_only_listed_codes() {
-	cb -r 2 -i=4,5 "$HELPERS/crash exit 3" >out 2>err
-	expect_eq "exit code for an unlisted code" "$?" 1
-	cb -r 2 --ignore-failure=3 "$HELPERS/crash exit 3" >out 2>err ||
-		fail "listed code not ignored"
-}
-
 test_page_faults_counted_exactly() {
 	ptrace_works || skip "ptrace refused by this kernel"
 	cb -r 3 "$HELPERS/touch_pages 1" >base 2>&1 || fail "base run"
@@ -183,29 +159,6 @@ test_unprivileged_counts_user_space() {
 		u.json >/dev/null || fail "page faults unprivileged: $(jq '.results[0].metrics.page_faults.mean' u.json)"
 }
 
-test_hook_not_found_before_any_run() {
-	# Each hook is resolved with the commands, before the first run: a
-	# typo in --cleanup must not cost the benchmark before it.
-	for hook in setup prepare conclude cleanup; do
-		cb -r 2 --$hook nosuchprog-cbench true 'true 1' >out 2>err
-		expect_eq "--$hook exit code" "$?" 1
-		expect_grep "--$hook message" \
-			"^cbench: error: --$hook: command 'nosuchprog-cbench' not found$" err
-		expect_no_grep "--$hook: nothing ran" 'Benchmark 1' out
-	done
-}
-
-test_hook_needs_shell_not_in_path() {
-	# Only the hook has shell syntax, and there is no sh in PATH: one
-	# error before running (was a NULL dereference).  Not under valgrind:
-	# its launcher needs PATH.
-	mkdir empty
-	PATH=$T/empty "$CBENCH" -r 1 --prepare 'true; true' /bin/true >out 2>err
-	expect_eq "exit code" "$?" 1
-	expect_grep "message" "^cbench: error: shell 'sh' not found$" err
-	expect_no_grep "nothing ran" 'Benchmark 1' out
-}
-
 test_script_interpreter_missing() {
 	printf '#!/nonexistent/interp -x\necho hi\n' >badinterp.sh
 	printf '#!/nonexistent/interp' >nonl.sh
@@ -244,11 +197,4 @@ test_shell_with_arguments() {
 	cb -r 1 --show-output -S default 'echo DEF""AULT' >out3 2>err ||
 		fail "exit $?: $(cat err)"
 	expect_grep "-S default is sh" DEFAULT out3
-}
-
-# A benchmark stopped by a failing run says so in its export.
-test_failed_benchmark_stop_reason() {
-	cb -r 3 false --export-json f.json >out 2>err
-	expect_eq "exit" "$?" 1
-	expect_eq "stop_reason" "$(jq -r '.results[0].stop_reason' f.json)" failed
 }

@@ -9,15 +9,6 @@ on_tty() {
 	script -qec "$*" /dev/null </dev/null
 }
 
-test_ignored_failures_are_reported() {
-	cb -r 5 -i "$HELPERS/crash exit 3" >out 2>err || fail "exit $?"
-	expect_grep "failed runs" '^  Warning: 5 of 5 runs failed \(exit code 3 ×5\), ignored by -i' err
-	cb -r 3 -i "$HELPERS/crash segv" >out 2>err || fail "exit $?"
-	expect_grep "signal" '^  Warning: 3 of 3 runs failed \(signal SIGSEGV ×3\)' err
-	cb -r 3 "$HELPERS/crash exit 0" >out 2>err || fail "exit $?"
-	expect_no_grep "no failure, no warning" 'failed|timed out' err
-}
-
 # --sort command orders the lines, the base stays the fastest, as in the
 # exports.
 test_sort_command_keeps_fastest_base() {
@@ -27,16 +18,6 @@ test_sort_command_keeps_fastest_base() {
 	expect_grep "other line" '^ +[0-9.]+ ± +[0-9.]+  sleep 0\.06 \(95 % CI' out
 	expect_eq "json reference" "$(jq '[.comparisons[].reference] | unique | .[0]' o.json)" 1
 	expect_grep "markdown reference" '^\| `sleep 0\.001` .*\| 1\.00 \|' o.md
-}
-
-test_iteration_in_hooks() {
-	cb -w 1 -r 2 -s 'echo s$CBENCH_ITERATION >> log' \
-		-p 'echo p$CBENCH_ITERATION >> log' \
-		-C 'echo c$CBENCH_ITERATION >> log' \
-		-c 'echo x$CBENCH_ITERATION >> log' \
-		'echo r$CBENCH_ITERATION >> log' >out 2>err || fail "exit $?"
-	expect_eq "hook iterations" "$(tr '\n' ' ' <log)" \
-		"ssetup pwarmup-1 rwarmup-1 cwarmup-1 p0 r0 c0 p1 r1 c1 xcleanup "
 }
 
 test_no_color_keeps_progress_bar() {
