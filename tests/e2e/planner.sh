@@ -115,44 +115,6 @@ test_shuffled_order_seeded() {
 	cmp -s log3 log4 || fail "seed $seed did not repeat the order"
 }
 
-test_hooks_order() {
-	cb -w 1 -r 2 -s 'echo setup >> log' -p 'echo prepare >> log' \
-		-C 'echo conclude >> log' -c 'echo cleanup >> log' \
-		'echo run$CBENCH_ITERATION >> log' >out 2>err || fail "exit $?: $(cat err)"
-	expect_eq "order" "$(tr '\n' ' ' <log)" \
-		"setup prepare runwarmup-1 conclude prepare run0 conclude prepare run1 conclude cleanup "
-}
-
-test_hooks_per_command_with_parameters_interleaved() {
-	cb -r 2 --order interleaved -L v 1,2 -s 'echo s{v} >> log' \
-		-c 'echo c{v} >> log' 'echo r{v} >> log' >out 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_eq "setup/cleanup bracket each benchmark" "$(tr '\n' ' ' <log)" \
-		"s1 r1 s2 r2 r1 c1 r2 c2 "
-}
-
-test_hook_failure_names_the_hook() {
-	cb -r 2 -p "$HELPERS/crash exit 3" 'echo ran >> log' >out 2>err
-	expect_eq "exit code" "$?" 1
-	expect_grep "message" "^cbench: error: the --prepare command '.*crash exit 3' failed with exit code 3; append ' \|\| true' to it to ignore its failure$" err
-	[ ! -e log ] || fail "the command ran after its prepare failed"
-	cb -r 2 -p "$HELPERS/crash exit 3 || true" 'echo ran >> log' >out 2>err ||
-		fail "' || true' did not help: $(cat err)"
-	expect_eq "runs" "$(wc -l <log)" 2
-	cb -r 2 -c false true >out 2>err
-	expect_eq "exit code of a failing cleanup" "$?" 1
-	expect_grep "cleanup named" "the --cleanup command 'false' failed" err
-	cb -r 2 -s "$HELPERS/crash segv" true >out 2>err
-	expect_eq "exit code of a crashing setup" "$?" 1
-	expect_grep "setup named" "the --setup command '.*' was terminated by signal SIGSEGV" err
-}
-
-test_hook_count_must_match() {
-	cb -r 1 -s a -s b -s c true true >out 2>err
-	expect_eq "exit code" "$?" 2
-	expect_grep "message" "^cbench: error: --setup given 3 times for 2 commands" err
-}
-
 test_output_pipe_with_lots_of_output() {
 	cb -r 2 --output pipe 'head -c 30000000 /dev/zero' >out 2>err ||
 		fail "exit $?: $(cat err)"
