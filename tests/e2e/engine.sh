@@ -80,30 +80,6 @@ test_iteration_variable() {
 	expect_eq "iterations" "$(tr '\n' ' ' <iter.log)" "warmup-1 warmup-2 0 1 2 "
 }
 
-# The shell correction subtracts what the shell adds to running a program
-# (its start-up and its exec of the program): the same program's page
-# faults under a shell are within 1 of direct execution, and every run's
-# count is a whole number.  The two run interleaved in one invocation, one
-# direct and one with shell syntax (a comment), so they share the machine.
-test_shell_correction_close_to_direct() {
-	ptrace_works || skip "ptrace refused by this kernel"
-	cb -r 20 --export-json o.json -n direct "$HELPERS/touch_pages 2000" \
-		-n shell "$HELPERS/touch_pages 2000 # via sh" >out 2>err || fail "exit $?: $(cat err)"
-	expect_grep "calibration reported" "start-up .* is subtracted" err
-	jq -e '.results[0].via_shell == false and .results[1].via_shell == true' o.json \
-		>/dev/null || fail "one direct, one under the shell"
-	jq -e '.results[1].runs.page_faults | all(. == floor)' o.json >/dev/null ||
-		fail "corrected page faults are not whole numbers: $(jq -c '.results[1].runs.page_faults' o.json)"
-	local d s
-	d=$(jq '.results[0].metrics.page_faults.median' o.json)
-	s=$(jq '.results[1].metrics.page_faults.median' o.json)
-	# Without the correction the shell adds about 60 faults; with it the
-	# medians are within 1 as a rule, and the direct runs themselves vary
-	# by 2-3 from run to run here (stack and heap placement), so allow 3.
-	awk -v d="$d" -v s="$s" 'BEGIN { x = s - d; if (x < 0) x = -x; exit !(x <= 3) }' ||
-		fail "direct $d vs corrected shell $s page faults (median)"
-}
-
 test_counters_none() {
 	cb -r 2 --counters=none --export-json o.json true >out 2>err || fail "exit $?"
 	expect_grep "the report is there" '^  Time \(mean ± σ\):' out
@@ -182,19 +158,4 @@ test_input_from_pipe_feeds_every_run() {
 	cb -r 2 --input ff --output o2.txt 'wc -l' >out 2>err || fail "exit $?: $(cat err)"
 	wait
 	expect_eq "each run counted 10 lines" "$(tr -d ' ' <o2.txt | tr '\n' ,)" "10,10,"
-}
-
-# -S with the shell's own arguments (hyperfine's -S 'bash --norc' form):
-# they reach the shell before -c, so 'sh -e' stops at the first failure.
-test_shell_with_arguments() {
-	# The marker is split in the command so only its output can match.
-	cb -r 1 -i --show-output -S 'sh -e' 'false; echo REA""CHED' >out 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_no_grep "sh -e stops before echo" REACHED out
-	cb -r 1 -i --show-output -S sh 'false; echo REA""CHED' >out2 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_grep "plain sh goes on" REACHED out2
-	cb -r 1 --show-output -S default 'echo DEF""AULT' >out3 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_grep "-S default is sh" DEFAULT out3
 }

@@ -37,17 +37,6 @@ test_inherited_output_has_no_progress_bar() {
 	expect_no_grep "no progress bar with --output inherit" '░|█' tty
 }
 
-# ':' costs what the empty calibration command costs: what is left after
-# the subtraction is noise, about half the runs clamped at 0.
-test_shell_noise_warned() {
-	cb -S sh -r 20 ':' >out 2>err || fail "exit $?"
-	expect_grep "warning" "Warning: the mean left after subtracting the shell's start-up .* is within that start-up's own noise" err
-	expect_no_grep "no first-run warning with clamped runs" "Warning: the first run" err
-	expect_grep "note says why a shell" "note: --shell: running every command under" err
-	cb -r 2 'true | true' >out 2>err || fail "exit $?"
-	expect_grep "shell syntax note" "note: shell syntax: running such commands under" err
-}
-
 # One quick and one 0.2 s run: the t interval of two runs reaches far
 # below 0, which no time can.
 test_interval_clamped_at_zero() {
