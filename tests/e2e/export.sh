@@ -244,14 +244,6 @@ test_sigterm_exports_and_exits_143() {
 	expect_grep "markdown written" '(interrupted)' out.md
 }
 
-test_parameters_in_exports() {
-	cb -r 2 -L n 1,2 'sleep 0.00{n}' --export-json out.json --export-csv s.csv \
-		--export-csv-runs r.csv >out 2>err || fail "exit $?: $(cat err)"
-	expect_eq "parameters" "$(jq -c '[.results[].parameters]' out.json)" '[{"n":"1"},{"n":"2"}]'
-	expect_grep "summary column" '^command,mean,stddev,median,user,system,min,max,parameter_n,' s.csv
-	expect_grep "runs column" '^benchmark,command,command_line,parameter_n,run,' r.csv
-}
-
 # The JSON is what `cbench compare` and --baseline read back.
 test_json_read_by_cbench_compare() {
 	cb -r 3 true --export-json base.json >/dev/null 2>&1 || fail "first run"
