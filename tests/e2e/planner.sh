@@ -29,18 +29,6 @@ test_input_file() {
 	expect_eq "stdin is /dev/null by default" "$?" 1
 }
 
-test_reference_first_and_sort() {
-	cb -r 3 --reference 'sleep 0.02' true >out 2>err || fail "exit $?"
-	expect_eq "reference first" "$(bench_lines out | head -n 1)" "sleep 0.02"
-	expect_grep "summary from the reference" '^  sleep 0.02 ran' out
-	cb -r 3 --sort mean-time 'sleep 0.02' true >out 2>err || fail "exit $?"
-	expect_grep "fastest first" '^  true ran' out
-	# --sort orders the lines only: the base stays the fastest (at 1.00
-	# in hyperfine's command-order listing).
-	cb -r 3 --sort command 'sleep 0.02' true >out 2>err || fail "exit $?"
-	expect_grep "command order, fastest base" '^        1\.00          true$' out
-}
-
 test_style_and_time_unit() {
 	cb -r 2 --style none true >out 2>err || fail "exit $?"
 	expect_eq "no report" "$(wc -c <out)" 0
