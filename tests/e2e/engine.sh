@@ -146,16 +146,3 @@ test_script_interpreter_missing() {
 		expect_no_grep "$f before the header" 'Benchmark 1' out
 	done
 }
-
-test_input_from_pipe_feeds_every_run() {
-	# A pipe cannot be rewound: it is read once and every run (warmup
-	# included) gets all of it.
-	seq 3 | cb -w 1 -r 3 --input /dev/stdin --output o.txt cat >out 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_eq "lines (4 runs x 3)" "$(wc -l <o.txt)" 12
-	mkfifo ff
-	seq 10 >ff &
-	cb -r 2 --input ff --output o2.txt 'wc -l' >out 2>err || fail "exit $?: $(cat err)"
-	wait
-	expect_eq "each run counted 10 lines" "$(tr -d ' ' <o2.txt | tr '\n' ,)" "10,10,"
-}

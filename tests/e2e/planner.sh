@@ -22,13 +22,6 @@ test_output_file_per_command_and_show_output() {
 	expect_grep "inherited" '^inherited$' out
 }
 
-test_input_file() {
-	echo hello >in.txt
-	cb -r 2 --input in.txt 'grep -q hello' >out 2>err || fail "exit $?: $(cat err)"
-	cb -r 1 'grep -q hello' >out 2>err
-	expect_eq "stdin is /dev/null by default" "$?" 1
-}
-
 test_style_and_time_unit() {
 	cb -r 2 --style none true >out 2>err || fail "exit $?"
 	expect_eq "no report" "$(wc -c <out)" 0
