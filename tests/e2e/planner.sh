@@ -1,27 +1,6 @@
 # End-to-end tests of the planner: parameter sweeps, hooks, run order,
 # timeouts, input and output of the command, and bad values.
 
-test_output_pipe_with_lots_of_output() {
-	cb -r 2 --output pipe 'head -c 30000000 /dev/zero' >out 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_grep "ran" '2 runs' out
-	# The command really writes to a pipe (and to /dev/null without it).
-	cb -r 1 --output pipe 'test -p /dev/stdout' >out 2>err || fail "not a pipe"
-	cb -r 1 'test -p /dev/stdout' >out 2>err
-	expect_eq "null is not a pipe" "$?" 1
-}
-
-test_output_file_per_command_and_show_output() {
-	cb -r 2 --output a.txt --output b.txt 'echo A' 'echo B' >out 2>err ||
-		fail "exit $?"
-	expect_eq "a.txt" "$(tr '\n' ' ' <a.txt)" "A A "
-	expect_eq "b.txt" "$(tr '\n' ' ' <b.txt)" "B B "
-	cb -r 1 --show-output 'echo visible-output' >out 2>err || fail "exit $?"
-	expect_grep "shown" '^visible-output$' out
-	cb -r 1 --output inherit 'echo inherited' >out 2>err || fail "exit $?"
-	expect_grep "inherited" '^inherited$' out
-}
-
 test_style_and_time_unit() {
 	cb -r 2 --style none true >out 2>err || fail "exit $?"
 	expect_eq "no report" "$(wc -c <out)" 0

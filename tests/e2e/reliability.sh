@@ -168,23 +168,6 @@ test_stdout_closed_early() {
 	expect_no_grep "no error spew" 'error|Broken pipe|Aborted|Segmentation' err
 }
 
-test_output_pipe_gigabytes_no_deadlock() {
-	# timeout(1) is only a safety net: a deadlock fails instead of hanging.
-	timeout 300 "$CBENCH" -r 2 --output=pipe 'head -c 200M /dev/zero' >out 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_grep "measured" '2 runs' out
-}
-
-# Without pidfd_open (Linux < 5.3, or valgrind) the engine waits on SIGCHLD:
-# the output pipe is still drained, timeouts and signals still work.
-test_no_pidfd_output_pipe_no_deadlock() {
-	need_seccomp
-	timeout 300 "$HELPERS/seccomp_deny" pidfd_open ENOSYS -- "$CBENCH" -r 2 \
-		--output=pipe 'head -c 50M /dev/zero' >out 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_grep "measured" '2 runs' out
-}
-
 test_no_pidfd_sigint() {
 	need_seccomp
 	"$HELPERS/seccomp_deny" pidfd_open ENOSYS -- "$CBENCH" -r 5 --style=basic \

@@ -451,22 +451,6 @@ test_item15_control_characters_escaped_where_printed() {
 	expect_grep "gate's level in full" "99\.9999999 % CI" all
 }
 
-test_item14_show_output_into_closed_pipe_is_quiet_141() {
-	# The command writes into cbench's stdout, whose reader (head) has
-	# gone: cbench's own closed pipe, the documented quiet 141.
-	local rc
-	{ cb -r 3 -N --show-output --export-json y.json yes 2>err; echo $? >rc; } | head -2 >out
-	rc=$(cat rc)
-	expect_eq "closed pipe: exit" "$rc" 141
-	expect_no_grep "the command is not blamed" "SIGPIPE|terminated by signal" err
-	expect_grep "the output was shown" "^y$" out
-	[ -s y.json ] || fail "the export was not written"
-	# Positive: a command that dies of SIGPIPE on its own is still blamed.
-	cb -r 2 -N --show-output "sh -c 'kill -PIPE \$\$'" >out 2>err
-	expect_eq "own SIGPIPE: exit" "$?" 1
-	expect_grep "blamed" "terminated by signal SIGPIPE" err
-}
-
 test_item14_no_counters_note_says_what_is_open() {
 	"$HELPERS/seccomp_deny" ptrace EPERM -- true 2>/dev/null ||
 		skip "seccomp filters unavailable here"

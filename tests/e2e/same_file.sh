@@ -27,12 +27,6 @@ test_export_over_output_file() {
 	[ ! -e o.txt ] || fail "o.txt created"
 }
 
-test_output_dash_is_stdout() {
-	cb -r 2 --style basic --output - 'echo CMD' >out 2>err || fail "exit $?: $(cat err)"
-	[ ! -e ./- ] || fail "a file named '-' was created"
-	expect_eq "command output on stdout" "$(grep -c '^CMD$' out)" 2
-}
-
 test_names_in_order_reference_first() {
 	# What --help says -n does: the first -n names the first command,
 	# counting the --reference first, wherever -n stands.
