@@ -74,12 +74,6 @@ test_command_gets_clean_signal_state() {
 	expect_eq "mask" "$(cat mask.txt)" "blocked=0 ignored=0"
 }
 
-test_iteration_variable() {
-	cb -w 2 -r 3 --output "$T/iter.log" 'echo $CBENCH_ITERATION >> iter.log' >out 2>err ||
-		fail "exit $?"
-	expect_eq "iterations" "$(tr '\n' ' ' <iter.log)" "warmup-1 warmup-2 0 1 2 "
-}
-
 test_counters_none() {
 	cb -r 2 --counters=none --export-json o.json true >out 2>err || fail "exit $?"
 	expect_grep "the report is there" '^  Time \(mean ± σ\):' out

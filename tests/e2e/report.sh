@@ -36,15 +36,6 @@ test_interval_clamped_at_zero() {
 	expect_eq "no negative bound" "$(jq '[.results[0].metrics[] | .mean_ci[0] // 0 | select(. < 0)] | length' o.json)" 0
 }
 
-test_single_run_has_no_spread() {
-	cb -r 1 "$HELPERS/touch_pages 500" "$HELPERS/touch_pages 1000" \
-		--export-markdown o.md >out 2>err || fail "exit $?"
-	expect_no_grep "no ± with one run" '±' out
-	expect_grep "singular" 'Range \(min … max\):.* 1 run$' out
-	expect_no_grep "no '1 runs'" '1 runs' out
-	expect_no_grep "markdown relative without spread" '± 0\.00 \|' o.md
-}
-
 test_number_formatting() {
 	# 19 quick runs and one of about 3 ms: mean under 1 ms, max above.
 	cb -r 20 'if [ $CBENCH_ITERATION = 7 ]; then sleep 0.003; fi' >out 2>err ||
@@ -65,13 +56,6 @@ test_outliers_aligned() {
 	ci=$(grep '^  Mean 95 % CI:' out | sed 's/ [mµ]*s … .*//' | wc -m)
 	ol=$(grep '^  Outliers:' out | sed 's/ mild.*//' | wc -m)
 	expect_eq "outlier count ends where the CI's first number ends" "$ol" "$ci"
-}
-
-test_stop_note_names_unreached_goals() {
-	cb -M 3 'sleep 0.01' >out 2>err || fail "exit $?"
-	expect_grep "both goals" 'Note: stopped at --max-runs 3 before reaching --min-runs 10 and --min-time 3 s$' out
-	cb -m 2 -M 3 'sleep 0.01' >out 2>err || fail "exit $?"
-	expect_grep "one goal" 'Note: stopped at --max-runs 3 before reaching --min-time 3 s$' out
 }
 
 test_precision_default_cap_documented() {
