@@ -57,8 +57,3 @@ test_outliers_aligned() {
 	ol=$(grep '^  Outliers:' out | sed 's/ mild.*//' | wc -m)
 	expect_eq "outlier count ends where the CI's first number ends" "$ol" "$ci"
 }
-
-test_precision_default_cap_documented() {
-	cb --help >help 2>&1 || fail "exit $?"
-	expect_grep "help says the cap" 'default cap' help
-}
