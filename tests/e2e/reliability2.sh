@@ -420,17 +420,6 @@ test_options_consistent() {
 
 # ---- 15, rest: consistent output ----
 
-test_item15_confidence_never_shown_as_100() {
-	cb --confidence 99.9999999 -r 3 -N true true >out 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_grep "level in full" "Mean 99\.9999999 % CI:" out
-	expect_grep "ratio's level in full" "\(99\.9999999 % CI " out
-	expect_no_grep "never 100" "100 % CI" out
-	# Positive: an ordinary level stays short.
-	cb --confidence 95 -r 3 -N true >out 2>err || fail "exit $?"
-	expect_grep "95 short" "Mean 95 % CI:" out
-}
-
 test_item15_control_characters_escaped_where_printed() {
 	# A command line with a newline (a quoted one: the command still
 	# works) must not put a workflow command at the start of a line.

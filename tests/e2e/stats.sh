@@ -47,11 +47,6 @@ test_per_benchmark_intervals() {
 	expect_grep "mean CI" '^  Mean 95 % CI: +[0-9.]+ [mµ]?s … +[0-9.]+ [mµ]?s +\[Median: [0-9.]+ [mµ]?s, CI [0-9.]+ … [0-9.]+ [mµ]?s\]$' out
 }
 
-test_confidence_level_shown() {
-	cb -r 6 --confidence 90 "$HELPERS/touch_pages 500" >out 2>err || fail "exit $?"
-	expect_grep "90 % CI" '^  Mean 90 % CI:' out
-}
-
 # Run 3 (0-based) does far more work than the others: a severe outlier,
 # counted and kept.
 test_outlier_flagged() {
