@@ -37,28 +37,6 @@ test_exec_format_error() {
 	expect_no_grep "no numbers" 'Time \(' out
 }
 
-test_page_faults_counted_exactly() {
-	ptrace_works || skip "ptrace refused by this kernel"
-	cb -r 3 "$HELPERS/touch_pages 1" >base 2>&1 || fail "base run"
-	cb -r 3 "$HELPERS/touch_pages 5000" >out 2>err || fail "exit $?"
-	base=$(page_faults base)
-	got=$(page_faults out)
-	[ -n "$got" ] || skip "page-faults not countable here: $(cat err)"
-	# 5000 fresh pages: 5000 faults more than the 1-page run, within 1 %.
-	expect_extra_faults "5000 pages" "$base" "$got" 4950 5050
-}
-
-test_threads_faults_all_counted() {
-	ptrace_works || skip "ptrace refused by this kernel"
-	cb -r 3 "$HELPERS/touch_pages 1" >base 2>&1 || fail "base run"
-	cb -r 3 "$HELPERS/touch_pages 8000 4" >out 2>err || fail "exit $?"
-	base=$(page_faults base)
-	got=$(page_faults out)
-	[ -n "$got" ] || skip "page-faults not countable here"
-	# Four threads each touch 2000 pages; thread stacks add a few more.
-	expect_extra_faults "4 threads x 2000 pages" "$base" "$got" 7950 8200
-}
-
 test_blocked_sigtrap_still_measured() {
 	ptrace_works || skip "ptrace refused by this kernel"
 	"$HELPERS/with_sigmask" TRAP -- "$CBENCH" -r 3 "$HELPERS/touch_pages 3000" \
@@ -74,37 +52,6 @@ test_command_gets_clean_signal_state() {
 	expect_eq "mask" "$(cat mask.txt)" "blocked=0 ignored=0"
 }
 
-test_counters_none() {
-	cb -r 2 --counters=none --export-json o.json true >out 2>err || fail "exit $?"
-	expect_grep "the report is there" '^  Time \(mean ± σ\):' out
-	expect_grep "rusage still measured" '^  Peak RSS:' out
-	expect_no_grep "no counters" 'task-clock|page-faults' out
-	jq -e '.results[0].metrics | has("wall_time") and has("peak_rss") and
-		(has("task_clock") or has("page_faults") | not)' o.json >/dev/null ||
-		fail "JSON metrics: $(jq -c '.results[0].metrics | keys' o.json)"
-}
-
-test_unknown_counter() {
-	cb -r 2 --counters=bogus true >out 2>err
-	expect_eq "exit code" "$?" 2
-	expect_grep "message" "^cbench: error: unknown counter 'bogus'" err
-}
-
-test_unavailable_counter_fails_before_running() {
-	"$HELPERS/probe" pmu >/dev/null 2>&1 && skip "this machine has a PMU"
-	cb -r 2 --counters=instructions "touch $T/ran" >out 2>err
-	expect_eq "exit code" "$?" 1
-	expect_grep "reason" "^cbench: error: cannot count instructions: " err
-	[ ! -e ran ] || fail "the command ran"
-}
-
-test_no_pmu_note() {
-	"$HELPERS/probe" pmu >/dev/null 2>&1 && skip "this machine has a PMU"
-	cb -r 2 true >out 2>err || fail "exit $?"
-	expect_eq "one line" "$(grep -c 'hardware counters unavailable' err)" 1
-	expect_no_grep "not on stdout" 'unavailable' out
-}
-
 test_setuid_command_warned() {
 	ptrace_works || skip "ptrace refused by this kernel"
 	cp /bin/true suid_true
@@ -114,19 +61,6 @@ test_setuid_command_warned() {
 	# Root is not warned: ptrace keeps its privileges.
 	cb -r 2 "$T/suid_true" >out 2>err || fail "root: exit $?"
 	expect_no_grep "no warning for root" 'is setuid' err
-}
-
-test_unprivileged_counts_user_space() {
-	ptrace_works || skip "ptrace refused by this kernel"
-	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)
-	[ "$paranoid" -le 2 ] || skip "perf_event_paranoid is $paranoid: no counting for unprivileged users"
-	# At paranoid 2 an unprivileged caller must exclude kernel mode; the
-	# page faults of touching pages in user space are still all counted.
-	run_as_nobody "$CBENCH" -r 3 --export-json "$T/u.json" "$HELPERS/touch_pages 3000" \
-		>out 2>err || fail "exit $?: $(cat err)"
-	expect_eq "user only" "$(jq '.context.counters_user_only' u.json)" true
-	jq -e '.results[0].metrics.page_faults.mean > 3000 and .results[0].metrics.page_faults.mean < 3200' \
-		u.json >/dev/null || fail "page faults unprivileged: $(jq '.results[0].metrics.page_faults.mean' u.json)"
 }
 
 test_script_interpreter_missing() {

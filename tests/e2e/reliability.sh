@@ -24,52 +24,6 @@ test_ptrace_refused_falls_back() {
 	expect_extra_faults "3000 pages without ptrace" "$b" "$g" 2950 3050
 }
 
-# perf_refused ERRNO REASON-REGEX
-perf_refused() {
-	need_seccomp
-	cb_denied perf_event_open "$1" -r 3 "$HELPERS/spin 1" >out 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_grep "results" 'Time \(mean' out
-	expect_grep "rusage still there" 'Peak RSS' out
-	expect_no_grep "no counters" 'task-clock|page-faults' out
-	expect_eq "one line about it" "$(grep -c 'unavailable' err)" 1
-	expect_grep "why" "^cbench: note: counters unavailable: $2.*; measuring time, rusage only$" err
-	# (Besides the benchmark's own warnings, which go to stderr too.)
-	expect_eq "nothing else on stderr" "$(grep -vc '^  Warning:' err)" 1
-	# Asked for explicitly, a refused counter is an error before any run.
-	cb_denied perf_event_open "$1" -r 3 --counters=task-clock "touch ran" >out 2>err
-	expect_eq "explicit counter: exit" "$?" 1
-	expect_grep "explicit counter: message" "^cbench: error: cannot count task-clock: $2" err
-	[ ! -e ran ] || fail "the command ran"
-}
-
-test_perf_refused_eperm() {
-	perf_refused EPERM "perf_event_open was refused \(EPERM\) by a seccomp or LSM policy.*allow perf_event_open"
-}
-
-test_perf_refused_eacces() {
-	para=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)
-	if [ "$para" -gt 2 ]; then
-		perf_refused EACCES "perf_event_paranoid is $para; 'sysctl kernel.perf_event_paranoid=2'"
-	else
-		perf_refused EACCES "perf_event_open was refused \(EACCES\) although perf_event_paranoid is $para"
-	fi
-}
-
-test_perf_refused_enoent() {
-	perf_refused ENOENT "the kernel does not offer this event"
-}
-
-test_ptrace_and_perf_refused() {
-	need_seccomp
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	"$HELPERS/seccomp_deny" ptrace EPERM -- "$HELPERS/seccomp_deny" \
-		perf_event_open EPERM -- "$CBENCH" -r 3 true >out 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_grep "results" 'Time \(mean' out
-	expect_eq "stderr lines" "$(grep -vc '^  Warning:' err)" 2
-}
-
 # ---- processes and signals ----
 
 test_no_fd_leak_no_zombie_after_10000_runs() {

@@ -440,52 +440,7 @@ test_item15_control_characters_escaped_where_printed() {
 	expect_grep "gate's level in full" "99\.9999999 % CI" all
 }
 
-test_item14_no_counters_note_says_what_is_open() {
-	"$HELPERS/seccomp_deny" ptrace EPERM -- true 2>/dev/null ||
-		skip "seccomp filters unavailable here"
-	# ptrace and perf_event_open both refused: no counter is open, so
-	# the note does not speak of counters starting at exec.
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	"$HELPERS/seccomp_deny" ptrace EPERM -- "$HELPERS/seccomp_deny" \
-		perf_event_open EPERM -- "$CBENCH" -r 2 -N true >out 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_no_grep "no counters to start" "counters still start at exec" err
-	expect_grep "says what is open" "ptrace is refused here .*: wall time now includes the exec itself \(no counters are open\)" err
-	# Positive: with software counters open, it still says they start at exec.
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	"$HELPERS/seccomp_deny" ptrace EPERM -- "$CBENCH" -r 2 -N true >out 2>err ||
-		fail "exit $?: $(cat err)"
-	if grep -q "^cbench: note: counters unavailable" err; then
-		skip "perf_event_open refused here anyway"
-	fi
-	expect_grep "counters open" "counters still start at exec" err
-}
-
 # ---- 13. the machine's limits, not the command ----
-
-test_item13_few_fds_checked_before_the_first_run() {
-	command -v prlimit >/dev/null || skip "no prlimit"
-	[ "${VALGRIND:-}" = 1 ] && skip "valgrind holds descriptors of its own"
-	# Too few descriptors for the default counters: dropped with a note
-	# before the first run, then the runs go on (time and rusage).
-	prlimit --nofile=10 "$CBENCH" -r 3 -N --export-json f.json true >out 2>err ||
-		fail "few fds: exit $?: $(cat err)"
-	expect_grep "note names the limit" "^cbench: note: counters dropped: too few file descriptors \(the limit, ulimit -n, is 10" err
-	expect_no_grep "not blamed on a run" "cannot open|in run 1" err
-	expect_grep "results" "Time \(mean" out
-	# Counters asked for by name do not fit: an error naming the limit.
-	prlimit --nofile=8 "$CBENCH" -r 3 -N --counters task-clock true >out 2>err
-	expect_eq "named counter, few fds: exit" "$?" 1
-	expect_grep "error names the limit" "^cbench: error: too few file descriptors: the limit \(RLIMIT_NOFILE, ulimit -n\) is 8" err
-	expect_no_grep "no run" "Benchmark 1" out
-	# Too few to start the engine at all: still the limit, not the command.
-	prlimit --nofile=6 "$CBENCH" -r 3 -N --counters none true >out 2>err
-	expect_eq "very few fds: exit" "$?" 1
-	expect_grep "engine: names the limit" "^cbench: error: .*too few file descriptors \(the limit, RLIMIT_NOFILE, ulimit -n, is 6\)" err
-	# Positive: a normal limit keeps the counters.
-	prlimit --nofile=64 "$CBENCH" -r 3 -N true >out 2>err || fail "64 fds: exit $?"
-	expect_no_grep "counters kept" "counters dropped" err
-}
 
 test_item13_process_limit_blamed_on_the_machine() {
 	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null ||
