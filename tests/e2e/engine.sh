@@ -1,15 +1,5 @@
 # End-to-end tests of the frozen-exec engine and the basic report.
 
-test_two_commands_compared() {
-	cb -r 5 true "$HELPERS/spin 20" >out 2>err || fail "exit $?"
-	expect_grep "first benchmark" '^Benchmark 1: true$' out
-	expect_grep "second benchmark" "^Benchmark 2: .*spin 20" out
-	expect_grep "time line" 'Time \(mean ± σ\):.*\[User: .*, System: .*\]' out
-	expect_grep "range line" 'Range \(min … max\):.* 5 runs' out
-	expect_grep "summary" '^Summary' out
-	expect_grep "faster line" 'times faster than .*spin 20' out
-}
-
 test_exec_not_found() {
 	cb -r 2 nosuchprog-cbench >out 2>err
 	expect_eq "exit code" "$?" 1

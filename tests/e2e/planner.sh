@@ -1,15 +1,6 @@
 # End-to-end tests of the planner: parameter sweeps, hooks, run order,
 # timeouts, input and output of the command, and bad values.
 
-test_style_and_time_unit() {
-	cb -r 2 --style none true >out 2>err || fail "exit $?"
-	expect_eq "no report" "$(wc -c <out)" 0
-	cb -r 2 --style basic -u millisecond true >out 2>err || fail "exit $?"
-	expect_grep "milliseconds" 'Time \(mean ± σ\): +[0-9.]+ ms' out
-	cb -r 2 -u second true >out 2>err || fail "exit $?"
-	expect_grep "seconds" 'Time \(mean ± σ\): +[0-9.]+ s ' out
-}
-
 test_bad_values_exit_2_before_running() {
 	while IFS= read -r args; do
 		rm -f ran

@@ -420,26 +420,6 @@ test_options_consistent() {
 
 # ---- 15, rest: consistent output ----
 
-test_item15_control_characters_escaped_where_printed() {
-	# A command line with a newline (a quoted one: the command still
-	# works) must not put a workflow command at the start of a line.
-	local cmd=$'echo "a\n::error title=x::y"'
-	cb -r 3 -N --export-json c.json "$cmd" true >out 2>err ||
-		fail "exit $?: $(cat err)"
-	cat out err >all
-	expect_no_grep "report: no workflow command at a line start" '^::error' all
-	expect_grep "header escaped" '^Benchmark 1: echo "a\\n::error title=x::y"$' all
-	expect_grep "summary escaped" '(^  echo "a\\n::error title=x::y" ran| than echo "a\\n::error title=x::y")' all
-	# The gate's table and its warnings (an undecided row: one run).
-	GITHUB_ACTIONS=true cb -r 1 -N --baseline c.json --confidence 99.9999999 \
-		"$cmd" true >out 2>err
-	cat out err >all
-	expect_no_grep "gate: no workflow command at a line start" '^::error title=x' all
-	expect_grep "gate table escaped" '^  echo "a\\n::error title=x::y"  ' all
-	expect_grep "warning escaped" "^cbench: warning: 'echo \"a\\\\n::error title=x::y\"': wall_time could not be compared" all
-	expect_grep "gate's level in full" "99\.9999999 % CI" all
-}
-
 # ---- 13. the machine's limits, not the command ----
 
 test_item13_process_limit_blamed_on_the_machine() {

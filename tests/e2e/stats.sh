@@ -129,3 +129,13 @@ test_readme_json_example_verdict_consistent() {
 	printf '%s\n' "$blk" | grep -q '"rank_test": "Wilcoxon signed-rank, exact"' ||
 		fail "the example's rank test (it abstains with 3 rounds)"
 }
+
+# One quick and one 0.2 s run: the t interval of two runs reaches far
+# below 0, which no time can.
+test_interval_clamped_at_zero() {
+	cb -r 2 'sleep 0.$((CBENCH_ITERATION * 2))' --export-json o.json >out 2>err ||
+		fail "exit $?"
+	expect_grep "terminal lower bound" '^  Mean 95 % CI: +0\.000 m?s …' out
+	expect_eq "json lower bound" "$(jq '.results[0].metrics.wall_time.mean_ci[0]' o.json)" 0
+	expect_eq "no negative bound" "$(jq '[.results[0].metrics[] | .mean_ci[0] // 0 | select(. < 0)] | length' o.json)" 0
+}
