@@ -5,51 +5,7 @@
 
 # ---- the kernel says no ----
 
-test_ptrace_refused_falls_back() {
-	need_seccomp
-	# The refused PTRACE_TRACEME is reported through memory shared with
-	# the vfork-style child; valgrind runs such a clone as a plain fork.
-	[ "${VALGRIND:-}" = 1 ] && skip "valgrind runs CLONE_VM|CLONE_VFORK as fork: no shared-memory report of the refusal"
-	cb_denied ptrace EPERM -r 3 "$HELPERS/touch_pages 1" >base 2>base.err ||
-		fail "base run: exit $?: $(cat base.err)"
-	cb_denied ptrace EPERM -r 3 "$HELPERS/touch_pages 3000" >out 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_eq "one fallback warning" "$(grep -c 'ptrace is refused here' err)" 1
-	expect_grep "what it means" "counters still start at exec.*wall time now includes the exec" err
-	expect_grep "results" 'Time \(mean' out
-	b=$(page_faults base)
-	g=$(page_faults out)
-	[ -n "$g" ] || skip "page-faults not countable here"
-	# Still exec-exact for counters: 3000 more faults than the 1-page run.
-	expect_extra_faults "3000 pages without ptrace" "$b" "$g" 2950 3050
-}
-
 # ---- processes and signals ----
-
-test_no_fd_leak_no_zombie_after_10000_runs() {
-	local runs=10000 late=9999
-	if [ "${VALGRIND:-}" = 1 ]; then
-		runs=300 late=299 # 10 000 runs under valgrind take too long
-	fi
-	mkdir snap
-	cb --style=none --output=pipe -r $runs "$HELPERS/parent_fds $T/snap 9 $late" \
-		>out 2>err || fail "exit $?: $(cat err)"
-	[ -s snap/9 ] && [ -s "snap/$late" ] || fail "no snapshot taken"
-	# Counter descriptors of the previous run may still be closing while
-	# this run starts: they are counted apart, and must stay few.
-	early=$(sed 's/ perf=[0-9]*//' snap/9)
-	expect_eq "after $runs runs vs after 10" "$(sed 's/ perf=[0-9]*//' "snap/$late")" "$early"
-	for f in snap/9 "snap/$late"; do
-		perf=$(sed 's/.* perf=\([0-9]*\).*/\1/' "$f")
-		[ "$perf" -le 32 ] ||
-			fail "counter descriptors pile up: $(cat "$f") at run $(basename "$f")"
-	done
-	# The command itself, and cbench's launcher when it uses one.
-	case $early in
-	*" children="[12]" zombies=0") ;;
-	*) fail "cbench's children while a run is in progress: $early" ;;
-	esac
-}
 
 
 # interrupted SIGNAL EXIT-CODE

@@ -421,13 +421,3 @@ test_options_consistent() {
 # ---- 15, rest: consistent output ----
 
 # ---- 13. the machine's limits, not the command ----
-
-test_item13_process_limit_blamed_on_the_machine() {
-	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null ||
-		skip "needs root and setpriv (RLIMIT_NPROC does not bind root)"
-	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		bash -c "ulimit -u 1; exec '$CBENCH' -r 3 -N true" >out 2>err
-	expect_eq "ulimit -u 1: exit" "$?" 1
-	expect_grep "names the limit" "^cbench: error: .*cannot start another process \(the limit on processes, RLIMIT_NPROC, ulimit -u, is 1" err
-	expect_no_grep "not the command" "command 'true'" err
-}
