@@ -160,3 +160,14 @@ run_as_nobody() {
 		skip "the cbench binary is not reachable by an unprivileged user here"
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 }
+
+# A python3 that can import pandas, or nothing.
+pandas_python() {
+	local p
+	for p in python3 /usr/bin/python3; do
+		if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import pandas' 2>/dev/null; then
+			echo "$p"
+			return
+		fi
+	done
+}

@@ -20,65 +20,9 @@ json_results_at_least() {
 	[ -s "$1" ] && [ "$(jq '.results | length' "$1" 2>/dev/null || echo 0)" -ge "$2" ]
 }
 
-# A python3 that can import pandas, or nothing.
-pandas_python() {
-	local p
-	for p in python3 /usr/bin/python3; do
-		if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import pandas' 2>/dev/null; then
-			echo "$p"
-			return
-		fi
-	done
-}
-
-# The README line that starts with $1 (the documented one-liner).
-readme_line() {
-	grep -m1 -- "^$1" "$ROOT/README.md"
-}
-
 # Files in the test directory besides the harness's own.
 left_files() {
 	ls -A | grep -v -e '^\.log$' -e '^\.reason$' | tr '\n' ' '
-}
-
-test_json_read_by_external_parsers() {
-	cb -r 3 true 'sleep 0.001' --export-json out.json >out 2>err || fail "exit $?"
-	python3 -m json.tool out.json >/dev/null || fail "python3 -m json.tool rejects it"
-	jq -e '.schema == "cbench-results" and .schema_version == 2' out.json >/dev/null ||
-		fail "schema fields"
-	jq -e '.results | length == 2' out.json >/dev/null || fail "two results"
-	# hyperfine's fields, as hyperfine's readers expect them.
-	jq -e '.results[] | (.command | type == "string") and (.mean | type == "number")
-		and (.stddev | type == "number") and (.median | type == "number")
-		and (.user | type == "number") and (.system | type == "number")
-		and (.min <= .mean and .mean <= .max) and (.times | length == 3)
-		and (.exit_codes == [0, 0, 0]) and (has("parameters") | not)' \
-		out.json >/dev/null || fail "hyperfine fields: $(head -c 600 out.json)"
-	# cbench's: units, context, per-run arrays as long as the runs.
-	jq -e '.units.wall_time == "s" and .units.peak_rss == "bytes"
-		and .units.page_faults == "count"' out.json >/dev/null || fail "units"
-	jq -e '.context | (.cpus >= 1) and (.kernel | length > 0)
-		and (.started_at | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T"))
-		and (.argv[0] | length > 0) and .options.runs == 3' out.json >/dev/null ||
-		fail "context"
-	jq -e '.results[] | .runs as $r | [$r[] | length] | all(. == 3)' out.json \
-		>/dev/null || fail "per-run arrays of unequal length"
-	jq -e '.results[0].command_line == "true" and .results[0].metrics.wall_time.n == 3' \
-		out.json >/dev/null || fail "command_line/metrics"
-}
-
-test_golden_json_read_by_external_parsers() {
-	local f
-	for f in "$ROOT"/tests/golden/*.json; do
-		python3 -m json.tool "$f" >/dev/null || fail "json.tool rejects $f"
-		jq -e . "$f" >/dev/null || fail "jq rejects $f"
-	done
-}
-
-test_one_run_has_null_stddev() {
-	cb -r 1 true --export-json out.json >out 2>err || fail "exit $?"
-	expect_eq "stddev" "$(jq '.results[0].stddev' out.json)" null
-	expect_eq "times" "$(jq -c '.results[0].times | length' out.json)" 1
 }
 
 test_display_name_and_real_command_line() {
@@ -86,22 +30,6 @@ test_display_name_and_real_command_line() {
 		fail "exit $?"
 	expect_eq "command (hyperfine)" "$(jq -r '.results[0].command' out.json)" "short name"
 	expect_eq "command_line" "$(jq -r '.results[0].command_line' out.json)" "sleep 0.001"
-}
-
-test_readme_pandas_one_liner() {
-	local py line
-	py=$(pandas_python)
-	[ -n "$py" ] || skip "pandas is not installed (python3 -c 'import pandas' fails)"
-	line=$(readme_line 'runs = pd.concat(') || fail "one-liner not found in README"
-	cb -r 3 true 'sleep 0.001' --export-json out.json >out 2>err || fail "exit $?"
-	"$py" - >py.out 2>&1 <<-PY || fail "the README's pandas line fails: $(cat py.out)"
-	import json, pandas as pd
-	$line
-	assert len(runs) == 6, len(runs)
-	assert {"command", "wall_time", "user_time", "peak_rss", "outlier"} <= set(runs.columns), runs.columns
-	assert runs.groupby("command").size().to_dict() == {"true": 3, "sleep 0.001": 3}
-	assert runs["wall_time"].dtype.kind == "f"
-	PY
 }
 
 test_readme_pandas_reads_csv_runs() {
@@ -119,15 +47,6 @@ test_readme_pandas_reads_csv_runs() {
 	s = pd.read_csv("sum.csv")
 	assert len(s) == 2 and s.loc[0, "command"] == 'a,"b"' and s.loc[0, "runs"] == 2
 	PY
-}
-
-test_readme_jq_one_liner() {
-	local line
-	line=$(readme_line "jq -r '.results") || fail "jq one-liner not found in README"
-	cb -r 3 true 'sleep 0.001' --export-json out.json >out 2>err || fail "exit $?"
-	bash -c "$line" >table 2>jq.err || fail "the README's jq line fails: $(cat jq.err)"
-	expect_eq "rows" "$(wc -l <table)" 6
-	expect_grep "a run of true" "^true	1	0\\.[0-9]+" table
 }
 
 test_markup_tables() {
@@ -151,14 +70,6 @@ test_csv_summary_and_runs() {
 	expect_eq "summary rows" "$(wc -l <s.csv)" 2
 	expect_eq "run rows" "$(wc -l <r.csv)" 4
 	expect_grep "runs header" '^benchmark,command,command_line,run,exit_code,' r.csv
-}
-
-test_export_to_stdout() {
-	cb -r 2 --style none true --export-json - >out 2>err || fail "exit $?"
-	jq -e '.results[0].command == "true"' out >/dev/null ||
-		fail "stdout is not the JSON: $(head -c 300 out)"
-	cb -r 2 true --export-json /dev/null >out 2>err || fail "exit $? for /dev/null"
-	[ -c /dev/null ] || fail "/dev/null was replaced"
 }
 
 test_unwritable_destination_fails_before_running() {
@@ -242,20 +153,4 @@ test_sigterm_exports_and_exits_143() {
 	expect_eq "interrupted" "$(jq '.results[0].interrupted' out.json)" true
 	[ "$(jq '.results[0].times | length' out.json)" -ge 2 ] || fail "runs lost"
 	expect_grep "markdown written" '(interrupted)' out.md
-}
-
-# The JSON is what `cbench compare` and --baseline read back.
-test_json_read_by_cbench_compare() {
-	cb -r 3 true --export-json base.json >/dev/null 2>&1 || fail "first run"
-	cb -r 3 true --save-baseline new.json >/dev/null 2>&1 || fail "second run"
-	cb compare base.json new.json >out 2>err
-	local rc=$?
-	if grep -q 'not implemented' err; then
-		skip "'cbench compare' is not implemented yet"
-	fi
-	case $rc in
-	0|3) ;;
-	*) fail "compare exit $rc: $(cat err)" ;;
-	esac
-	expect_no_grep "no read error" 'error' err
 }

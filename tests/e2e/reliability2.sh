@@ -88,44 +88,6 @@ test_two_exports_to_stdout_refused_by_any_name() {
 
 # ---- 4. a file still being written says so ----
 
-# killed_midway FILE: a results file left by a cbench SIGKILLed after its
-# first benchmark (the second blocks on a FIFO until released).
-killed_midway() {
-	mkfifo fifo
-	( cb_exec -r 2 -N --order sequential --export-json "$1" true 'cat fifo' \
-		>/dev/null 2>&1 ) &
-	local pid=$!
-	wait_for_file "$1"
-	kill -KILL "$pid"
-	wait "$pid" 2>/dev/null
-	release fifo   # the orphaned cat
-}
-
-test_json_incomplete_until_final_write() {
-	killed_midway part.json
-	/usr/bin/python3 - part.json <<'PY' || fail "partial file: $(head -c 400 part.json)"
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["complete"] is False, d.get("complete")
-assert d["pending"] == ["cat fifo"], d.get("pending")
-assert [r["command"] for r in d["results"]] == ["true"]
-PY
-	results whole.json
-	/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["complete"] is True and "pending" not in d' whole.json ||
-		fail "a finished file is not marked complete"
-	# compare warns, --require-all refuses; --baseline the same.
-	cb compare part.json whole.json >out 2>err || fail "compare: exit $?: $(cat err)"
-	expect_grep "warning" "^cbench: warning: part.json is incomplete .*1 benchmark still to come" err
-	cb compare whole.json whole.json >out 2>err2 || fail "compare whole: exit $?"
-	expect_no_grep "no warning on a complete file" "incomplete" err2
-	cb compare --require-all whole.json part.json >out 2>err
-	expect_eq "--require-all: exit" "$?" 2
-	expect_grep "refused" "^cbench: error: part.json is incomplete .*--require-all refuses it" err
-	cb -r 2 -N --baseline part.json --require-all 'touch ran.txt' >out 2>err
-	expect_eq "--baseline --require-all: exit" "$?" 2
-	[ ! -e ran.txt ] || fail "ran with a refused baseline"
-}
-
 # ---- 3 and 6. interleaved rounds on disk as they finish, at bounded cost ----
 
 test_interleaved_rounds_survive_sigkill() {

@@ -9,13 +9,6 @@ hyperfine_pair() {
 	printf '{"results":[{"command":"a","times":[0.200,0.201,0.202,0.203,0.204,0.205,0.206,0.207,0.208,0.209]}]}' >new.json
 }
 
-test_export_json_stdout_is_pure_json() {
-	cb -r 2 true --export-json - >out 2>err || fail "exit $?: $(cat err)"
-	jq -e '.results[0].command == "true"' out >/dev/null ||
-		fail "stdout is not the JSON alone: $(head -c 300 out)"
-	expect_grep "report on stderr" '^Benchmark 1: true' err
-}
-
 test_export_csv_dev_stdout_is_pure_csv() {
 	cb -r 2 true --export-csv /dev/stdout >out 2>err || fail "exit $?: $(cat err)"
 	expect_eq "first line" "$(head -c 8 out)" "command,"
