@@ -9,13 +9,6 @@ hyperfine_pair() {
 	printf '{"results":[{"command":"a","times":[0.200,0.201,0.202,0.203,0.204,0.205,0.206,0.207,0.208,0.209]}]}' >new.json
 }
 
-test_export_csv_dev_stdout_is_pure_csv() {
-	cb -r 2 true --export-csv /dev/stdout >out 2>err || fail "exit $?: $(cat err)"
-	expect_eq "first line" "$(head -c 8 out)" "command,"
-	expect_eq "line count" "$(wc -l <out)" 2
-	expect_grep "report on stderr" '^Benchmark 1: true' err
-}
-
 test_github_annotations_not_in_stdout_export() {
 	hyperfine_pair
 	GITHUB_ACTIONS=true cb compare base.json new.json --export-markdown - >out 2>err
