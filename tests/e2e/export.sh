@@ -32,19 +32,6 @@ test_display_name_and_real_command_line() {
 	expect_eq "command_line" "$(jq -r '.results[0].command_line' out.json)" "sleep 0.001"
 }
 
-test_markup_tables() {
-	cb -r 2 -n 'a|b ünï' true 'sleep 0.001' --export-markdown t.md \
-		--export-asciidoc t.adoc --export-orgmode t.org >out 2>err || fail "exit $?"
-	expect_grep "markdown header" '^\| Command \| Mean \[(µs|ms|s)\] \| Min' t.md
-	expect_grep "markdown escaped pipe, text kept" '^\| `a\\\|b ünï` \|' t.md
-	expect_grep "markdown relative" '\| 1\.00 \|' t.md
-	expect_grep "markdown significance" 'Significance \|$' t.md
-	expect_eq "markdown rows" "$(grep -c '^|' t.md)" 4
-	expect_grep "asciidoc table" '^\|===$' t.adoc
-	expect_grep "asciidoc escaped pipe" '^\| `\+a\\\|b ünï\+`$' t.adoc
-	expect_grep "org escaped pipe" '^\| a\\vert\{\}b ünï \|' t.org
-}
-
 test_unwritable_destination_fails_before_running() {
 	cb -r 1 --prepare 'touch ran' true --export-csv ok.csv \
 		--export-json nodir/out.json >out 2>err
