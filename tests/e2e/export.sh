@@ -20,57 +20,11 @@ json_results_at_least() {
 	[ -s "$1" ] && [ "$(jq '.results | length' "$1" 2>/dev/null || echo 0)" -ge "$2" ]
 }
 
-# Files in the test directory besides the harness's own.
-left_files() {
-	ls -A | grep -v -e '^\.log$' -e '^\.reason$' | tr '\n' ' '
-}
-
 test_display_name_and_real_command_line() {
 	cb -r 2 -n 'short name' 'sleep 0.001' --export-json out.json >out 2>err ||
 		fail "exit $?"
 	expect_eq "command (hyperfine)" "$(jq -r '.results[0].command' out.json)" "short name"
 	expect_eq "command_line" "$(jq -r '.results[0].command_line' out.json)" "sleep 0.001"
-}
-
-test_unwritable_destination_fails_before_running() {
-	cb -r 1 --prepare 'touch ran' true --export-csv ok.csv \
-		--export-json nodir/out.json >out 2>err
-	expect_eq "exit code" "$?" 2
-	expect_eq "one line" "$(wc -l <err)" 1
-	expect_grep "message" "^cbench: error: cannot write --export-json file 'nodir/out.json': No such file or directory$" err
-	[ ! -s out ] || fail "something ran: $(cat out)"
-	expect_eq "nothing left behind" "$(left_files)" "err out "
-}
-
-test_directory_destination_fails_before_running() {
-	mkdir d
-	cb -r 1 true --export-markdown d >out 2>err
-	expect_eq "exit code" "$?" 2
-	expect_grep "message" "cannot write --export-markdown file 'd': it is a directory" err
-}
-
-test_same_destination_twice() {
-	cb -r 1 true --export-json x --export-csv x >out 2>err
-	expect_eq "exit code" "$?" 2
-	expect_grep "message" "both write to 'x'" err
-}
-
-# A write that fails mid-run (here: the file-size limit, as a full disk
-# would) is reported, leaves the previous file whole, and exits 1.
-test_write_failure_keeps_previous_file() {
-	cb -r 1 true true --export-json probe.json >/dev/null 2>&1 || fail "probe run"
-	local full blocks
-	full=$(stat -c %s probe.json)
-	# Room for the file after the first benchmark, not after the second.
-	blocks=$(( full * 3 / 4 / 1024 ))
-	# SIGXFSZ left at its default: cbench must ignore it itself.
-	( trap - XFSZ; ulimit -f "$blocks"; cb -r 1 --order sequential true true --export-json b.json ) \
-		>/dev/null 2>err
-	expect_eq "exit code" "$?" 1
-	expect_grep "message" "^cbench: error: --export-json: cannot write 'b.json': File too large$" err
-	jq -e '.results | length == 1' b.json >/dev/null ||
-		fail "previous file not intact: $(head -c 300 b.json)"
-	expect_eq "no temporary file left" "$(ls -A | grep -c cbench-)" 0
 }
 
 # Ctrl-C during the second benchmark: the first is in the file already;

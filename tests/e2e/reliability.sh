@@ -93,40 +93,6 @@ test_no_pidfd_sigint() {
 
 # ---- exports when the disk says no ----
 
-# The disk fills up between the first and the second benchmark (the second
-# one's --prepare fills a tiny tmpfs): a clear error, exit 1, the file of
-# the first benchmark left whole, no temporary file left.
-test_export_full_disk_keeps_previous_file() {
-	mkdir mnt
-	mount -t tmpfs -o size=64k tmpfs mnt 2>mount.err ||
-		skip "cannot mount a tmpfs here: $(cat mount.err)"
-	trap 'umount "$T/mnt"' EXIT
-	cb -r 1 --order sequential --prepare true --prepare 'cat /dev/zero > mnt/fill 2>/dev/null; true' \
-		true true --export-json mnt/out.json >out 2>err
-	expect_eq "exit code" "$?" 1
-	expect_grep "message" "^cbench: error: --export-json: cannot write 'mnt/out.json': No space left on device$" err
-	jq -e '.results | length == 1' mnt/out.json >/dev/null ||
-		fail "previous file not intact: $(head -c 300 mnt/out.json)"
-	expect_eq "no temporary file left" "$(ls -A mnt | grep -vc '^fill$\|^out.json$')" 0
-}
-
-test_export_to_dev_full() {
-	[ -w /dev/full ] || skip "no /dev/full"
-	cb -r 1 true --export-json /dev/full >out 2>err
-	expect_eq "exit code" "$?" 1
-	expect_grep "message" "^cbench: error: --export-json: cannot write '/dev/full': No space left on device$" err
-	expect_grep "results still printed" 'Time \(' out
-}
-
-test_export_directory_vanishes() {
-	mkdir d
-	cb -r 1 --prepare true --prepare 'rm -rf d' true true --export-json d/out.json \
-		--export-csv ok.csv >out 2>err
-	expect_eq "exit code" "$?" 1
-	expect_grep "message" "^cbench: error: --export-json: cannot write 'd/out.json': No such file or directory$" err
-	expect_eq "other exports still written" "$(wc -l <ok.csv)" 3
-}
-
 # Started by a parent that ignores SIGCHLD (inherited through exec, the
 # kernel would reap every command itself) or blocks SIGINT: still works.
 test_inherited_sigchld_ignored_and_sigint_blocked() {
