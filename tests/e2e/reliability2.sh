@@ -170,22 +170,6 @@ test_background_jobs_killed_unless_kept() {
 
 # ---- 10. cbench stopped during a run ----
 
-test_run_during_which_cbench_was_stopped_is_discarded() {
-	# The command's parent is cbench: in its first run it stops cbench
-	# and resumes it (what Ctrl-Z then fg does, without a terminal).
-	cb -r 3 --export-json r.json \
-		'[ -e m ] || { touch m; kill -STOP $PPID; kill -CONT $PPID; }' >out 2>err ||
-		fail "exit $?: $(cat err)"
-	[ -e m ] || fail "the stopping run did not run"
-	expect_grep "said" "^cbench: warning: cbench was stopped \(SIGSTOP or Ctrl-Z\) during run 1 of .*: that run is discarded and run again" err
-	expect_eq "one warning" "$(grep -c 'cbench was stopped' err)" 1
-	/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["results"][0]["times"]) == 3, d["results"][0]["times"]' r.json ||
-		fail "not 3 recorded runs"
-	# Positive: no stop, no warning.
-	cb -r 3 true >out 2>err || fail "plain: exit $?"
-	expect_no_grep "no stop" "cbench was stopped" err
-}
-
 # ---- 14. clear messages ----
 
 test_messages_say_the_real_cause() {
