@@ -26,14 +26,3 @@ test_export_over_output_file() {
 	expect_eq "exit code" "$?" 2
 	[ ! -e o.txt ] || fail "o.txt created"
 }
-
-test_names_in_order_reference_first() {
-	# What --help says -n does: the first -n names the first command,
-	# counting the --reference first, wherever -n stands.
-	cb -r 1 --style basic 'sleep 0' -n first --reference true -n second >out 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_grep "reference named first" '^Benchmark 1: first$' out
-	expect_grep "command named second" '^Benchmark 2: second$' out
-	"$CBENCH" --help | tr -s '\n ' '  ' >help
-	expect_grep "help says so" 'the --reference first' help
-}
