@@ -145,29 +145,6 @@ test_baseline_with_nonsense_times_refused() {
 
 # ---- 8. a run's background jobs end with it ----
 
-test_background_jobs_killed_unless_kept() {
-	cb -r 3 'sleep 30 & echo $! >>pids' >out 2>err || fail "exit $?: $(cat err)"
-	expect_eq "three runs" "$(wc -l <pids)" 3
-	local p
-	for p in $(cat pids); do
-		[ -e "/proc/$p" ] && { kill "$p"; fail "background job $p of a run still running"; }
-	done
-	expect_grep "results" "Time \(mean" out
-	# --keep-background: they are left running (and said to be).
-	cb -r 3 --keep-background 'sleep 30 & echo $! >>kept' >out 2>err || fail "exit $?: $(cat err)"
-	local alive=0
-	for p in $(cat kept); do
-		[ -e "/proc/$p" ] && alive=$((alive + 1))
-		kill "$p" 2>/dev/null
-	done
-	expect_eq "kept alive" "$alive" 3
-	expect_grep "said" "left a process running" err
-	# --setup's background job (a server the benchmark needs) is kept.
-	cb -r 2 --setup 'sleep 30 & echo $! >srv' 'kill -0 $(cat srv)' >out 2>err ||
-		fail "the --setup job was killed before the runs: $(cat err)"
-	kill "$(cat srv)" 2>/dev/null
-}
-
 # ---- 10. cbench stopped during a run ----
 
 # ---- 14. clear messages ----

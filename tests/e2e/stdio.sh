@@ -75,3 +75,14 @@ test_github_annotations_after_run_with_stdout_export() {
 		fail "stdout is not the JSON alone: $(tail -c 300 out)"
 	expect_grep "annotation on stderr" '^::error title=cbench regression::' err
 }
+
+test_stdout_closed_early() {
+	cb -r 3 true "$HELPERS/spin 1" 2>err | head -1 >first
+	rc=${PIPESTATUS[0]}
+	expect_eq "first line" "$(cat first)" "Benchmark 1: true"
+	case $rc in
+	0 | 141) ;;
+	*) fail "exit $rc" ;;
+	esac
+	expect_no_grep "no error spew" 'error|Broken pipe|Aborted|Segmentation' err
+}

@@ -1,12 +1,29 @@
-# End-to-end: what cbench does when the kernel refuses something, when it is
-# interrupted, when its output goes away, and over many runs.  Kernel
-# refusals are produced with tests/helpers/seccomp_deny (a seccomp filter
-# making one system call fail with a chosen errno).
+# End-to-end tests of a run's background processes and --keep-background:
+# they end with the run unless kept (a --setup job is kept), and a command
+# that leaves one running is warned about once, one that does not is not.
 
-# ---- the kernel says no ----
-
-# ---- processes and signals ----
-
+test_background_jobs_killed_unless_kept() {
+	cb -r 3 'sleep 30 & echo $! >>pids' >out 2>err || fail "exit $?: $(cat err)"
+	expect_eq "three runs" "$(wc -l <pids)" 3
+	local p
+	for p in $(cat pids); do
+		[ -e "/proc/$p" ] && { kill "$p"; fail "background job $p of a run still running"; }
+	done
+	expect_grep "results" "Time \(mean" out
+	# --keep-background: they are left running (and said to be).
+	cb -r 3 --keep-background 'sleep 30 & echo $! >>kept' >out 2>err || fail "exit $?: $(cat err)"
+	local alive=0
+	for p in $(cat kept); do
+		[ -e "/proc/$p" ] && alive=$((alive + 1))
+		kill "$p" 2>/dev/null
+	done
+	expect_eq "kept alive" "$alive" 3
+	expect_grep "said" "left a process running" err
+	# --setup's background job (a server the benchmark needs) is kept.
+	cb -r 2 --setup 'sleep 30 & echo $! >srv' 'kill -0 $(cat srv)' >out 2>err ||
+		fail "the --setup job was killed before the runs: $(cat err)"
+	kill "$(cat srv)" 2>/dev/null
+}
 
 test_daemon_left_running_warned() {
 	trap 'kill $(cat pids 2>/dev/null) 2>/dev/null' EXIT
@@ -39,18 +56,3 @@ test_clean_command_not_warned() {
 	cb -r 2 --keep-background 'sleep 30 & echo $! >> left.pid' >out 2>err || fail "exit $?: $(cat err)"
 	expect_grep "the leaving one is warned about" 'left a process running' err
 }
-
-# ---- output ----
-
-test_stdout_closed_early() {
-	cb -r 3 true "$HELPERS/spin 1" 2>err | head -1 >first
-	rc=${PIPESTATUS[0]}
-	expect_eq "first line" "$(cat first)" "Benchmark 1: true"
-	case $rc in
-	0 | 141) ;;
-	*) fail "exit $rc" ;;
-	esac
-	expect_no_grep "no error spew" 'error|Broken pipe|Aborted|Segmentation' err
-}
-
-# ---- exports when the disk says no ----
