@@ -1,7 +1,8 @@
 # End-to-end tests of the statistics in the terminal report: intervals,
-# verdicts, outliers, warnings and --precision.  Timing on this shared
-# machine is noisy, so verdicts are checked on steady metrics (page faults)
-# or on a twofold difference in work; nothing asserts an absolute time.
+# verdicts, outliers and warnings (--precision is in precision.sh,
+# --confidence in confidence.sh).  Timing on this shared machine is noisy,
+# so verdicts are checked on steady metrics (page faults) or on a twofold
+# difference in work; nothing asserts an absolute time.
 
 STATS_ROOT=$PWD
 
