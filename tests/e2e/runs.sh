@@ -19,9 +19,11 @@ test_single_run_has_no_spread() {
 	cb -r 1 "$HELPERS/touch_pages 500" "$HELPERS/touch_pages 1000" \
 		--export-markdown o.md >out 2>err || fail "exit $?"
 	expect_no_grep "no ± with one run" '±' out
+	expect_grep "the time without spread" '^  Time \(abs ≡\): +[0-9.]+ [mµ]?s ' out
 	expect_grep "singular" 'Range \(min … max\):.* 1 run$' out
 	expect_no_grep "no '1 runs'" '1 runs' out
 	expect_no_grep "markdown relative without spread" '± 0\.00 \|' o.md
+	expect_grep "markdown relative, a plain number" 'touch_pages 1000` \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9]+\.[0-9]{2} \|' o.md
 }
 
 test_one_run_said_as_such() {

@@ -43,6 +43,9 @@ test_inherited_output_has_no_progress_bar() {
 	expect_no_grep "no progress bar" '░|█' tty
 	NO_COLOR= on_tty "$CBENCH" --output inherit -r 3 "'echo hi'" >tty || fail "exit $?"
 	expect_no_grep "no progress bar with --output inherit" '░|█' tty
+	# Positive: the same command, its output not inherited, has the bar.
+	NO_COLOR= on_tty "$CBENCH" -r 5 "'sh -c \"echo hello; sleep 0.02\"'" >tty || fail "exit $?"
+	expect_grep "progress bar when the output is not inherited" '░|█' tty
 }
 
 test_number_formatting() {
