@@ -105,6 +105,8 @@ test_json_read_by_cbench_compare() {
 	*) fail "compare exit $rc: $(cat err)" ;;
 	esac
 	expect_no_grep "no read error" 'error' err
+	# Positive: both files were read, their benchmark matched.
+	expect_grep "the benchmark compared" "^  true .*(within noise|faster|slower)" out
 }
 
 # killed_midway FILE: a results file left by a cbench SIGKILLed after its
