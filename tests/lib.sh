@@ -78,3 +78,96 @@ run_tests() {
 		rm -rf "$T"
 	done
 }
+
+# ---- helpers shared by several test files ----
+
+# bench_lines REPORT: the "Benchmark N: ..." lines of a report, one per line.
+bench_lines() {
+	sed -n 's/^Benchmark [0-9]*: //p' "$1"
+}
+
+# results FILE [CMD]: a small cbench results file to read back.
+results() {
+	cb -r 2 -N --export-json "$1" "${2:-true}" >/dev/null 2>&1 ||
+		fail "could not make $1"
+}
+
+# cb_exec ARGS...: like cb, but replacing the shell, so that `cb_exec ... &`
+# (or `( cb_exec ... ) &`) leaves cbench's own pid in $! (signals must
+# reach cbench, not a subshell).
+cb_exec() {
+	if [ "${VALGRIND:-}" = 1 ]; then
+		exec "${VALGRIND_CMD[@]}" "$CBENCH" "$@"
+	fi
+	exec "$CBENCH" "$@"
+}
+
+# wait_for_file FILE: bounded poll (up to 20 s) until FILE is non-empty.
+wait_for_file() {
+	local i
+	for i in $(seq 400); do
+		[ -s "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "$1 never appeared"
+}
+
+# gone PID: the process no longer exists (not even as a zombie).
+gone() {
+	[ ! -e "/proc/$1" ]
+}
+
+# A command whose grandchild would outlive it: prints the grandchild's pid.
+GRANDCHILD_CMD='sh -c "sleep 300 & echo \$! > gc; wait"'
+
+# release FIFO: let a reader blocked opening FIFO go (opening it read-write
+# never blocks), then give it end of file.
+release() {
+	exec 9<>"$1"
+	exec 9>&-
+}
+
+# Kernel refusals are produced with tests/helpers/seccomp_deny (a seccomp
+# filter making one system call fail with a chosen errno).
+need_seccomp() {
+	"$HELPERS/seccomp_deny" ptrace EPERM -- true 2>seccomp.err ||
+		skip "cannot install a seccomp filter: $(cat seccomp.err)"
+}
+
+# cb_denied SYSCALL ERRNO ARGS...: run cbench with SYSCALL refused.
+cb_denied() {
+	local sc=$1 e=$2
+	shift 2
+	# LeakSanitizer stops the world with ptrace: in a SANITIZE build it
+	# cannot run where ptrace is refused (valgrind's leak check can).
+	[ "$sc" = ptrace ] && export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	if [ "${VALGRIND:-}" = 1 ]; then
+		{ "$HELPERS/seccomp_deny" "$sc" "$e" -- "${VALGRIND_CMD[@]}" \
+			"$CBENCH" "$@" 2>&1 1>&3 3>&- | grep -v '^--[0-9]*-- ' >&2
+		  return "${PIPESTATUS[0]}"; } 3>&1
+	else
+		"$HELPERS/seccomp_deny" "$sc" "$e" -- "$CBENCH" "$@"
+	fi
+}
+
+# run_as_nobody CMD...: run as an unprivileged user (for the paths a root
+# caller never takes); skips when that is impossible here.
+run_as_nobody() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to switch to an unprivileged user"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) not installed"
+	chmod 1777 "$T"
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$CBENCH" ||
+		skip "the cbench binary is not reachable by an unprivileged user here"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
+# A python3 that can import pandas, or nothing.
+pandas_python() {
+	local p
+	for p in python3 /usr/bin/python3; do
+		if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import pandas' 2>/dev/null; then
+			echo "$p"
+			return
+		fi
+	done
+}

@@ -3,7 +3,10 @@
 # (optionally followed by the hint "try 'cbench --help' for more
 # information"), exit 2, print nothing on stdout and create no file.  The
 # command benchmarked is `touch ran` wherever one is needed, so a row that
-# wrongly runs anything leaves a file behind and fails.
+# wrongly runs anything leaves a file behind and fails.  The tests after
+# the table check what a row cannot: more bad values of the planner's
+# options, repeated options and names, and messages that say the real
+# cause (a limit, a name too long, a directory that takes no file).
 #
 # Format: EXPECTED-MESSAGE-REGEX | ARGUMENTS (shell words, evaluated in $T)
 
@@ -223,4 +226,103 @@ test_uncounted_gate_metric_before_running() {
 		--prepare 'touch ran' true >out 2>err
 	expect_eq "exit code (none)" "$?" 2
 	[ ! -e ran ] || fail "benchmarks ran before the error (none)"
+}
+
+test_bad_values_exit_2_before_running() {
+	while IFS= read -r args; do
+		rm -f ran
+		eval "cb -r 1 $args 'touch ran'" >out 2>err
+		rc=$?
+		[ "$rc" = 2 ] || fail "$args: exit $rc, expected 2: $(cat err)"
+		[ ! -e ran ] || fail "$args: the command ran"
+		[ "$(grep -c '^cbench: error: ' err)" = 1 ] || fail "$args: $(cat err)"
+	done <<'EOF'
+-P n 5 1
+-P n 1 5 -D 0
+-P n 1 5 -D -0.5
+-P n one 5
+-P n 1 5x
+-P n 1.5 3
+-P n 1 200000
+-P a 1 1000 -P b 1 1000
+-L n 1 -L n 2
+-P n 1 2 -L n 3
+-L n ''
+-L n ,
+-L n a,,b
+-L n a,b,
+-L n a,b,a
+-D 1
+--reference '{n}' -L n 1,2
+--order sideways
+--seed -1
+--sort fastest
+--timeout 0
+--timeout x
+-i=0
+--input /nonexistent/file
+--output /nonexistent/dir/file
+--output a --output b
+-p a -p b
+--style loud
+-u hours
+EOF
+}
+
+test_options_consistent() {
+	local v
+	for v in ' 3' '3 ' $'3\n'; do
+		cb -r "$v" -N true >out 2>err
+		expect_eq "-r '$v': exit" "$?" 2
+	done
+	cb -r +3 -N --export-json r.json true >out 2>err || fail "-r +3: exit $?"
+	for o in --input --baseline --reference; do
+		cb -r 2 -N $o b.json $o c.json true >out 2>err
+		expect_eq "$o twice: exit" "$?" 2
+		expect_grep "$o twice" "^cbench: error: $o given twice \('b.json' and 'c.json'\)" err
+	done
+	cb -r 2 -N -p '' true >out 2>err
+	expect_eq "-p '': exit" "$?" 2
+	expect_grep "-p ''" "^cbench: error: invalid value '' for --prepare: expected a command" err
+	cb -r 2 -N -n '' true >out 2>err
+	expect_eq "-n '': exit" "$?" 2
+	cb -r 2 -N -n same -n same true true >out 2>err
+	expect_eq "-n same -n same: exit" "$?" 2
+	expect_grep "two commands" "given to two commands" err
+	cb -r 2 -N -n $'x\n::error title=y::z' true >out 2>err
+	expect_eq "newline in a name: exit" "$?" 2
+	expect_no_grep "no workflow command at a line start" '^::error' err
+	expect_grep "shown escaped" "'x\\\\n::error" err
+	# Positive: distinct, ordinary names.
+	cb -r 2 -N -n one -n two true true >out 2>err || fail "two names: exit $?: $(cat err)"
+}
+
+test_messages_say_the_real_cause() {
+	results b.json
+	# A count above its limit names the limit.
+	cb -r 2147483648 -N true >out 2>err
+	expect_eq "-r too large: exit" "$?" 2
+	expect_grep "names the limit" "^cbench: error: invalid value '2147483648' for --runs: expected a whole number from 1 to [0-9]+" err
+	# A name too long once the temporary's prefix and suffix are added.
+	local long
+	long=$(printf 'a%.0s' $(seq 250)).json
+	cb -r 2 -N true --export-json "$long" >out 2>err
+	expect_eq "long name: exit" "$?" 2
+	expect_grep "says the temporary" "its name is too long for the temporary file cbench writes beside it" err
+	# A directory that takes no new file: says a temporary is needed there.
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+		mkdir ro && chmod 555 ro
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$CBENCH" -r 2 -N true \
+			--export-json ro/x.json >out 2>err
+		expect_eq "read-only dir: exit" "$?" 2
+		expect_grep "says the temporary" "cannot create a temporary file in 'ro' \(the export is written there, then renamed over the file\): Permission denied" err
+	fi
+	# JSON nested 100 000 deep: too deep, not "malformed".
+	/usr/bin/python3 -c "print('[' * 100000 + ']' * 100000)" >deep.json
+	cb compare deep.json b.json >out 2>err
+	expect_eq "deep: exit" "$?" 2
+	expect_grep "too deep" "^cbench: error: deep.json: JSON nested more than 1000 levels deep" err
+	echo '{"results": [}' >bad.json
+	cb compare bad.json b.json >out 2>err
+	expect_grep "still malformed" "malformed JSON at line 1, column" err
 }

@@ -1,7 +1,8 @@
 # End-to-end: one file under two names (another spelling, a symbolic link).
 # --output may be shared by commands (opened once, written in turn); an
 # export or --input that is an --output file is a usage error, checked
-# before anything runs.
+# before anything runs, and so is an export over a file cbench reads (a
+# --baseline, an --input, a hook's or a command's script, compare's files).
 
 test_output_aliases_share_one_file() {
 	cb -r 2 --order sequential --style none --output sh.txt --output ./sh.txt 'echo a' 'echo b' \
@@ -27,19 +28,62 @@ test_export_over_output_file() {
 	[ ! -e o.txt ] || fail "o.txt created"
 }
 
-test_output_dash_is_stdout() {
-	cb -r 2 --style basic --output - 'echo CMD' >out 2>err || fail "exit $?: $(cat err)"
-	[ ! -e ./- ] || fail "a file named '-' was created"
-	expect_eq "command output on stdout" "$(grep -c '^CMD$' out)" 2
+# refused WHAT ARGS...: cbench exits 2 with one error line, nothing runs
+# (a marker command would create ran.txt).
+refused() {
+	local what=$1
+	shift
+	cb "$@" >out 2>err
+	local rc=$?
+	expect_eq "$what: exit" "$rc" 2
+	expect_grep "$what: message" "^cbench: error: .*would write over a file it reads" err
+	[ ! -e ran.txt ] || fail "$what: something ran"
 }
 
-test_names_in_order_reference_first() {
-	# What --help says -n does: the first -n names the first command,
-	# counting the --reference first, wherever -n stands.
-	cb -r 1 --style basic 'sleep 0' -n first --reference true -n second >out 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_grep "reference named first" '^Benchmark 1: first$' out
-	expect_grep "command named second" '^Benchmark 2: second$' out
-	"$CBENCH" --help | tr -s '\n ' '  ' >help
-	expect_grep "help says so" 'the --reference first' help
+test_compare_refuses_export_over_baseline() {
+	results a.json
+	results b.json
+	cp a.json a.orig
+	refused "compare md over BASE" compare a.json b.json --export-markdown a.json
+	cmp -s a.json a.orig || fail "a.json was changed"
+	refused "compare md over NEW, other spelling" compare a.json b.json --export-markdown ./b.json
+	ln -s b.json link.json
+	refused "through a symlink" compare a.json link.json --export-markdown b.json
+	# Positive: a different file is written.
+	cb compare a.json b.json --export-markdown report.md >out 2>err ||
+		fail "plain compare: exit $?: $(cat err)"
+	[ -s report.md ] || fail "report.md not written"
+}
+
+test_baseline_refused_as_export() {
+	results cb.json
+	cp cb.json cb.orig
+	refused "--baseline as markdown" -r 2 -N --baseline cb.json --export-markdown cb.json 'touch ran.txt'
+	refused "--baseline as csv" -r 2 -N --baseline cb.json --export-csv ./cb.json 'touch ran.txt'
+	refused "--baseline as save-baseline" -r 2 -N --baseline cb.json --save-baseline cb.json 'touch ran.txt'
+	refused "--baseline as --output" -r 2 -N --baseline cb.json --output cb.json 'touch ran.txt'
+	cmp -s cb.json cb.orig || fail "cb.json was changed"
+	cb -r 2 -N --baseline cb.json --export-json new.json true >out 2>err
+	[ -s new.json ] || fail "positive: new.json not written: $(cat err)"
+}
+
+test_input_refused_as_export() {
+	echo data >data
+	refused "--input as json" -r 2 -N --input data --export-json data 'touch ran.txt'
+	expect_eq "data kept" "$(cat data)" data
+	cb -r 2 -N --input data --export-json out.json cat >out 2>err ||
+		fail "positive: exit $?: $(cat err)"
+	[ -s out.json ] || fail "out.json not written"
+}
+
+test_hook_script_refused_as_export() {
+	printf '#!/bin/sh\ntrue\n' >hook.sh
+	chmod +x hook.sh
+	cp hook.sh hook.orig
+	refused "--prepare script" -r 2 -N --prepare ./hook.sh --export-csv hook.sh 'touch ran.txt'
+	refused "command script" -r 2 -N ./hook.sh --export-json ./hook.sh
+	cmp -s hook.sh hook.orig || fail "hook.sh was changed"
+	cb -r 2 -N --prepare ./hook.sh --export-csv out.csv ./hook.sh >out 2>err ||
+		fail "positive: exit $?: $(cat err)"
+	[ -s out.csv ] || fail "out.csv not written"
 }

@@ -1,7 +1,8 @@
 # End-to-end tests of the statistics in the terminal report: intervals,
-# verdicts, outliers, warnings and --precision.  Timing on this shared
-# machine is noisy, so verdicts are checked on steady metrics (page faults)
-# or on a twofold difference in work; nothing asserts an absolute time.
+# verdicts, outliers and warnings (--precision is in precision.sh,
+# --confidence in confidence.sh).  Timing on this shared machine is noisy,
+# so verdicts are checked on steady metrics (page faults) or on a twofold
+# difference in work; nothing asserts an absolute time.
 
 STATS_ROOT=$PWD
 
@@ -47,16 +48,6 @@ test_per_benchmark_intervals() {
 	expect_grep "mean CI" '^  Mean 95 % CI: +[0-9.]+ [mµ]?s … +[0-9.]+ [mµ]?s +\[Median: [0-9.]+ [mµ]?s, CI [0-9.]+ … [0-9.]+ [mµ]?s\]$' out
 }
 
-test_one_run_said_as_such() {
-	cb -r 1 "$HELPERS/touch_pages 500" >out 2>err || fail "exit $?"
-	expect_grep "one run" 'one run: no standard deviation, no confidence interval' out
-}
-
-test_confidence_level_shown() {
-	cb -r 6 --confidence 90 "$HELPERS/touch_pages 500" >out 2>err || fail "exit $?"
-	expect_grep "90 % CI" '^  Mean 90 % CI:' out
-}
-
 # Run 3 (0-based) does far more work than the others: a severe outlier,
 # counted and kept.
 test_outlier_flagged() {
@@ -88,28 +79,6 @@ test_waiting_warning() {
 	expect_grep "waits" 'Warning: wall time .* is far above CPU time .*mostly waits' err
 }
 
-test_precision_reached() {
-	cb --precision 99 -m 3 -M 500 "$HELPERS/touch_pages 200" >out 2>err \
-		|| fail "exit $?"
-	expect_grep "reached" "Precision reached: the mean's 95 % CI is ±[0-9.e+]+ % of it \(--precision 99 %\) after [0-9]+ runs" out
-	expect_no_grep "no stop note" 'Note: stopped' out
-}
-
-# --precision stops on the interval the report shows, which allows for
-# serial dependence: when it says the goal was reached, the exported mean
-# interval is within the goal (to the rounding of the last run), and the
-# dependence it allowed for is exported beside it.  (A goal of 25 %: on a
-# machine with a load average of 10, 2000 runs of `spin 3` gave +-12 %.)
-test_precision_stops_on_the_widened_interval() {
-	cb --precision 25 -M 2000 --export-json o.json "$HELPERS/spin 3" >out 2>err ||
-		fail "exit $?: $(cat err)"
-	expect_grep "reached" "Precision reached: the mean's 95 % CI is ±[0-9.]+ % of it \(--precision 25 %\)" out
-	jq -e '.results[0] | .metrics.wall_time as $w |
-		(($w.mean_ci[1] - $w.mean_ci[0]) / 2 / $w.mean) <= 0.25 and
-		.dependence_factor >= 1 and (.autocorrelation | type) == "number"' o.json \
-		>/dev/null || fail "interval past the goal: $(jq -c '.results[0].metrics.wall_time.mean_ci, .results[0].dependence_factor' o.json)"
-}
-
 # Runs that drift (each slower than the one before: strong serial
 # dependence) get the drift warning with its figures and the fix, the same
 # factor the JSON exports.  Steps of 30 ms (30 to 150 ms), so that a
@@ -124,19 +93,6 @@ test_drift_warning() {
 	jq -e --argjson f "$f" '.results[0].dependence_factor >= 1.5 and
 		(.results[0].dependence_factor * 10 | round) == ($f * 10 | round)' o.json >/dev/null ||
 		fail "factor $f vs JSON $(jq '.results[0].dependence_factor' o.json)"
-}
-
-test_precision_stopped_by_max_runs() {
-	cb --precision 0.01 -M 4 "$HELPERS/touch_pages 200" >out 2>err \
-		|| fail "exit $?"
-	expect_grep "said" "Note: stopped at --max-runs 4 before reaching --min-runs 10 and --precision 0.01 %; the mean's 95 % CI is ±[0-9.e+]+ % of it, not ±0.01 %" out
-	expect_grep "4 runs" 'Range \(min … max\):.* 4 runs' out
-}
-
-test_precision_stopped_by_max_time() {
-	cb --precision 0.01 --max-time 0.05 "$HELPERS/spin 5" >out 2>err \
-		|| fail "exit $?"
-	expect_grep "said" 'Note: stopped at --max-time 0.05 s before reaching (--min-runs 10 and )?--precision 0.01 %' out
 }
 
 # Odd runs wait 400 ms, even ones 20 ms: two groups of run times (sleeps,
@@ -173,4 +129,14 @@ test_readme_json_example_verdict_consistent() {
 	expect_eq "verdict of ratio_ci [$lo, $hi], p_t $p" "$verdict" "$want"
 	printf '%s\n' "$blk" | grep -q '"rank_test": "Wilcoxon signed-rank, exact"' ||
 		fail "the example's rank test (it abstains with 3 rounds)"
+}
+
+# One quick and one 0.2 s run: the t interval of two runs reaches far
+# below 0, which no time can.
+test_interval_clamped_at_zero() {
+	cb -r 2 'sleep 0.$((CBENCH_ITERATION * 2))' --export-json o.json >out 2>err ||
+		fail "exit $?"
+	expect_grep "terminal lower bound" '^  Mean 95 % CI: +0\.000 m?s …' out
+	expect_eq "json lower bound" "$(jq '.results[0].metrics.wall_time.mean_ci[0]' o.json)" 0
+	expect_eq "no negative bound" "$(jq '[.results[0].metrics[] | .mean_ci[0] // 0 | select(. < 0)] | length' o.json)" 0
 }

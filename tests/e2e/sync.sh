@@ -2,7 +2,9 @@
 # hidden `cbench --list-options`) must appear in --help, in the README's
 # Options section, in every completion file, with its short letter and its
 # fixed values, and in at least one end-to-end test (curl's
-# tests/test1139.pl does this for curl's options and man pages).  Options
+# tests/test1139.pl does this for curl's options and man pages), and in
+# the option index of tests/README.md, which names the e2e file that tests
+# it (with the file map, which says what each e2e file tests).  Options
 # added later are caught here.
 
 source "$(dirname "${BASH_SOURCE[0]}")/../option_table.sh"
@@ -122,4 +124,69 @@ test_every_option_has_an_e2e_test() {
 		grep -qE -- "$(word_re "--$o")" "${files[@]}" || missing="$missing --$o"
 	done
 	[ -z "$missing" ] || fail "options no e2e test uses by name:$missing"
+}
+
+# The index of the tests, tests/README.md: a newcomer finds the test of an
+# option by its name.  index_rows SECTION: the rows of the table under
+# "## SECTION", one per line, the cells separated by tabs (the header and
+# the |---| line left out).
+index_rows() {
+	awk -v s="## $1" '/^## /{on = ($0 == s)} on && /^\| *`/' "$SRCDIR/tests/README.md" |
+		sed -E 's/^\| *//; s/ *\| *$//; s/ *\| */\t/g'
+}
+
+# e2e_test_bodies FILE: the test functions of an e2e file as bash prints them
+# back (comments dropped: an option named in a comment is not tested).
+e2e_test_bodies() {
+	(cd "$SRCDIR" && bash -c 'source tests/lib.sh; source "$1" >/dev/null
+		for fn in $(declare -F | awk "{print \$3}" | grep "^test_"); do
+			declare -f "$fn"; done' _ "tests/e2e/$1")
+}
+
+# A line of a test that runs cbench (cb, cb_exec, cbq, "$CBENCH", ...).
+CBENCH_CALL='(^|[^[:alnum:]_])(cb|cb_[[:alnum:]_]+|cbq|cbench|"?\$\{?CBENCH\}?"?) '
+
+# Every option of the table has a row in the option index naming its short
+# letter (if any) and files that exist and use the option in a test: by
+# its long name, or by its letter on a line that runs cbench.
+test_every_option_is_in_the_test_index() {
+	index_rows "Option index" >rows
+	[ -s rows ] || fail "tests/README.md has no '## Option index' table"
+	local o s f files bad="" n=0
+	mkdir bodies
+	while IFS=$'\t' read -r o s; do
+		n=$((n + 1))
+		files=$(grep -E -- "$(word_re "\`--$o\`")" rows | cut -f2 | grep -oE '[[:alnum:]_]+\.sh')
+		if [ -z "$files" ]; then
+			bad="$bad --$o(no row)"
+			continue
+		fi
+		if [ -n "$s" ]; then
+			grep -E -- "$(word_re "\`--$o\`")" rows | cut -f1 | grep -qF -- "\`-$s\`" ||
+				bad="$bad --$o(row lacks -$s)"
+		fi
+		for f in $files; do
+			[ -f "$SRCDIR/tests/e2e/$f" ] || { bad="$bad --$o($f missing)"; continue; }
+			[ -f "bodies/$f" ] || e2e_test_bodies "$f" >"bodies/$f"
+			grep -qE -- "$(word_re "--$o")" "bodies/$f" && continue
+			[ -n "$s" ] && grep -E -- "$CBENCH_CALL" "bodies/$f" |
+				grep -qE -- "$(word_re "-$s")" && continue
+			bad="$bad --$o(not used in a test of $f)"
+		done
+	done < <(opt_table | cut -f1,2)
+	[ "$n" -gt 40 ] || fail "only $n options in the table"
+	# No row for an option the table does not have.
+	for o in $(cut -f1 rows | grep -oE -- '--[[:alnum:]-]+'); do
+		opt_table | cut -f1 | grep -qxF -- "${o#--}" || bad="$bad $o(not an option)"
+	done
+	[ -z "$bad" ] || fail "tests/README.md's option index:$bad"
+}
+
+# Every file of tests/e2e is in the file map, and the map names no other.
+test_every_e2e_file_is_in_the_test_index() {
+	index_rows "File map" | cut -f1 | tr -d '`' | sorted_lines >map
+	[ -s map ] || fail "tests/README.md has no '## File map' table"
+	(cd "$SRCDIR/tests/e2e" && ls -- *.sh) | sorted_lines >files
+	diff files map >d ||
+		fail "tests/e2e (<) and tests/README.md's file map (>) differ: $(tr '\n' ' ' <d)"
 }

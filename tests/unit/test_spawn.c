@@ -152,7 +152,7 @@ static void test_signal_reported(void)
 }
 
 /* Under valgrind the vfork-style clone runs as a fork, so the traced
- * child's report in shared memory is lost (tests/e2e/engine.sh skips the
+ * child's report in shared memory is lost (tests/e2e/exec.sh skips the
  * same way).  valgrind preloads its vgpreload_*.so into the program it
  * runs; `make test VALGRIND=1` runs only cbench under it, not this test. */
 static bool under_valgrind(void)
