@@ -51,6 +51,89 @@ static bool strip_option(const char *s, size_t *len, const char **unit,
 	return true;
 }
 
+/*
+ * glibc's regcomp unrolls repetitions: X{m,n} becomes n copies of X and X+
+ * two, so its memory grows with the product of the repetitions nested
+ * around an atom ("((((a)+)+)+)+" 20 deep took 12 GB here, "a{2}{2}..."
+ * 20 times 700 MB).  An upper estimate of the unrolled size, the atoms
+ * counted with their multipliers, must stay under PATTERN_MAX_UNROLLED.
+ */
+#define PATTERN_MAX_UNROLLED 20000.0
+#define PATTERN_MAX_LEN 1000
+#define PATTERN_MAX_DEPTH 32
+
+static bool pattern_tame(const char *p, char *err, size_t errlen)
+{
+	double total[PATTERN_MAX_DEPTH + 1] = {0}, last[PATTERN_MAX_DEPTH + 1] = {0};
+	int d = 0;
+	if (strlen(p) > PATTERN_MAX_LEN) {
+		snprintf(err, errlen, "longer than %d characters", PATTERN_MAX_LEN);
+		return false;
+	}
+	for (; *p; p++) {
+		double mult = 0;   /* 0: p is an atom or a bar, not a repetition */
+		if (*p == '(') {
+			if (d == PATTERN_MAX_DEPTH) {
+				snprintf(err, errlen, "groups nested more than %d deep",
+					 PATTERN_MAX_DEPTH);
+				return false;
+			}
+			d++;
+			total[d] = last[d] = 0;
+			continue;
+		}
+		if (*p == ')' && d > 0) {
+			double c = total[d--];
+			total[d] += c;
+			last[d] = c;
+			continue;
+		}
+		if (*p == '*' || *p == '?') {
+			mult = 1;
+		} else if (*p == '+') {
+			mult = 2;
+		} else if (*p == '{') {
+			char *end;
+			double lo = (double)strtol(p + 1, &end, 10), hi = lo;
+			if (*end == ',')
+				hi = end[1] == '}' ? lo + 1 : (double)strtol(end + 1, &end, 10);
+			mult = fmax(1, fmax(lo, hi));
+			while (p[1] && *p != '}')
+				p++;
+		} else if (*p == '|') {
+			last[d] = 0;
+			continue;
+		} else {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '[') {   /* one atom: [...], []...], [^]...] */
+				p += p[1] == '^' ? 2 : 1;
+				if (*p == ']')
+					p++;
+				while (*p && *p != ']')
+					p++;
+				if (*p == '\0')
+					break;
+			}
+			total[d] += 1;
+			last[d] = 1;
+			continue;
+		}
+		total[d] += last[d] * (mult - 1);
+		last[d] *= mult;
+		if (total[d] > PATTERN_MAX_UNROLLED)
+			break;
+	}
+	for (; d >= 0; d--)
+		if (total[d] > PATTERN_MAX_UNROLLED) {
+			snprintf(err, errlen, "its repetitions unroll to more than "
+				 "%.0f atoms (regcomp would need too much memory)",
+				 PATTERN_MAX_UNROLLED);
+			return false;
+		}
+	return true;
+}
+
 int metric_output_define(const char *spec, char *err, size_t errlen)
 {
 	const char *eq = strchr(spec, '=');
@@ -72,9 +155,12 @@ int metric_output_define(const char *spec, char *err, size_t errlen)
 	char *pattern = xstrndup(pat, plen);
 	char *unit_text = xstrndup(unit ? unit : "", ulen);
 	regex_t re;
-	int rc = regcomp(&re, pattern, REG_EXTENDED);
-	int id = -1;
-	if (rc != 0) {
+	char why[160];
+	int rc = 0, id = -1;
+	if (!pattern_tame(pattern, why, sizeof why))
+		snprintf(err, errlen, "the regular expression '%.60s%s' is refused: "
+			 "%s", pattern, strlen(pattern) > 60 ? "..." : "", why);
+	else if ((rc = regcomp(&re, pattern, REG_EXTENDED)) != 0) {
 		char msg[128];
 		regerror(rc, &re, msg, sizeof msg);
 		snprintf(err, errlen, "the regular expression '%s' does not "

@@ -164,6 +164,37 @@ static void read_runs(void)
 	CHECK(metric_output_open(&rc, err, sizeof err) == NULL && rc == 0);
 }
 
+/* Patterns glibc's regcomp would unroll into gigabytes are refused
+ * before it sees them (found by fuzz_cli: "a" then 50 '+' ran it out of
+ * memory); ordinary ones, and operators inside brackets, are not. */
+static void pathological_patterns_refused(void)
+{
+	char err[256], spec[2048];
+	const char *refused[] = {
+		"v=a+++++++++++++++++++++++++++++++++++++++++++++++++",
+		"v=a{2}{2}{2}{2}{2}{2}{2}{2}{2}{2}{2}{2}{2}{2}{2}{2}",
+		"v=(a{100}){100}{100}",
+		"v=((((((((((((((((((((a)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+",
+		"v=x{30000}",
+	};
+	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+		CHECK(metric_output_define(refused[i], err, sizeof err) == -1);
+		CHECK(strstr(err, "is refused") != NULL);
+	}
+	memset(spec, 'a', sizeof spec);
+	memcpy(spec, "v=", 2);
+	spec[sizeof spec - 1] = '\0';
+	CHECK(metric_output_define(spec, err, sizeof err) == -1);
+	CHECK(strstr(err, "longer than") != NULL);
+	const char *accepted[] = {
+		"a=([0-9.]+) MB/s", "b=(a{100}){100}", "c=[+*{]+x", "d=(x|y)+z*",
+		"e=\\++", "f=([0-9]+(\\.[0-9]+)?)(e[0-9]+)?",
+	};
+	for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++)
+		CHECK(metric_output_define(accepted[i], err, sizeof err) ==
+		      MET_CUSTOM_FIRST + (int)i);
+}
+
 int main(void)
 {
 	UNIT_AFTER_EACH(reset);
@@ -171,5 +202,6 @@ int main(void)
 	RUN(define_refuses);
 	RUN(scan_lines);
 	RUN(read_runs);
+	RUN(pathological_patterns_refused);
 	UNIT_EXIT();
 }
