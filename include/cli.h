@@ -15,6 +15,7 @@
 #define CBENCH_CLI_H
 
 #include "diag.h"
+#include "export_text.h"   /* enum style, enum time_unit */
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -121,9 +122,6 @@ extern const struct cli_option cli_options[];
 extern const size_t cli_n_options;
 
 enum shell_mode { SHELL_AUTO, SHELL_NONE, SHELL_FORCE };
-enum style { STYLE_AUTO, STYLE_BASIC, STYLE_FULL, STYLE_NOCOLOR, STYLE_COLOR,
-	     STYLE_NONE };
-enum time_unit { UNIT_AUTO, UNIT_US, UNIT_MS, UNIT_S };
 enum run_order { ORDER_SEQUENTIAL, ORDER_INTERLEAVED, ORDER_SHUFFLED };
 enum sort_mode { SORT_AUTO, SORT_COMMAND, SORT_MEAN_TIME };
 enum match_by { MATCH_COMMAND, MATCH_NAME };

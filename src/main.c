@@ -4,6 +4,7 @@
  */
 #include "bench.h"
 #include "cli.h"
+#include "cli_layers.h"
 #include "gate.h"
 #include "counters.h"
 #include "cpulist.h"
@@ -151,7 +152,8 @@ static bool likely_cause(void *arg, char *buf, size_t len)
 static void run_benchmarks(const struct config *cfg, const struct plan *plan,
 			   struct exports *ex, struct bench_outcome *out)
 {
-	struct report *rep = report_new(cfg, plan, ex->an);
+	struct report_options ro = cli_report_options(cfg);
+	struct report *rep = report_new(&ro, plan, ex->an);
 	report_set_cause(rep, likely_cause, ex);
 	struct bench_events ev = report_events(rep, on_bench_done, ex);
 	struct bench_runner *br;
@@ -448,7 +450,8 @@ static int show_gate(const struct config *cfg, struct gate_result *g)
 	bool export_to_stdout = false;
 	for (size_t i = 0; i < cfg->n_exports; i++)
 		export_to_stdout |= strcmp(cfg->exports[i].path, "-") == 0;
-	struct text_style st = text_style_from(cfg);
+	struct report_options ro = cli_report_options(cfg);
+	struct text_style st = text_style_from(&ro);
 	if (!export_to_stdout)
 		export_compare_text(&st, &g->rep);
 	/* --export-markdown is the pull-request report in compare mode; after
@@ -1104,7 +1107,8 @@ static int run(int argc, char **argv)
 	run_benchmarks(&cfg, &plan, &ex, &out);
 
 	tell_never_ran(&plan, &out);
-	struct text_style st = text_style_from(&cfg);
+	struct report_options ro = cli_report_options(&cfg);
+	struct text_style st = text_style_from(&ro);
 	analysis_update(ex.an, out.results, out.n, out.reference);
 	if (out.n > 1)
 		text_summary(&st, ex.an, out.results);
