@@ -16,6 +16,8 @@
 
 #include "diag.h"
 #include "export_text.h"   /* enum style, enum time_unit */
+#include "strlist.h"
+#include "version.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -145,12 +147,6 @@ struct param_spec {
 	bool is_scan;
 	const char *min, *max, *step;  /* scan; step NULL = 1 */
 	const char *list;              /* list, unsplit */
-};
-
-/* A list of strings given by a repeatable option. */
-struct strlist {
-	const char **v;
-	size_t n, cap;
 };
 
 /* What the command line asks for besides running: --help, --version and
@@ -299,7 +295,5 @@ int cli_parse_thresholds(const char *spec, struct cli_threshold *out,
  * for an unknown or repeated metric (reason in err). */
 int cli_parse_metric_list(const char *list, char names[][32], size_t max,
 			  char *err, size_t errlen);
-
-#define CBENCH_VERSION "0.1.0"
 
 #endif

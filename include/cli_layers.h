@@ -11,9 +11,19 @@
 #define CBENCH_CLI_LAYERS_H
 
 #include "cli.h"
+#include "export.h"
 #include "export_text.h"
+#include "report_page.h"
 
 /* The terminal report's options (export_text.h, report.h). */
 struct report_options cli_report_options(const struct config *cfg);
+
+/* The exports' options (export.h): what they analyse and record. */
+struct export_options cli_export_options(const struct config *cfg);
+/* The files the invocation writes and reads, for the checks before the
+ * first run (export.h, export_inputs.h). */
+struct export_files cli_export_files(const struct config *cfg);
+/* `cbench report`'s options (report_page.h). */
+struct report_page_options cli_report_page_options(const struct config *cfg);
 
 #endif

@@ -24,11 +24,13 @@
 
 #include "analysis.h"
 #include "bench.h"
-#include "cli.h"
+#include "export_text.h"   /* enum time_unit */
 #include "results.h"
 #include "stats.h"
+#include "strlist.h"
 #include "syscheck.h"
 #include "sysinfo.h"
+#include "version.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,9 +38,31 @@
 
 struct plan;
 
+/* What the exports are asked for on the command line and record of it
+ * (main.c fills it through cli_export_options, cli_layers.h). */
+struct export_options {
+	/* the analysis the documents read (paired set from the outcome's
+	 * order when export_doc_new analyses an outcome itself) */
+	struct analysis_options analysis;
+	enum time_unit time_unit;      /* the tables' unit (--time-unit) */
+	/* the settings the JSON records under "options" */
+	long warmup, runs, min_runs, max_runs;   /* 0: runs, max_runs not given */
+	double min_time_s, max_time_s;           /* 0: no --max-time */
+	double precision, timeout_s;             /* 0: off */
+	enum run_order order;
+	uint64_t seed;
+	bool seed_given;
+	bool ignore_failure;
+	/* the noise controls the JSON context records: CPU lists as given
+	 * (NULL: none), --aslr, --randomize-layout */
+	const char *pin, *pin_hooks, *pin_self;
+	enum aslr_mode aslr;
+	bool randomize_layout;
+};
+
 /* What an export says about the invocation, besides the results. */
 struct export_context {
-	const struct config *cfg;
+	const struct export_options *opts;
 	int argc;
 	char *const *argv;
 	struct machine_info machine;
@@ -69,8 +93,6 @@ struct export_doc *export_doc_new(const struct export_context *ctx,
 				  const struct bench_outcome *outcome,
 				  const struct analysis *an);
 void export_doc_free(struct export_doc *d);
-/* The analysis options cfg asks for. */
-struct analysis_options export_analysis_options(const struct config *cfg);
 
 /* An exporter prints the whole document to f; returns 0, or -1 (I/O
  * errors are also seen through ferror(f)). */
@@ -110,6 +132,19 @@ const char *export_option_name(enum export_format format);
  * messages. */
 const char *export_req_option(const struct export_req *r);
 
+/* The files an invocation writes and reads, for the checks before the
+ * first run (main.c fills it through cli_export_files, cli_layers.h). */
+struct export_files {
+	const struct export_req *exports;
+	size_t n_exports;
+	struct strlist outputs;        /* --output, once or per command */
+	const char *input;             /* --input, or NULL */
+	/* read: --baseline and the two files of `cbench compare` (NULL: none) */
+	const char *baseline, *compare_base, *compare_new;
+	/* the commands and hooks, whose first word may name a script */
+	struct strlist commands, setup, prepare, conclude, cleanup;
+};
+
 /*
  * Before the first run: no two of the exports, the --output files and
  * --input are one file (compared by device and inode, or by canonical
@@ -117,7 +152,7 @@ const char *export_req_option(const struct export_req *r);
  * by commands), and every --output FILE can be created.  Returns 0, or -1
  * with the first problem in err.
  */
-int export_check_files(const struct config *cfg, char *err, size_t errlen);
+int export_check_files(const struct export_files *xf, char *err, size_t errlen);
 
 /*
  * Check every destination before the first run: its directory exists and
@@ -126,7 +161,8 @@ int export_check_files(const struct config *cfg, char *err, size_t errlen);
  * file (as in export_check_files).  Returns 0, or -1 with the first
  * problem in err.
  */
-int export_check_destinations(const struct config *cfg, char *err, size_t errlen);
+int export_check_destinations(const struct export_files *xf, char *err,
+			      size_t errlen);
 
 /* Is an --output value a file (not null, pipe or inherit)? */
 bool export_output_is_file(const char *output);

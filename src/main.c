@@ -37,6 +37,7 @@
 
 /* The exports of this invocation, rewritten by bench_run's callback. */
 struct exports {
+	const struct config *cfg;   /* the exports asked for */
 	struct export_context ctx;
 	struct analysis *an;   /* the invocation's analysis document */
 	bool failed;
@@ -95,7 +96,7 @@ static bool outcome_complete(const struct exports *e,
 static void write_exports(struct exports *e, const struct bench_outcome *o,
 			  bool at_end)
 {
-	const struct config *cfg = e->ctx.cfg;
+	const struct config *cfg = e->cfg;
 	if (cfg->n_exports == 0 || o->n == 0)
 		return;
 	/* At the end, files already holding this outcome, marked as
@@ -623,11 +624,12 @@ static int run_compare(const struct config *cfg)
 	int rc = CBENCH_EXIT_USAGE;
 	for (size_t i = 0; i < cfg->n_exports; i++)
 		stdout_checked |= strcmp(cfg->exports[i].path, "-") == 0;
-	if (export_check_inputs(cfg, err, sizeof err) != 0 ||
-	    export_check_stdout(cfg, err, sizeof err) != 0 ||
+	struct export_files xf = cli_export_files(cfg);
+	if (export_check_inputs(&xf, err, sizeof err) != 0 ||
+	    export_check_stdout(&xf, err, sizeof err) != 0 ||
 	    gate_load(cfg->compare_base, &base, err, sizeof err) != 0 ||
 	    gate_load(cfg->compare_new, &new, err, sizeof err) != 0 ||
-	    export_check_destinations(cfg, err, sizeof err) != 0)
+	    export_check_destinations(&xf, err, sizeof err) != 0)
 		diag_error("%s", err);
 	else if (check_complete(cfg, base) == 0 && check_complete(cfg, new) == 0)
 		rc = gate(cfg, base, new);
@@ -641,7 +643,8 @@ static int run_compare(const struct config *cfg)
 static int run_report(struct config *cfg)
 {
 	char err[DIAG_MSG_MAX];
-	int rc = report_page_build(cfg, err, sizeof err);
+	struct report_page_options po = cli_report_page_options(cfg);
+	int rc = report_page_build(&po, err, sizeof err);
 	if (rc != CBENCH_EXIT_OK)
 		diag_error("%s", err);
 	cli_free(cfg);
@@ -767,11 +770,12 @@ static int before_running(const struct config *cfg,
 	if (baseline && (check_baseline(cfg, baseline, plan) != 0 ||
 			 check_gate_counted(cfg) != 0))
 		return CBENCH_EXIT_USAGE;
-	if (export_check_files(cfg, err, sizeof err) != 0) {
+	struct export_files xf = cli_export_files(cfg);
+	if (export_check_files(&xf, err, sizeof err) != 0) {
 		diag_usage("%s", err);
 		return CBENCH_EXIT_USAGE;
 	}
-	if (export_check_destinations(cfg, err, sizeof err) != 0) {
+	if (export_check_destinations(&xf, err, sizeof err) != 0) {
 		diag_error("%s", err);
 		return CBENCH_EXIT_USAGE;
 	}
@@ -989,8 +993,9 @@ static void tell_never_ran(const struct plan *plan, const struct bench_outcome *
 static int check_paths(const struct config *cfg)
 {
 	char err[DIAG_MSG_MAX];
-	if (export_check_inputs(cfg, err, sizeof err) != 0 ||
-	    export_check_stdout(cfg, err, sizeof err) != 0) {
+	struct export_files xf = cli_export_files(cfg);
+	if (export_check_inputs(&xf, err, sizeof err) != 0 ||
+	    export_check_stdout(&xf, err, sizeof err) != 0) {
 		diag_usage("%s", err);
 		return -1;
 	}
@@ -1089,9 +1094,10 @@ static int run(int argc, char **argv)
 		cli_free(&cfg);
 		return exit_code;
 	}
-	struct analysis_options aopt = export_analysis_options(&cfg);
+	struct export_options xo = cli_export_options(&cfg);
+	struct analysis_options aopt = xo.analysis;
 	aopt.paired = plan.order != ORDER_SEQUENTIAL;
-	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv,
+	struct exports ex = {.cfg = &cfg, .ctx = {.opts = &xo, .argc = argc, .argv = argv,
 				     .plan = &plan},
 			     .an = analysis_new(&aopt)};
 	ex.ctx.machine = machine;

@@ -24,3 +24,67 @@ struct report_options cli_report_options(const struct config *cfg)
 			o.output_shown = true;
 	return o;
 }
+
+struct export_options cli_export_options(const struct config *cfg)
+{
+	return (struct export_options){
+		.analysis = {
+			.confidence = cfg->confidence,
+			.seed = (unsigned long)cfg->seed,
+			.tables_by_mean = cfg->sort == SORT_MEAN_TIME,
+			.summary_by_mean = cfg->sort != SORT_COMMAND,
+			.paired = cfg->order != ORDER_SEQUENTIAL,
+		},
+		.time_unit = cfg->time_unit,
+		.warmup = cfg->warmup,
+		.runs = cfg->runs,
+		.min_runs = cfg->min_runs,
+		.max_runs = cfg->max_runs,
+		.min_time_s = cfg->min_time_s,
+		.max_time_s = cfg->max_time_s,
+		.precision = cfg->precision,
+		.timeout_s = cfg->timeout_s,
+		.order = cfg->order,
+		.seed = cfg->seed,
+		.seed_given = cfg->seed_given,
+		.ignore_failure = cfg->ignore_failure,
+		.pin = cfg->pin,
+		.pin_hooks = cfg->pin_hooks,
+		.pin_self = cfg->pin_self,
+		.aslr = cfg->aslr,
+		.randomize_layout = cfg->randomize_layout,
+	};
+}
+
+struct export_files cli_export_files(const struct config *cfg)
+{
+	return (struct export_files){
+		.exports = cfg->exports,
+		.n_exports = cfg->n_exports,
+		.outputs = cfg->outputs,
+		.input = cfg->input,
+		.baseline = cfg->baseline,
+		.compare_base = cfg->compare_base,
+		.compare_new = cfg->compare_new,
+		.commands = cfg->commands,
+		.setup = cfg->setup,
+		.prepare = cfg->prepare,
+		.conclude = cfg->conclude,
+		.cleanup = cfg->cleanup,
+	};
+}
+
+struct report_page_options cli_report_page_options(const struct config *cfg)
+{
+	return (struct report_page_options){
+		.inputs = cfg->commands,
+		.out = cfg->report_out,
+		.compare = cfg->report_compare,
+		.title = cfg->report_title,
+		.confidence_given = cfg->report_confidence_given,
+		.confidence = cfg->confidence,
+		.fail_if_slower = cfg->fail_if_slower,
+		.match_by = cfg->match_by,
+		.exports = cli_export_options(cfg),
+	};
+}

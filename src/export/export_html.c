@@ -524,11 +524,11 @@ static char *join_argv(int argc, char *const *argv)
 int export_html_write(FILE *f, const struct export_doc *d)
 {
 	const struct export_context *ctx = d->ctx;
-	const struct config *cfg = ctx->cfg;
+	const struct export_options *eo = ctx->opts;
 	static const char *const orders[] = {"sequential", "interleaved", "shuffled"};
 	char by[64], opts[200];
 	snprintf(by, sizeof by, "cbench %s", CBENCH_VERSION);
-	snprintf(opts, sizeof opts, "confidence %g %%, order %s%s", cfg->confidence * 100,
+	snprintf(opts, sizeof opts, "confidence %g %%, order %s%s", eo->analysis.confidence * 100,
 		 orders[d->outcome->order % 3],
 		 d->outcome->exec_exact ? ", exec-exact timing" : "");
 	char *line = join_argv(ctx->argc, ctx->argv);

@@ -5,7 +5,7 @@
  */
 #include "export_html_history.h"
 #include "html_svg.h"
-#include "cli.h"
+#include "version.h"
 #include "xalloc.h"
 
 #include <math.h>

@@ -101,10 +101,10 @@ static char *relative_cell(const struct export_doc *d, size_t i)
 static void build(const struct export_doc *d, struct table *t)
 {
 	const struct bench_outcome *o = d->outcome;
-	const struct config *cfg = d->ctx->cfg;
+	const struct export_options *eo = d->ctx->opts;
 	memset(t, 0, sizeof *t);
 
-	enum time_unit unit = cfg->time_unit;
+	enum time_unit unit = eo->time_unit;
 	if (unit == UNIT_AUTO) {
 		double fastest = NAN;
 		for (size_t i = 0; i < o->n; i++)

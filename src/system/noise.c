@@ -7,7 +7,6 @@
 #include "analysis.h"
 #include "bench.h"
 #include "cli.h"
-#include "export.h"
 #include "planner.h"
 
 #include <cJSON.h>
@@ -94,7 +93,10 @@ int noise_measure(const char *exe, long runs, double confidence,
 		snprintf(err, errlen, "the noise loop did not run (exit %d)", o.exit_code);
 		rc = -1;
 	} else {
-		struct analysis_options aopt = export_analysis_options(&cfg);
+		/* one benchmark, run in sequence: nothing to sort or pair */
+		struct analysis_options aopt = {.confidence = cfg.confidence,
+						.seed = (unsigned long)cfg.seed,
+						.summary_by_mean = true};
 		struct analysis *an = analysis_new(&aopt);
 		analysis_update(an, o.results, o.n, -1);
 		noise_summarise(an, o.results[0], out);
