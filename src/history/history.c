@@ -25,11 +25,12 @@
 #include "history.h"
 #include "history_int.h"
 #include "analysis.h"
-#include "cli.h"
+#include "version.h"
 #include "xalloc.h"
 
 #include <cJSON.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -219,11 +220,14 @@ static int check_readonly(struct hist_store *st, const char *target, char *err,
 
 static int busy_ms(void)
 {
+	/* digits only, at most an hour */
 	const char *e = getenv("CBENCH_HISTORY_BUSY_MS");
-	long v;
-	if (e && cli_parse_long(e, 0, 3600000, &v) == 0)
-		return (int)v;
-	return 10000;
+	if (e == NULL || !isdigit((unsigned char)e[0]))
+		return 10000;
+	char *end;
+	errno = 0;
+	long v = strtol(e, &end, 10);
+	return *end == '\0' && errno == 0 && v <= 3600000 ? (int)v : 10000;
 }
 
 static int open_at(const char *target, bool create, int upto,
