@@ -16,6 +16,10 @@
 
 #include "diag.h"
 #include "export_text.h"   /* enum style, enum time_unit */
+#include "bench.h"         /* enum shell_mode, enum aslr_mode */
+#include "export.h"        /* enum export_format, struct export_req */
+#include "gate.h"          /* enum match_by */
+#include "planner.h"       /* enum run_order, struct param_spec */
 #include "strlist.h"
 #include "version.h"
 
@@ -123,31 +127,10 @@ struct cli_option {
 extern const struct cli_option cli_options[];
 extern const size_t cli_n_options;
 
-enum shell_mode { SHELL_AUTO, SHELL_NONE, SHELL_FORCE };
-enum run_order { ORDER_SEQUENTIAL, ORDER_INTERLEAVED, ORDER_SHUFFLED };
 enum sort_mode { SORT_AUTO, SORT_COMMAND, SORT_MEAN_TIME };
-enum match_by { MATCH_COMMAND, MATCH_NAME };
-enum aslr_mode { ASLR_SYSTEM, ASLR_ON, ASLR_OFF };
 /* `cbench system ACTION` (spin: the noise loop the check runs). */
 enum system_action { SYSTEM_NONE, SYSTEM_CHECK, SYSTEM_TUNE, SYSTEM_RESET,
 		     SYSTEM_SPIN };
-enum export_format { EXPORT_JSON, EXPORT_MARKDOWN, EXPORT_ASCIIDOC,
-		     EXPORT_ORGMODE, EXPORT_CSV, EXPORT_CSV_RUNS,
-		     EXPORT_HTML, EXPORT_BMF, EXPORT_GITHUB_BENCHMARK, EXPORT_JUNIT,
-		     EXPORT__COUNT };
-
-struct export_req {
-	enum export_format format;
-	const char *path;         /* "-" for stdout */
-	const char *option;       /* as typed: "--export-json", "--save-baseline" */
-};
-
-struct param_spec {
-	const char *name;
-	bool is_scan;
-	const char *min, *max, *step;  /* scan; step NULL = 1 */
-	const char *list;              /* list, unsplit */
-};
 
 /* What the command line asks for besides running: --help, --version and
  * the hidden --list-options (cli_parse returns -1 with exit code 0). */

@@ -10,13 +10,22 @@
 #ifndef CBENCH_CLI_LAYERS_H
 #define CBENCH_CLI_LAYERS_H
 
+#include "bench.h"
 #include "cli.h"
 #include "export.h"
 #include "export_text.h"
+#include "planner.h"
 #include "report_page.h"
 
 /* The terminal report's options (export_text.h, report.h). */
 struct report_options cli_report_options(const struct config *cfg);
+
+/* The planner's options (planner.h): what the plan is built from, and the
+ * stop rule. */
+struct plan_options cli_plan_options(const struct config *cfg);
+struct plan_stop cli_plan_stop(const struct config *cfg);
+/* The runner's options (bench.h). */
+struct bench_options cli_bench_options(const struct config *cfg);
 
 /* The exports' options (export.h): what they analyse and record. */
 struct export_options cli_export_options(const struct config *cfg);

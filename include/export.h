@@ -38,6 +38,19 @@
 
 struct plan;
 
+/* The formats, one per --export-* option (export_function). */
+enum export_format { EXPORT_JSON, EXPORT_MARKDOWN, EXPORT_ASCIIDOC,
+		     EXPORT_ORGMODE, EXPORT_CSV, EXPORT_CSV_RUNS,
+		     EXPORT_HTML, EXPORT_BMF, EXPORT_GITHUB_BENCHMARK, EXPORT_JUNIT,
+		     EXPORT__COUNT };
+
+/* One export asked for. */
+struct export_req {
+	enum export_format format;
+	const char *path;         /* "-" for stdout */
+	const char *option;       /* as typed: "--export-json", "--save-baseline" */
+};
+
 /* What the exports are asked for on the command line and record of it
  * (main.c fills it through cli_export_options, cli_layers.h). */
 struct export_options {

@@ -7,7 +7,6 @@
 #ifndef CBENCH_EXPORT_COMPARE_H
 #define CBENCH_EXPORT_COMPARE_H
 
-#include "cli.h"
 #include "gate.h"
 #include "export_text.h"
 

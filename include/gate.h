@@ -32,7 +32,7 @@
 #ifndef CBENCH_GATE_H
 #define CBENCH_GATE_H
 
-#include "cli.h"
+#include "diag.h"      /* DIAG_MSG_MAX, CBENCH_EXIT_* */
 #include "results.h"
 #include "stats.h"
 
@@ -43,6 +43,9 @@
  * per run. */
 #define CMP_CPU_TIME MET_COUNT
 #define CMP_N_METRICS (MET_COUNT + 1)
+
+/* --match-by: how the benchmarks of two sets are paired. */
+enum match_by { MATCH_COMMAND, MATCH_NAME };
 
 enum cmp_format {
 	CMP_FMT_CBENCH,      /* cbench-results JSON */

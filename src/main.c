@@ -158,7 +158,8 @@ static void run_benchmarks(const struct config *cfg, const struct plan *plan,
 	report_set_cause(rep, likely_cause, ex);
 	struct bench_events ev = report_events(rep, on_bench_done, ex);
 	struct bench_runner *br;
-	int rc = bench_open(cfg, plan, &ev, &br);
+	struct bench_options bopt = cli_bench_options(cfg);
+	int rc = bench_open(&bopt, plan, &ev, &br);
 	if (rc == CBENCH_EXIT_OK)
 		bench_run(br, out);
 	else
@@ -1075,7 +1076,8 @@ static int run(int argc, char **argv)
 
 	struct plan plan;
 	char err[DIAG_MSG_MAX];
-	if (planner_build(&cfg, &plan, err, sizeof err) != 0) {
+	struct plan_options popt = cli_plan_options(&cfg);
+	if (planner_build(&popt, &plan, err, sizeof err) != 0) {
 		diag_usage("%s", err);
 		gate_set_free(baseline);
 		cli_free(&cfg);

@@ -25,6 +25,64 @@ struct report_options cli_report_options(const struct config *cfg)
 	return o;
 }
 
+struct plan_options cli_plan_options(const struct config *cfg)
+{
+	return (struct plan_options){
+		.commands = cfg->commands,
+		.names = cfg->names,
+		.params = cfg->params,
+		.n_params = cfg->n_params,
+		.setup = cfg->setup,
+		.prepare = cfg->prepare,
+		.conclude = cfg->conclude,
+		.cleanup = cfg->cleanup,
+		.reference = cfg->reference,
+		.reference_name = cfg->reference_name,
+		.order = cfg->order,
+		.outputs = cfg->outputs,
+		.show_output = cfg->show_output,
+	};
+}
+
+struct plan_stop cli_plan_stop(const struct config *cfg)
+{
+	return (struct plan_stop){
+		.runs = cfg->runs,
+		.min_runs = cfg->min_runs,
+		.max_runs = cfg->max_runs,
+		.min_time_s = cfg->min_time_s,
+		.max_time_s = cfg->max_time_s,
+		.precision = cfg->precision,
+	};
+}
+
+struct bench_options cli_bench_options(const struct config *cfg)
+{
+	return (struct bench_options){
+		.stop = cli_plan_stop(cfg),
+		.warmup = cfg->warmup,
+		.commands = cfg->commands,
+		.shell_mode = cfg->shell_mode,
+		.shell = cfg->shell,
+		.shell_args = cfg->shell_args,
+		.ignore_failure = cfg->ignore_failure,
+		.ignore_codes = cfg->ignore_codes,
+		.n_ignore_codes = cfg->n_ignore_codes,
+		.timeout_s = cfg->timeout_s,
+		.keep_background = cfg->keep_background,
+		.confidence = cfg->confidence,
+		.seed = cfg->seed,
+		.seed_given = cfg->seed_given,
+		.input = cfg->input,
+		.counters = cfg->counters,
+		.pin = cfg->pin,
+		.pin_hooks = cfg->pin_hooks,
+		.pin_self = cfg->pin_self,
+		.aslr = cfg->aslr,
+		.randomize_layout = cfg->randomize_layout,
+	};
+}
+
 struct export_options cli_export_options(const struct config *cfg)
 {
 	return (struct export_options){
