@@ -129,8 +129,6 @@ int export_github_benchmark_write(FILE *f, const struct export_doc *d);
  * display name, then " [n=1, m=x]" when parameterised (caller frees). */
 char *export_ci_name(const char *name, const struct param_value *params,
 		     size_t n_params);
-bool export_ci_same_params(const struct bench_result *a,
-			   const struct bench_result *b);
 /* A cJSON string of s, invalid UTF-8 bytes as U+FFFD (export_json.c). */
 struct cJSON *export_json_text(const char *s);
 /* Write text (len bytes) to path as export_write does (atomically for a

@@ -85,10 +85,9 @@ void text_bench_report(const struct text_style *st, const struct bench_result *r
 void text_summary(const struct text_style *st, const struct analysis *an,
 		  struct bench_result *const *rs);
 
-/* Columns of the terminal on stderr (TIOCGWINSZ), else $COLUMNS, else 80. */
-int text_terminal_width(void);
 /* Progress bar on stderr; redraws at most every 50 ms.  The line fits the
- * terminal (text_terminal_width() - 1 columns): the bar shrinks from 30
+ * terminal (its width on stderr, else $COLUMNS, else 80, less one
+ * column): the bar shrinks from 30
  * cells, and the label is dropped when fewer than 10 would remain. */
 void text_progress(const struct text_style *st, const char *what, size_t done,
 		   size_t total_hint, double estimate_s);

@@ -211,11 +211,6 @@ int gate_compare(const struct cmp_set *base, const struct cmp_set *new,
 		char *err, size_t errlen);
 void gate_report_free(struct cmp_report *r);
 
-/* The names of the rows with verdict v, "'a', 'b'", cut with "..." when
- * they do not fit in len bytes. */
-void gate_names(const struct cmp_row *rows, size_t n, enum cmp_verdict v,
-		   char *buf, size_t len);
-
 /* Seed of the comparison's resampling when --seed is not given: a gate
  * must give the same verdict on the same two files every time. */
 #define GATE_DEFAULT_SEED 1UL

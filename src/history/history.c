@@ -51,7 +51,7 @@ bool history_have_postgresql(void)
 	return hist_pg_available();
 }
 
-bool history_is_url(const char *target)
+static bool history_is_url(const char *target)
 {
 	return strncmp(target, "postgresql://", 13) == 0 ||
 	       strncmp(target, "postgres://", 11) == 0;

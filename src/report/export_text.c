@@ -26,6 +26,9 @@
 #define C_BLUE_OR_DIM "\033[34m"
 #define C_RESET "\033[0m"
 
+/* Columns of the terminal on stderr (TIOCGWINSZ), else $COLUMNS, else 80. */
+static int text_terminal_width(void);
+
 struct text_style text_style_from(const struct report_options *o)
 {
 	struct text_style st = {0};
@@ -830,7 +833,7 @@ static size_t display_width(const char *s)
 	return n;
 }
 
-int text_terminal_width(void)
+static int text_terminal_width(void)
 {
 	struct winsize ws;
 	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
