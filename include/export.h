@@ -27,7 +27,6 @@
 #include "export_text.h"   /* enum time_unit */
 #include "results.h"
 #include "stats.h"
-#include "strlist.h"
 #include "syscheck.h"
 #include "sysinfo.h"
 #include "version.h"
@@ -58,19 +57,10 @@ struct export_options {
 	 * order when export_doc_new analyses an outcome itself) */
 	struct analysis_options analysis;
 	enum time_unit time_unit;      /* the tables' unit (--time-unit) */
-	/* the settings the JSON records under "options" */
-	long warmup, runs, min_runs, max_runs;   /* 0: runs, max_runs not given */
-	double min_time_s, max_time_s;           /* 0: no --max-time */
-	double precision, timeout_s;             /* 0: off */
-	enum run_order order;
-	uint64_t seed;
-	bool seed_given;
-	bool ignore_failure;
-	/* the noise controls the JSON context records: CPU lists as given
-	 * (NULL: none), --aslr, --randomize-layout */
-	const char *pin, *pin_hooks, *pin_self;
-	enum aslr_mode aslr;
-	bool randomize_layout;
+	enum run_order order;          /* --order, as given */
+	/* the run's settings: the JSON records them under "options", and
+	 * the noise controls in its context */
+	struct bench_options run;
 };
 
 /* What an export says about the invocation, besides the results. */
@@ -148,12 +138,12 @@ const char *export_req_option(const struct export_req *r);
 struct export_files {
 	const struct export_req *exports;
 	size_t n_exports;
-	struct strlist outputs;        /* --output, once or per command */
 	const char *input;             /* --input, or NULL */
 	/* read: --baseline and the two files of `cbench compare` (NULL: none) */
 	const char *baseline, *compare_base, *compare_new;
-	/* the commands and hooks, whose first word may name a script */
-	struct strlist commands, setup, prepare, conclude, cleanup;
+	/* the --output files, and the commands and hooks, whose first word
+	 * may name a script */
+	struct plan_options plan;
 };
 
 /*

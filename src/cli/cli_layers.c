@@ -94,23 +94,8 @@ struct export_options cli_export_options(const struct config *cfg)
 			.paired = cfg->order != ORDER_SEQUENTIAL,
 		},
 		.time_unit = cfg->time_unit,
-		.warmup = cfg->warmup,
-		.runs = cfg->runs,
-		.min_runs = cfg->min_runs,
-		.max_runs = cfg->max_runs,
-		.min_time_s = cfg->min_time_s,
-		.max_time_s = cfg->max_time_s,
-		.precision = cfg->precision,
-		.timeout_s = cfg->timeout_s,
 		.order = cfg->order,
-		.seed = cfg->seed,
-		.seed_given = cfg->seed_given,
-		.ignore_failure = cfg->ignore_failure,
-		.pin = cfg->pin,
-		.pin_hooks = cfg->pin_hooks,
-		.pin_self = cfg->pin_self,
-		.aslr = cfg->aslr,
-		.randomize_layout = cfg->randomize_layout,
+		.run = cli_bench_options(cfg),
 	};
 }
 
@@ -119,16 +104,11 @@ struct export_files cli_export_files(const struct config *cfg)
 	return (struct export_files){
 		.exports = cfg->exports,
 		.n_exports = cfg->n_exports,
-		.outputs = cfg->outputs,
 		.input = cfg->input,
 		.baseline = cfg->baseline,
 		.compare_base = cfg->compare_base,
 		.compare_new = cfg->compare_new,
-		.commands = cfg->commands,
-		.setup = cfg->setup,
-		.prepare = cfg->prepare,
-		.conclude = cfg->conclude,
-		.cleanup = cfg->cleanup,
+		.plan = cli_plan_options(cfg),
 	};
 }
 

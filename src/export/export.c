@@ -244,17 +244,17 @@ static int check_same_files(const struct export_files *xf, char *err, size_t err
 				return same_file(export_req_option(&xf->exports[k]),
 						 xf->exports[k].path, opt, e->path,
 						 "write to", err, errlen);
-		for (size_t k = 0; k < xf->outputs.n; k++)
-			if (export_output_is_file(xf->outputs.v[k]) &&
-			    fileid_same(xf->outputs.v[k], e->path))
-				return same_file("--output", xf->outputs.v[k], opt,
+		for (size_t k = 0; k < xf->plan.outputs.n; k++)
+			if (export_output_is_file(xf->plan.outputs.v[k]) &&
+			    fileid_same(xf->plan.outputs.v[k], e->path))
+				return same_file("--output", xf->plan.outputs.v[k], opt,
 						 e->path, "write to", err, errlen);
 	}
-	for (size_t k = 0; xf->input && k < xf->outputs.n; k++)
-		if (export_output_is_file(xf->outputs.v[k]) &&
-		    fileid_same(xf->input, xf->outputs.v[k]))
+	for (size_t k = 0; xf->input && k < xf->plan.outputs.n; k++)
+		if (export_output_is_file(xf->plan.outputs.v[k]) &&
+		    fileid_same(xf->input, xf->plan.outputs.v[k]))
 			return same_file("--input", xf->input, "--output",
-					 xf->outputs.v[k], "name", err, errlen);
+					 xf->plan.outputs.v[k], "name", err, errlen);
 	return 0;
 }
 
@@ -289,9 +289,9 @@ int export_check_files(const struct export_files *xf, char *err, size_t errlen)
 {
 	if (check_same_files(xf, err, errlen) != 0)
 		return -1;
-	for (size_t i = 0; i < xf->outputs.n; i++)
-		if (export_output_is_file(xf->outputs.v[i]) &&
-		    check_output(xf->outputs.v[i], err, errlen) != 0)
+	for (size_t i = 0; i < xf->plan.outputs.n; i++)
+		if (export_output_is_file(xf->plan.outputs.v[i]) &&
+		    check_output(xf->plan.outputs.v[i], err, errlen) != 0)
 			return -1;
 	return 0;
 }

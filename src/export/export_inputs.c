@@ -54,8 +54,8 @@ static int check_one(const struct export_files *xf, const struct input *in,
 			wpath = e->path;
 		}
 	}
-	for (size_t k = 0; k < xf->outputs.n && !wopt; k++) {
-		const char *o = xf->outputs.v[k];
+	for (size_t k = 0; k < xf->plan.outputs.n && !wopt; k++) {
+		const char *o = xf->plan.outputs.v[k];
 		if (export_output_is_file(o) && !export_is_stream(o) &&
 		    fileid_same(in->path, o)) {
 			wopt = "--output";
@@ -107,11 +107,11 @@ int export_check_inputs(const struct export_files *xf, char *err, size_t errlen)
 		const struct strlist *list;
 		const char *option;
 	} scripts[] = {
-		{&xf->commands, "the command"},
-		{&xf->setup, "--setup"},
-		{&xf->prepare, "--prepare"},
-		{&xf->conclude, "--conclude"},
-		{&xf->cleanup, "--cleanup"},
+		{&xf->plan.commands, "the command"},
+		{&xf->plan.setup, "--setup"},
+		{&xf->plan.prepare, "--prepare"},
+		{&xf->plan.conclude, "--conclude"},
+		{&xf->plan.cleanup, "--cleanup"},
 	};
 	for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++)
 		if (check_scripts(xf, scripts[i].list, scripts[i].option, err,
