@@ -204,37 +204,35 @@ double plot_scale_map(const struct plot_scale *s, double x)
 	return isfinite(r) ? r : s->r0;
 }
 
+/* Each kind's units, largest first: the first one whose threshold |max_abs|
+ * reaches (the last one's is 0), and what to divide by for it. */
+static const struct plot_unit_step {
+	double from, div;
+	const char *name;
+} unit_steps[][4] = {
+	[PLOT_SECONDS] = {{1, 1, "s"}, {1e-3, 1e-3, "ms"}, {1e-6, 1e-6, "µs"},
+			  {0, 1e-9, "ns"}},
+	[PLOT_BYTES] = {{1073741824.0, 1073741824.0, "GiB"},
+			{1048576.0, 1048576.0, "MiB"}, {1024.0, 1024.0, "KiB"},
+			{0, 1, "B"}},
+	[PLOT_COUNT] = {{1e9, 1e9, "G"}, {1e6, 1e6, "M"}, {1e4, 1e3, "k"},
+			{0, 1, ""}},
+};
+
 const char *plot_unit(enum plot_unit_kind kind, double max_abs, double *div)
 {
 	double v = isfinite(max_abs) ? fabs(max_abs) : 0;
 	*div = 1;
-	switch (kind) {
-	case PLOT_SECONDS:
-		if (v >= 1 || v == 0)
-			return "s";
-		if (v >= 1e-3)
-			return *div = 1e-3, "ms";
-		if (v >= 1e-6)
-			return *div = 1e-6, "µs";
-		return *div = 1e-9, "ns";
-	case PLOT_BYTES:
-		if (v >= 1073741824.0)
-			return *div = 1073741824.0, "GiB";
-		if (v >= 1048576.0)
-			return *div = 1048576.0, "MiB";
-		if (v >= 1024.0)
-			return *div = 1024.0, "KiB";
-		return "B";
-	case PLOT_COUNT:
-		if (v >= 1e9)
-			return *div = 1e9, "G";
-		if (v >= 1e6)
-			return *div = 1e6, "M";
-		if (v >= 1e4)
-			return *div = 1e3, "k";
+	if ((unsigned)kind >= sizeof unit_steps / sizeof unit_steps[0])
 		return "";
-	}
-	return "";
+	if (kind == PLOT_SECONDS && v == 0)   /* an axis of zeros reads in s */
+		return "s";
+	const struct plot_unit_step *u = unit_steps[kind];
+	size_t k = 0;
+	while (k < 3 && v < u[k].from)
+		k++;
+	*div = u[k].div;
+	return u[k].name;
 }
 
 /* The finite values of x, sorted (caller frees); *m their count. */
