@@ -485,11 +485,8 @@ int export_html_page(FILE *f, const struct export_doc *d, const struct html_meta
 		fprintf(f, "<p class=\"muted\">%zu benchmarks: the plots of each one "
 			"are left out to keep the page readable.</p>\n", o->n);
 	}
-	char gen[128];
-	snprintf(gen, sizeof gen, "Made by cbench %s: one self-contained page; every "
-		 "number comes from cbench's analysis.", CBENCH_VERSION);
-	html_tail(f, gen);
-	return ferror(f) ? -1 : 0;
+	return html_tail(f, ": one self-contained page; every number comes from "
+			 "cbench's analysis.");
 }
 
 /* argv as one shell-like line: words with spaces or quotes in '...'. */

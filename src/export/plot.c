@@ -49,6 +49,16 @@ static int step_decimals(double step)
 	return d < 0 ? 0 : d > 15 ? 15 : d;
 }
 
+/* *lo <= *hi, swapping them if need be. */
+static void ascending(double *lo, double *hi)
+{
+	if (*lo > *hi) {
+		double s = *lo;
+		*lo = *hi;
+		*hi = s;
+	}
+}
+
 static void empty_ticks(struct plot_ticks *t)
 {
 	t->n = 0;
@@ -99,11 +109,7 @@ size_t plot_ticks_linear(double lo, double hi, size_t target, struct plot_ticks 
 		empty_ticks(t);
 		return 0;
 	}
-	if (lo > hi) {
-		double s = lo;
-		lo = hi;
-		hi = s;
-	}
+	ascending(&lo, &hi);
 	if (target < 2)
 		target = 2;
 	if (target > PLOT_MAX_TICKS - 2)
@@ -136,11 +142,7 @@ size_t plot_ticks_log(double lo, double hi, struct plot_ticks *t)
 		empty_ticks(t);
 		return 0;
 	}
-	if (lo > hi) {
-		double s = lo;
-		lo = hi;
-		hi = s;
-	}
+	ascending(&lo, &hi);
 	int a = (int)floor(log10(lo) + 1e-9), b = (int)ceil(log10(hi) - 1e-9);
 	if (a < -307)
 		a = -307;
