@@ -14,10 +14,11 @@
 #ifndef CBENCH_CLI_H
 #define CBENCH_CLI_H
 
-#include "diag.h"
-#include "export_text.h"   /* enum style, enum time_unit */
+/* The layers' own enums and structs that struct config's fields use. */
 #include "bench.h"         /* enum shell_mode, enum aslr_mode */
+#include "diag.h"
 #include "export.h"        /* enum export_format, struct export_req */
+#include "export_text.h"   /* enum style, enum time_unit */
 #include "gate.h"          /* enum match_by */
 #include "planner.h"       /* enum run_order, struct param_spec */
 #include "strlist.h"
@@ -127,6 +128,8 @@ struct cli_option {
 extern const struct cli_option cli_options[];
 extern const size_t cli_n_options;
 
+/* --sort: the command line's own; cli_layers.c turns it into the
+ * analysis's and the report's orderings. */
 enum sort_mode { SORT_AUTO, SORT_COMMAND, SORT_MEAN_TIME };
 /* `cbench system ACTION` (spin: the noise loop the check runs). */
 enum system_action { SYSTEM_NONE, SYSTEM_CHECK, SYSTEM_TUNE, SYSTEM_RESET,
