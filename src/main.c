@@ -148,6 +148,13 @@ static bool likely_cause(void *arg, char *buf, size_t len)
 	return syscheck_likely_cause(&c, buf, len);
 }
 
+/* The terminal report's style for cfg, resolved against the terminal now. */
+static struct text_style terminal_style(const struct config *cfg)
+{
+	struct report_options ro = cli_report_options(cfg);
+	return text_style_from(&ro);
+}
+
 /* The pre-run checks, then the run, reported on the terminal; the exports
  * rewritten after each benchmark. */
 static void run_benchmarks(const struct config *cfg, const struct plan *plan,
@@ -452,8 +459,7 @@ static int show_gate(const struct config *cfg, struct gate_result *g)
 	bool export_to_stdout = false;
 	for (size_t i = 0; i < cfg->n_exports; i++)
 		export_to_stdout |= strcmp(cfg->exports[i].path, "-") == 0;
-	struct report_options ro = cli_report_options(cfg);
-	struct text_style st = text_style_from(&ro);
+	struct text_style st = terminal_style(cfg);
 	if (!export_to_stdout)
 		export_compare_text(&st, &g->rep);
 	/* --export-markdown is the pull-request report in compare mode; after
@@ -1099,9 +1105,9 @@ static int run(int argc, char **argv)
 	struct export_options xo = cli_export_options(&cfg);
 	struct analysis_options aopt = xo.analysis;
 	aopt.paired = plan.order != ORDER_SEQUENTIAL;
-	struct exports ex = {.cfg = &cfg, .ctx = {.opts = &xo, .argc = argc, .argv = argv,
-				     .plan = &plan},
-			     .an = analysis_new(&aopt)};
+	struct exports ex = {.cfg = &cfg, .an = analysis_new(&aopt),
+			     .ctx = {.opts = &xo, .argc = argc, .argv = argv,
+				     .plan = &plan}};
 	ex.ctx.machine = machine;
 	/* The git state is for the exports: read it (git runs) only for them. */
 	if (cfg.n_exports)
@@ -1115,8 +1121,7 @@ static int run(int argc, char **argv)
 	run_benchmarks(&cfg, &plan, &ex, &out);
 
 	tell_never_ran(&plan, &out);
-	struct report_options ro = cli_report_options(&cfg);
-	struct text_style st = text_style_from(&ro);
+	struct text_style st = terminal_style(&cfg);
 	analysis_update(ex.an, out.results, out.n, out.reference);
 	if (out.n > 1)
 		text_summary(&st, ex.an, out.results);
