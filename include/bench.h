@@ -205,7 +205,7 @@ struct bench_events {
  * a noisy command cannot run forever; the report says when it stopped one. */
 #define BENCH_PRECISION_MAX_TIME_S 60.0
 /* Apply that default to the stop rule; true if it did. */
-bool bench_default_cap(struct plan_stop *cfg);
+bool bench_default_cap(struct plan_stop *stop);
 
 /*
  * Why a benchmark stopped at a cap (STOP_MAX_RUNS, STOP_MAX_TIME) after n
@@ -213,7 +213,7 @@ bool bench_default_cap(struct plan_stop *cfg);
  * before reaching --min-runs 10 and --min-time 3 s".  NULL for the other
  * reasons.  default_cap: the cap is bench_default_cap()'s.
  */
-const char *bench_stop_text(enum stop_reason s, const struct plan_stop *cfg,
+const char *bench_stop_text(enum stop_reason s, const struct plan_stop *stop,
 			    bool default_cap, size_t n, double total_wall_s,
 			    double rel_halfwidth, char *buf, size_t len);
 
@@ -224,11 +224,11 @@ const char *bench_stop_text(enum stop_reason s, const struct plan_stop *cfg,
  * script's missing #! interpreter.  Returns CBENCH_EXIT_OK and a runner in
  * *out, or the exit code of the first problem (sent as an error message
  * through ev, *out NULL).  Notes (dropped counters, the shuffle seed) go
- * through ev too.  ev is copied; cfg, plan and ev->arg must outlive the
+ * through ev too.  ev is copied; opt, plan and ev->arg must outlive the
  * runner.
  */
 struct bench_runner;
-int bench_open(const struct bench_options *cfg, const struct plan *plan,
+int bench_open(const struct bench_options *opt, const struct plan *plan,
 	       const struct bench_events *ev, struct bench_runner **out);
 /* Run everything into out (exit_code set); never prints, never exits. */
 void bench_run(struct bench_runner *br, struct bench_outcome *out);

@@ -76,7 +76,7 @@ struct plan_bench {
 	struct param_value *params;   /* every parameter of this combination */
 	size_t n_params;
 	char *setup, *prepare, *conclude, *cleanup;   /* NULL if none */
-	const char *output;       /* null|pipe|inherit|FILE (from config) */
+	const char *output;       /* null|pipe|inherit|FILE (--output) */
 	bool is_reference;
 };
 
@@ -92,7 +92,7 @@ struct plan {
  * parameter values, duplicate names, too many combinations, a reference
  * that uses a parameter).
  */
-int planner_build(const struct plan_options *cfg, struct plan *plan,
+int planner_build(const struct plan_options *opt, struct plan *plan,
 		  char *err, size_t errlen);
 void planner_free(struct plan *plan);
 
@@ -125,7 +125,7 @@ enum stop_reason {
  * budgets of it.  rel_halfwidth is the current relative half-width of the
  * mean's confidence interval (NaN if unknown); used with --precision.
  */
-enum stop_reason planner_next(const struct plan_stop *cfg, size_t n,
+enum stop_reason planner_next(const struct plan_stop *stop, size_t n,
 			      double cost_s, double rel_halfwidth);
 
 /*
