@@ -21,11 +21,47 @@
 #ifndef CBENCH_BENCH_H
 #define CBENCH_BENCH_H
 
-#include "cli.h"
+#include "diag.h"      /* CBENCH_EXIT_* */
 #include "planner.h"
 #include "results.h"
+#include "strlist.h"
 
+#include <stdbool.h>
 #include <stdint.h>
+
+/* -N, -S: whether the commands run under a shell. */
+enum shell_mode { SHELL_AUTO, SHELL_NONE, SHELL_FORCE };
+/* --aslr: the commands' address-space randomisation (SYSTEM: as the
+ * system has it). */
+enum aslr_mode { ASLR_SYSTEM, ASLR_ON, ASLR_OFF };
+
+/* What the runner is asked for (main.c fills it through
+ * cli_bench_options, cli_layers.h; the names are struct config's). */
+struct bench_options {
+	struct plan_stop stop;         /* when a benchmark has enough runs */
+	long warmup;
+	struct strlist commands;       /* as given (for the quoting hint) */
+	enum shell_mode shell_mode;
+	const char *shell;             /* for SHELL_FORCE: the program */
+	/* for SHELL_FORCE: the words after the program, NULL-terminated,
+	 * to go before "-c LINE" */
+	const char *const *shell_args;
+	bool ignore_failure;
+	const int *ignore_codes;       /* NULL: every non-zero exit */
+	size_t n_ignore_codes;
+	double timeout_s;              /* 0: none */
+	bool keep_background;          /* leave a run's background jobs alone */
+	double confidence;             /* of the --precision interval */
+	uint64_t seed;
+	bool seed_given;
+	const char *input;             /* --input, or NULL */
+	const char *counters;          /* NULL: default set */
+	/* noise control: CPU lists as given (NULL: not given; --pin-hooks
+	 * "none": unpinned), --aslr, --randomize-layout */
+	const char *pin, *pin_hooks, *pin_self;
+	enum aslr_mode aslr;
+	bool randomize_layout;
+};
 
 struct bench_outcome {
 	struct bench_result **results;
@@ -169,8 +205,8 @@ struct bench_events {
 /* --precision with no --max-runs, --max-time (or --runs) gets this cap, so
  * a noisy command cannot run forever; the report says when it stopped one. */
 #define BENCH_PRECISION_MAX_TIME_S 60.0
-/* Apply that default to cfg; true if it did. */
-bool bench_default_cap(struct config *cfg);
+/* Apply that default to the stop rule; true if it did. */
+bool bench_default_cap(struct plan_stop *stop);
 
 /*
  * Why a benchmark stopped at a cap (STOP_MAX_RUNS, STOP_MAX_TIME) after n
@@ -178,7 +214,7 @@ bool bench_default_cap(struct config *cfg);
  * before reaching --min-runs 10 and --min-time 3 s".  NULL for the other
  * reasons.  default_cap: the cap is bench_default_cap()'s.
  */
-const char *bench_stop_text(enum stop_reason s, const struct config *cfg,
+const char *bench_stop_text(enum stop_reason s, const struct plan_stop *stop,
 			    bool default_cap, size_t n, double total_wall_s,
 			    double rel_halfwidth, char *buf, size_t len);
 
@@ -189,11 +225,11 @@ const char *bench_stop_text(enum stop_reason s, const struct config *cfg,
  * script's missing #! interpreter.  Returns CBENCH_EXIT_OK and a runner in
  * *out, or the exit code of the first problem (sent as an error message
  * through ev, *out NULL).  Notes (dropped counters, the shuffle seed) go
- * through ev too.  ev is copied; cfg, plan and ev->arg must outlive the
+ * through ev too.  ev is copied; opt, plan and ev->arg must outlive the
  * runner.
  */
 struct bench_runner;
-int bench_open(const struct config *cfg, const struct plan *plan,
+int bench_open(const struct bench_options *opt, const struct plan *plan,
 	       const struct bench_events *ev, struct bench_runner **out);
 /* Run everything into out (exit_code set); never prints, never exits. */
 void bench_run(struct bench_runner *br, struct bench_outcome *out);

@@ -14,7 +14,15 @@
 #ifndef CBENCH_CLI_H
 #define CBENCH_CLI_H
 
+/* The layers' own enums and structs that struct config's fields use. */
+#include "bench.h"         /* enum shell_mode, enum aslr_mode */
 #include "diag.h"
+#include "export.h"        /* enum export_format, struct export_req */
+#include "export_text.h"   /* enum style, enum time_unit */
+#include "gate.h"          /* enum match_by */
+#include "planner.h"       /* enum run_order, struct param_spec */
+#include "strlist.h"
+#include "version.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -120,40 +128,12 @@ struct cli_option {
 extern const struct cli_option cli_options[];
 extern const size_t cli_n_options;
 
-enum shell_mode { SHELL_AUTO, SHELL_NONE, SHELL_FORCE };
-enum style { STYLE_AUTO, STYLE_BASIC, STYLE_FULL, STYLE_NOCOLOR, STYLE_COLOR,
-	     STYLE_NONE };
-enum time_unit { UNIT_AUTO, UNIT_US, UNIT_MS, UNIT_S };
-enum run_order { ORDER_SEQUENTIAL, ORDER_INTERLEAVED, ORDER_SHUFFLED };
+/* --sort: the command line's own; cli_layers.c turns it into the
+ * analysis's and the report's orderings. */
 enum sort_mode { SORT_AUTO, SORT_COMMAND, SORT_MEAN_TIME };
-enum match_by { MATCH_COMMAND, MATCH_NAME };
-enum aslr_mode { ASLR_SYSTEM, ASLR_ON, ASLR_OFF };
 /* `cbench system ACTION` (spin: the noise loop the check runs). */
 enum system_action { SYSTEM_NONE, SYSTEM_CHECK, SYSTEM_TUNE, SYSTEM_RESET,
 		     SYSTEM_SPIN };
-enum export_format { EXPORT_JSON, EXPORT_MARKDOWN, EXPORT_ASCIIDOC,
-		     EXPORT_ORGMODE, EXPORT_CSV, EXPORT_CSV_RUNS,
-		     EXPORT_HTML, EXPORT_BMF, EXPORT_GITHUB_BENCHMARK, EXPORT_JUNIT,
-		     EXPORT_GITHUB_BENCHMARK_BIGGER, EXPORT__COUNT };
-
-struct export_req {
-	enum export_format format;
-	const char *path;         /* "-" for stdout */
-	const char *option;       /* as typed: "--export-json", "--save-baseline" */
-};
-
-struct param_spec {
-	const char *name;
-	bool is_scan;
-	const char *min, *max, *step;  /* scan; step NULL = 1 */
-	const char *list;              /* list, unsplit */
-};
-
-/* A list of strings given by a repeatable option. */
-struct strlist {
-	const char **v;
-	size_t n, cap;
-};
 
 /* What the command line asks for besides running: --help, --version and
  * the hidden --list-options (cli_parse returns -1 with exit code 0). */
@@ -304,7 +284,5 @@ int cli_parse_thresholds(const char *spec, struct cli_threshold *out,
  * for an unknown or repeated metric (reason in err). */
 int cli_parse_metric_list(const char *list, char names[][32], size_t max,
 			  char *err, size_t errlen);
-
-#define CBENCH_VERSION "0.1.0"
 
 #endif

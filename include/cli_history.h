@@ -47,8 +47,6 @@ int cli_history_parse(int argc, char **argv, struct history_cmd *out,
 		      char *err, size_t errlen);
 void cli_history_free(struct history_cmd *c);
 
-/* The subcommand's name ("trend"). */
-const char *cli_history_sub_name(enum history_sub s);
 
 /* For the completion and sync tests: one line per option, "name\tARG\t
  * sub,sub" (ARG empty for a flag). */

@@ -38,8 +38,6 @@ void diag_usage_sub(const char *sub, const char *fmt, ...)
  * allocation (xalloc.c). */
 void diag_out_of_memory(void) __attribute__((noreturn));
 
-/* Warnings printed so far (tests and the summary use it). */
-unsigned diag_warning_count(void);
 /* quiet: no warnings and no notes (--style none); errors always show. */
 void diag_set_quiet(bool quiet);
 /* show false: no notes (--quiet). */

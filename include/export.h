@@ -24,11 +24,12 @@
 
 #include "analysis.h"
 #include "bench.h"
-#include "cli.h"
+#include "export_text.h"   /* enum time_unit */
 #include "results.h"
 #include "stats.h"
 #include "syscheck.h"
 #include "sysinfo.h"
+#include "version.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,9 +37,35 @@
 
 struct plan;
 
+/* The formats, one per --export-* option (export_function). */
+enum export_format { EXPORT_JSON, EXPORT_MARKDOWN, EXPORT_ASCIIDOC,
+		     EXPORT_ORGMODE, EXPORT_CSV, EXPORT_CSV_RUNS,
+		     EXPORT_HTML, EXPORT_BMF, EXPORT_GITHUB_BENCHMARK, EXPORT_JUNIT,
+		     EXPORT_GITHUB_BENCHMARK_BIGGER, EXPORT__COUNT };
+
+/* One export asked for. */
+struct export_req {
+	enum export_format format;
+	const char *path;         /* "-" for stdout */
+	const char *option;       /* as typed: "--export-json", "--save-baseline" */
+};
+
+/* What the exports are asked for on the command line and record of it
+ * (main.c fills it through cli_export_options, cli_layers.h). */
+struct export_options {
+	/* the analysis the documents read (paired set from the outcome's
+	 * order when export_doc_new analyses an outcome itself) */
+	struct analysis_options analysis;
+	enum time_unit time_unit;      /* the tables' unit (--time-unit) */
+	enum run_order order;          /* --order, as given */
+	/* the run's settings: the JSON records them under "options", and
+	 * the noise controls in its context */
+	struct bench_options run;
+};
+
 /* What an export says about the invocation, besides the results. */
 struct export_context {
-	const struct config *cfg;
+	const struct export_options *opts;
 	int argc;
 	char *const *argv;
 	struct machine_info machine;
@@ -69,8 +96,6 @@ struct export_doc *export_doc_new(const struct export_context *ctx,
 				  const struct bench_outcome *outcome,
 				  const struct analysis *an);
 void export_doc_free(struct export_doc *d);
-/* The analysis options cfg asks for. */
-struct analysis_options export_analysis_options(const struct config *cfg);
 
 /* An exporter prints the whole document to f; returns 0, or -1 (I/O
  * errors are also seen through ferror(f)). */
@@ -98,8 +123,6 @@ int export_github_benchmark_bigger_write(FILE *f, const struct export_doc *d);
  * display name, then " [n=1, m=x]" when parameterised (caller frees). */
 char *export_ci_name(const char *name, const struct param_value *params,
 		     size_t n_params);
-bool export_ci_same_params(const struct bench_result *a,
-			   const struct bench_result *b);
 /* A cJSON string of s, invalid UTF-8 bytes as U+FFFD (export_json.c). */
 struct cJSON *export_json_text(const char *s);
 /* Write text (len bytes) to path as export_write does (atomically for a
@@ -114,6 +137,19 @@ const char *export_option_name(enum export_format format);
  * messages. */
 const char *export_req_option(const struct export_req *r);
 
+/* The files an invocation writes and reads, for the checks before the
+ * first run (main.c fills it through cli_export_files, cli_layers.h). */
+struct export_files {
+	const struct export_req *exports;
+	size_t n_exports;
+	const char *input;             /* --input, or NULL */
+	/* read: --baseline and the two files of `cbench compare` (NULL: none) */
+	const char *baseline, *compare_base, *compare_new;
+	/* the --output files, and the commands and hooks, whose first word
+	 * may name a script */
+	struct plan_options plan;
+};
+
 /*
  * Before the first run: no two of the exports, the --output files and
  * --input are one file (compared by device and inode, or by canonical
@@ -121,7 +157,7 @@ const char *export_req_option(const struct export_req *r);
  * by commands), and every --output FILE can be created.  Returns 0, or -1
  * with the first problem in err.
  */
-int export_check_files(const struct config *cfg, char *err, size_t errlen);
+int export_check_files(const struct export_files *xf, char *err, size_t errlen);
 
 /*
  * Check every destination before the first run: its directory exists and
@@ -130,7 +166,8 @@ int export_check_files(const struct config *cfg, char *err, size_t errlen);
  * file (as in export_check_files).  Returns 0, or -1 with the first
  * problem in err.
  */
-int export_check_destinations(const struct config *cfg, char *err, size_t errlen);
+int export_check_destinations(const struct export_files *xf, char *err,
+			      size_t errlen);
 
 /* Is an --output value a file (not null, pipe or inherit)? */
 bool export_output_is_file(const char *output);

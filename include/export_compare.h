@@ -7,15 +7,12 @@
 #ifndef CBENCH_EXPORT_COMPARE_H
 #define CBENCH_EXPORT_COMPARE_H
 
-#include "cli.h"
 #include "gate.h"
 #include "export_text.h"
 
 #include <stdio.h>
 
 void export_compare_text(const struct text_style *st, const struct cmp_report *r);
-void export_compare_markdown(FILE *f, const struct cmp_report *r,
-			     enum time_unit unit);
 /* ::error:: lines for regressions, ::warning:: for one-sided or undecided
  * benchmarks (https://docs.github.com/actions: workflow commands). */
 void export_compare_github(FILE *f, const struct cmp_report *r);

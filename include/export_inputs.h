@@ -5,7 +5,7 @@
 #ifndef CBENCH_EXPORT_INPUTS_H
 #define CBENCH_EXPORT_INPUTS_H
 
-#include "cli.h"
+#include "export.h"
 
 #include <stddef.h>
 
@@ -16,12 +16,12 @@
  * --output files), by file identity (fileid.h).  Returns 0, or -1 with
  * the first clash in err.
  */
-int export_check_inputs(const struct config *cfg, char *err, size_t errlen);
+int export_check_inputs(const struct export_files *xf, char *err, size_t errlen);
 
 /* At most one export goes to cbench's stdout, counting "-", /dev/stdout,
  * /proc/self/fd/N that is descriptor 1 and a regular file stdout was
  * redirected into.  Returns 0, or -1 with the two exports in err. */
-int export_check_stdout(const struct config *cfg, char *err, size_t errlen);
+int export_check_stdout(const struct export_files *xf, char *err, size_t errlen);
 
 /* How many other hard links the existing file at an export's path has
  * (0: none, or not a regular file): they keep the old contents, since an

@@ -6,11 +6,31 @@
 #define CBENCH_EXPORT_TEXT_H
 
 #include "analysis.h"
-#include "cli.h"
 #include "results.h"
 
 #include <stdbool.h>
 #include <stdio.h>
+
+/* --style: how the report looks (resolved against the terminal by
+ * text_style_from). */
+enum style { STYLE_AUTO, STYLE_BASIC, STYLE_FULL, STYLE_NOCOLOR, STYLE_COLOR,
+	     STYLE_NONE };
+/* --time-unit: the unit times are shown in (AUTO: one picked per value). */
+enum time_unit { UNIT_AUTO, UNIT_US, UNIT_MS, UNIT_S };
+
+/* What the terminal report is asked for on the command line (main.c
+ * fills it through cli_report_options, cli_layers.h). */
+struct report_options {
+	enum style style;
+	enum time_unit unit;
+	bool by_command;     /* --sort=command */
+	bool has_reference;  /* --reference */
+	double confidence;   /* --confidence */
+	double precision;    /* --precision (relative), 0: off */
+	bool output_shown;   /* a command's output goes to the terminal
+				(--show-output, --output inherit) */
+	bool quiet;          /* --quiet: no notes */
+};
 
 struct text_style {
 	bool color;          /* ANSI colours on stdout */
@@ -38,7 +58,7 @@ struct text_style {
  * only, https://no-color.org).  No progress bar when a command's output
  * goes to the terminal (--show-output, --output inherit): the two would
  * mix. */
-struct text_style text_style_from(const struct config *cfg);
+struct text_style text_style_from(const struct report_options *o);
 
 /* Format seconds in a fixed unit (or one chosen for `ref`). */
 const char *text_unit_name(enum time_unit u);
@@ -67,10 +87,9 @@ void text_bench_report(const struct text_style *st, const struct bench_result *r
 void text_summary(const struct text_style *st, const struct analysis *an,
 		  struct bench_result *const *rs);
 
-/* Columns of the terminal on stderr (TIOCGWINSZ), else $COLUMNS, else 80. */
-int text_terminal_width(void);
 /* Progress bar on stderr; redraws at most every 50 ms.  The line fits the
- * terminal (text_terminal_width() - 1 columns): the bar shrinks from 30
+ * terminal (its width on stderr, else $COLUMNS, else 80, less one
+ * column): the bar shrinks from 30
  * cells, and the label is dropped when fewer than 10 would remain. */
 void text_progress(const struct text_style *st, const char *what, size_t done,
 		   size_t total_hint, double estimate_s);

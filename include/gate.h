@@ -32,7 +32,7 @@
 #ifndef CBENCH_GATE_H
 #define CBENCH_GATE_H
 
-#include "cli.h"
+#include "diag.h"      /* DIAG_MSG_MAX, CBENCH_EXIT_* */
 #include "results.h"
 #include "stats.h"
 
@@ -43,6 +43,9 @@
  * per run. */
 #define CMP_CPU_TIME MET_COUNT
 #define CMP_N_METRICS (MET_COUNT + 1)
+
+/* --match-by: how the benchmarks of two sets are paired. */
+enum match_by { MATCH_COMMAND, MATCH_NAME };
 
 enum cmp_format {
 	CMP_FMT_CBENCH,      /* cbench-results JSON */
@@ -207,11 +210,6 @@ int gate_compare(const struct cmp_set *base, const struct cmp_set *new,
 		const struct cmp_options *opt, struct cmp_report *out,
 		char *err, size_t errlen);
 void gate_report_free(struct cmp_report *r);
-
-/* The names of the rows with verdict v, "'a', 'b'", cut with "..." when
- * they do not fit in len bytes. */
-void gate_names(const struct cmp_row *rows, size_t n, enum cmp_verdict v,
-		   char *buf, size_t len);
 
 /* Seed of the comparison's resampling when --seed is not given: a gate
  * must give the same verdict on the same two files every time. */

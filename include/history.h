@@ -45,9 +45,6 @@ struct history;
 /* Was cbench built with libpq (postgresql:// targets)? */
 bool history_have_postgresql(void);
 
-/* Is TARGET a PostgreSQL URL (else a SQLite file)? */
-bool history_is_url(const char *target);
-
 /*
  * Open TARGET, creating the SQLite file (and its directory) or the
  * PostgreSQL schema when missing, and migrating an older schema.  With

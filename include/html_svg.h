@@ -30,7 +30,9 @@
 void html_text(FILE *f, const char *s);
 /* <!DOCTYPE html> to <body>, the style sheet inline. */
 void html_head(FILE *f, const char *title);
-void html_tail(FILE *f, const char *generator);
+/* The footer, "Made by cbench VERSION" then how, and the end of the page;
+ * returns 0, or -1 if f has an error. */
+int html_tail(FILE *f, const char *how);
 
 /* A unit for the values of one axis or table column. */
 struct html_unit {

@@ -18,8 +18,8 @@
 #ifndef CBENCH_PLANNER_H
 #define CBENCH_PLANNER_H
 
-#include "cli.h"
 #include "results.h"
+#include "strlist.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,6 +27,44 @@
 
 /* Most benchmarks (commands x parameter combinations) one invocation runs. */
 #define PLANNER_MAX_BENCHMARKS 100000
+
+/* --order: how the runs of the benchmarks take turns (planner_order_new). */
+enum run_order { ORDER_SEQUENTIAL, ORDER_INTERLEAVED, ORDER_SHUFFLED };
+
+/* One -P scan or -L list, as given. */
+struct param_spec {
+	const char *name;
+	bool is_scan;
+	const char *min, *max, *step;  /* scan; step NULL = 1 */
+	const char *list;              /* list, unsplit */
+};
+
+/* What the plan is built from (main.c fills it through cli_plan_options,
+ * cli_layers.h; the names are struct config's). */
+struct plan_options {
+	struct strlist commands;       /* in command-line order */
+	struct strlist names;          /* -n, by command */
+	const struct param_spec *params;
+	size_t n_params;
+	/* the hooks: none, one for every command, or one per command */
+	struct strlist setup, prepare, conclude, cleanup;
+	const char *reference;         /* --reference, or NULL */
+	const char *reference_name;    /* --reference-name, or NULL */
+	enum run_order order;
+	struct strlist outputs;        /* --output, once or per command */
+	bool show_output;
+};
+
+/* When a benchmark has enough runs (planner_next): -r, -m, -M,
+ * --min-time, --max-time, --precision (cli_plan_stop fills it). */
+struct plan_stop {
+	long runs;                     /* 0: not given */
+	long min_runs;
+	long max_runs;                 /* 0: unlimited */
+	double min_time_s;
+	double max_time_s;             /* 0: none */
+	double precision;              /* relative, 0: off */
+};
 
 struct plan_bench {
 	char *name;               /* display name, parameters substituted; a
@@ -38,7 +76,7 @@ struct plan_bench {
 	struct param_value *params;   /* every parameter of this combination */
 	size_t n_params;
 	char *setup, *prepare, *conclude, *cleanup;   /* NULL if none */
-	const char *output;       /* null|pipe|inherit|FILE (from config) */
+	const char *output;       /* null|pipe|inherit|FILE (--output) */
 	bool is_reference;
 };
 
@@ -54,7 +92,7 @@ struct plan {
  * parameter values, duplicate names, too many combinations, a reference
  * that uses a parameter).
  */
-int planner_build(const struct config *cfg, struct plan *plan,
+int planner_build(const struct plan_options *opt, struct plan *plan,
 		  char *err, size_t errlen);
 void planner_free(struct plan *plan);
 
@@ -87,7 +125,7 @@ enum stop_reason {
  * budgets of it.  rel_halfwidth is the current relative half-width of the
  * mean's confidence interval (NaN if unknown); used with --precision.
  */
-enum stop_reason planner_next(const struct config *cfg, size_t n,
+enum stop_reason planner_next(const struct plan_stop *stop, size_t n,
 			      double cost_s, double rel_halfwidth);
 
 /*
@@ -162,7 +200,8 @@ struct planner_steps {
 	struct planner_step last;
 };
 
-void planner_steps_init(struct planner_steps *it, const struct config *cfg,
+/* The steps of benchmark b with warmup (-w) warmup runs first. */
+void planner_steps_init(struct planner_steps *it, long warmup,
 			const struct plan_bench *b);
 struct planner_step planner_steps_next(struct planner_steps *it);
 /* No more runs: cleanup says whether the cleanup is still wanted (not

@@ -12,15 +12,15 @@
 
 #include "analysis.h"
 #include "bench.h"
-#include "cli.h"
+#include "export_text.h"
 
 struct report;
 
-/* A report for cfg's style and order, resolved against the terminal now
+/* A report for o's style and the plan's order, resolved against the terminal now
  * (after any redirection of stdout).  Each benchmark's report is read
  * from its entry in an, which the report brings up to date first (so the
  * exports find it computed). */
-struct report *report_new(const struct config *cfg, const struct plan *plan,
+struct report *report_new(const struct report_options *o, const struct plan *plan,
 			  struct analysis *an);
 void report_free(struct report *rep);
 

@@ -14,8 +14,8 @@
 #ifndef CBENCH_REPORT_LOAD_H
 #define CBENCH_REPORT_LOAD_H
 
-#include "cli.h"
 #include "gate.h"
+#include "planner.h"   /* enum run_order */
 #include "results.h"
 #include "sysinfo.h"
 

@@ -46,9 +46,6 @@ int stats_summarize(const double *x, size_t n, double confidence,
 void stats_summarize_columns(const double *const *x, size_t n, size_t ncols,
 			     double confidence, struct stats_summary *out);
 
-/* Hyndman-Fan type 7 quantile p (0..1) of sorted[0..n), n >= 1. */
-double stats_quantile_sorted(const double *sorted, size_t n, double p);
-
 /* Set RUN_OUTLIER_MILD / RUN_OUTLIER_SEVERE (results.h) in flags[i] for
  * each x[i] beyond Tukey's fences of s; clears them elsewhere. */
 void stats_flag_outliers(const double *x, size_t n, const struct stats_summary *s,

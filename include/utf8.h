@@ -8,8 +8,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Length of the valid UTF-8 sequence at s, or 0. */
-size_t utf8_seq(const unsigned char *s);
 /* Is s valid UTF-8 throughout? */
 bool utf8_valid(const char *s);
 /* A copy of s with every byte that does not start a valid UTF-8 sequence

@@ -4,6 +4,7 @@
  */
 #include "bench.h"
 #include "cli.h"
+#include "cli_layers.h"
 #include "gate.h"
 #include "counters.h"
 #include "cpulist.h"
@@ -36,6 +37,7 @@
 
 /* The exports of this invocation, rewritten by bench_run's callback. */
 struct exports {
+	const struct config *cfg;   /* the exports asked for */
 	struct export_context ctx;
 	struct analysis *an;   /* the invocation's analysis document */
 	bool failed;
@@ -94,7 +96,7 @@ static bool outcome_complete(const struct exports *e,
 static void write_exports(struct exports *e, const struct bench_outcome *o,
 			  bool at_end)
 {
-	const struct config *cfg = e->ctx.cfg;
+	const struct config *cfg = e->cfg;
 	if (cfg->n_exports == 0 || o->n == 0)
 		return;
 	/* At the end, files already holding this outcome, marked as
@@ -146,16 +148,25 @@ static bool likely_cause(void *arg, char *buf, size_t len)
 	return syscheck_likely_cause(&c, buf, len);
 }
 
+/* The terminal report's style for cfg, resolved against the terminal now. */
+static struct text_style terminal_style(const struct config *cfg)
+{
+	struct report_options ro = cli_report_options(cfg);
+	return text_style_from(&ro);
+}
+
 /* The pre-run checks, then the run, reported on the terminal; the exports
  * rewritten after each benchmark. */
 static void run_benchmarks(const struct config *cfg, const struct plan *plan,
 			   struct exports *ex, struct bench_outcome *out)
 {
-	struct report *rep = report_new(cfg, plan, ex->an);
+	struct report_options ro = cli_report_options(cfg);
+	struct report *rep = report_new(&ro, plan, ex->an);
 	report_set_cause(rep, likely_cause, ex);
 	struct bench_events ev = report_events(rep, on_bench_done, ex);
 	struct bench_runner *br;
-	int rc = bench_open(cfg, plan, &ev, &br);
+	struct bench_options bopt = cli_bench_options(cfg);
+	int rc = bench_open(&bopt, plan, &ev, &br);
 	if (rc == CBENCH_EXIT_OK)
 		bench_run(br, out);
 	else
@@ -459,7 +470,7 @@ static int show_gate(const struct config *cfg, struct gate_result *g)
 	bool export_to_stdout = false;
 	for (size_t i = 0; i < cfg->n_exports; i++)
 		export_to_stdout |= strcmp(cfg->exports[i].path, "-") == 0;
-	struct text_style st = text_style_from(cfg);
+	struct text_style st = terminal_style(cfg);
 	if (!export_to_stdout)
 		export_compare_text(&st, &g->rep);
 	/* --export-markdown is the pull-request report in compare mode; after
@@ -649,11 +660,12 @@ static int run_compare(const struct config *cfg)
 	int rc = CBENCH_EXIT_USAGE;
 	for (size_t i = 0; i < cfg->n_exports; i++)
 		stdout_checked |= strcmp(cfg->exports[i].path, "-") == 0;
-	if (export_check_inputs(cfg, err, sizeof err) != 0 ||
-	    export_check_stdout(cfg, err, sizeof err) != 0 ||
+	struct export_files xf = cli_export_files(cfg);
+	if (export_check_inputs(&xf, err, sizeof err) != 0 ||
+	    export_check_stdout(&xf, err, sizeof err) != 0 ||
 	    gate_load(cfg->compare_base, &base, err, sizeof err) != 0 ||
 	    gate_load(cfg->compare_new, &new, err, sizeof err) != 0 ||
-	    export_check_destinations(cfg, err, sizeof err) != 0)
+	    export_check_destinations(&xf, err, sizeof err) != 0)
 		diag_error("%s", err);
 	else if (gates_from(cfg) == 0 && check_complete(cfg, base) == 0 &&
 		 check_complete(cfg, new) == 0)
@@ -668,7 +680,8 @@ static int run_compare(const struct config *cfg)
 static int run_report(struct config *cfg)
 {
 	char err[DIAG_MSG_MAX];
-	int rc = report_page_build(cfg, err, sizeof err);
+	struct report_page_options po = cli_report_page_options(cfg);
+	int rc = report_page_build(&po, err, sizeof err);
 	if (rc != CBENCH_EXIT_OK)
 		diag_error("%s", err);
 	cli_free(cfg);
@@ -794,11 +807,12 @@ static int before_running(const struct config *cfg,
 	if (baseline && (check_baseline(cfg, baseline, plan) != 0 ||
 			 check_gate_counted(cfg) != 0))
 		return CBENCH_EXIT_USAGE;
-	if (export_check_files(cfg, err, sizeof err) != 0) {
+	struct export_files xf = cli_export_files(cfg);
+	if (export_check_files(&xf, err, sizeof err) != 0) {
 		diag_usage("%s", err);
 		return CBENCH_EXIT_USAGE;
 	}
-	if (export_check_destinations(cfg, err, sizeof err) != 0) {
+	if (export_check_destinations(&xf, err, sizeof err) != 0) {
 		diag_error("%s", err);
 		return CBENCH_EXIT_USAGE;
 	}
@@ -1016,8 +1030,9 @@ static void tell_never_ran(const struct plan *plan, const struct bench_outcome *
 static int check_paths(const struct config *cfg)
 {
 	char err[DIAG_MSG_MAX];
-	if (export_check_inputs(cfg, err, sizeof err) != 0 ||
-	    export_check_stdout(cfg, err, sizeof err) != 0) {
+	struct export_files xf = cli_export_files(cfg);
+	if (export_check_inputs(&xf, err, sizeof err) != 0 ||
+	    export_check_stdout(&xf, err, sizeof err) != 0) {
 		diag_usage("%s", err);
 		return -1;
 	}
@@ -1099,7 +1114,8 @@ static int run(int argc, char **argv)
 
 	struct plan plan;
 	char err[DIAG_MSG_MAX];
-	if (planner_build(&cfg, &plan, err, sizeof err) != 0) {
+	struct plan_options popt = cli_plan_options(&cfg);
+	if (planner_build(&popt, &plan, err, sizeof err) != 0) {
 		diag_usage("%s", err);
 		gate_set_free(baseline);
 		cli_free(&cfg);
@@ -1118,11 +1134,12 @@ static int run(int argc, char **argv)
 		cli_free(&cfg);
 		return exit_code;
 	}
-	struct analysis_options aopt = export_analysis_options(&cfg);
+	struct export_options xo = cli_export_options(&cfg);
+	struct analysis_options aopt = xo.analysis;
 	aopt.paired = plan.order != ORDER_SEQUENTIAL;
-	struct exports ex = {.ctx = {.cfg = &cfg, .argc = argc, .argv = argv,
-				     .plan = &plan},
-			     .an = analysis_new(&aopt)};
+	struct exports ex = {.cfg = &cfg, .an = analysis_new(&aopt),
+			     .ctx = {.opts = &xo, .argc = argc, .argv = argv,
+				     .plan = &plan}};
 	ex.ctx.machine = machine;
 	/* The git state is for the exports: read it (git runs) only for them. */
 	if (cfg.n_exports)
@@ -1136,7 +1153,7 @@ static int run(int argc, char **argv)
 	run_benchmarks(&cfg, &plan, &ex, &out);
 
 	tell_never_ran(&plan, &out);
-	struct text_style st = text_style_from(&cfg);
+	struct text_style st = terminal_style(&cfg);
 	analysis_update(ex.an, out.results, out.n, out.reference);
 	if (out.n > 1)
 		text_summary(&st, ex.an, out.results);

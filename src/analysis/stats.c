@@ -162,7 +162,7 @@ static double *sorted_finite(const double *x, size_t n, size_t *k)
 	return v;
 }
 
-double stats_quantile_sorted(const double *sorted, size_t n, double p)
+static double stats_quantile_sorted(const double *sorted, size_t n, double p)
 {
 	if (n == 0)
 		return NAN;

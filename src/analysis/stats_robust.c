@@ -144,6 +144,27 @@ static size_t paired_copy(const double *a, const double *b, size_t n,
 	return k;
 }
 
+/* The two samples' finite values into new arrays: the complete rounds
+ * when paired (a and b must then be as long), else each sample's own.
+ * Returns -1, with nothing allocated, for paired samples of different
+ * lengths. */
+static int finite_sides(const double *a, size_t na, const double *b,
+			size_t nb, bool paired, double **va, size_t *ka,
+			double **vb, size_t *kb)
+{
+	*va = *vb = NULL;
+	*ka = *kb = 0;
+	if (paired) {
+		if (na != nb)
+			return -1;
+		*ka = *kb = paired_copy(a, b, na, va, vb);
+	} else {
+		*va = finite_copy(a, na, ka);
+		*vb = finite_copy(b, nb, kb);
+	}
+	return 0;
+}
+
 /* Two-pass mean and sample variance (n - 1) of v[0..n), n >= 1. */
 static void mean_var(const double *v, size_t n, double *m, double *var)
 {
@@ -808,18 +829,12 @@ int stats_boot_ratio_ci(const double *a, size_t na, const double *b,
 			size_t nb, bool paired, double confidence, size_t B,
 			uint64_t seed, double factor, double *lo, double *hi)
 {
-	double *va = NULL, *vb = NULL;
+	double *va, *vb;
 	size_t ka, kb;
 	int rc = -1;
 	*lo = *hi = NAN;
-	if (paired) {
-		if (na != nb)
-			return -1;
-		ka = kb = paired_copy(a, b, na, &va, &vb);
-	} else {
-		va = finite_copy(a, na, &ka);
-		vb = finite_copy(b, nb, &kb);
-	}
+	if (finite_sides(a, na, b, nb, paired, &va, &ka, &vb, &kb) != 0)
+		return -1;
 	if (va && vb && ka >= 2 && kb >= 2 && B >= 10)
 		rc = boot_ratio_dense(va, ka, vb, kb, paired, confidence, B,
 				      seed, factor, lo, hi);
@@ -1028,18 +1043,12 @@ int stats_compare_robust_b(const double *a, size_t na, const double *b,
 			   size_t nb, bool paired, double confidence,
 			   uint64_t seed, size_t B, struct stats_robust_cmp *out)
 {
-	double *va = NULL, *vb = NULL;
-	size_t ka = 0, kb = 0;
+	double *va, *vb;
+	size_t ka, kb;
 	int rc = -1;
 	cmp_init(out, paired, confidence);
-	if (paired) {
-		if (na != nb)
-			return -1;
-		ka = kb = paired_copy(a, b, na, &va, &vb);
-	} else {
-		va = finite_copy(a, na, &ka);
-		vb = finite_copy(b, nb, &kb);
-	}
+	if (finite_sides(a, na, b, nb, paired, &va, &ka, &vb, &kb) != 0)
+		return -1;
 	if (va && vb && ka > 0 && kb > 0)
 		rc = paired ? compare_paired(va, vb, ka, seed, B, out)
 			    : compare_unpaired(va, ka, vb, kb, seed, B, out);

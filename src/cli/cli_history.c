@@ -34,11 +34,6 @@ static const char *const sub_names[HSUB__COUNT] = {
 	[HSUB_HELP] = "help",
 };
 
-const char *cli_history_sub_name(enum history_sub s)
-{
-	return (unsigned)s < HSUB__COUNT ? sub_names[s] : "?";
-}
-
 const struct history_option_info cli_history_options[] = {
 	{"history", "TARGET", "list,show,trend,detect,export,import,prune,report",
 	 "the history (default: $CBENCH_HISTORY)"},

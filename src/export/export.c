@@ -83,17 +83,6 @@ void export_number(char *buf, size_t len, double v)
 
 /* ---- the document ---- */
 
-struct analysis_options export_analysis_options(const struct config *cfg)
-{
-	return (struct analysis_options){
-		.confidence = cfg->confidence,
-		.seed = (unsigned long)cfg->seed,
-		.tables_by_mean = cfg->sort == SORT_MEAN_TIME,
-		.summary_by_mean = cfg->sort != SORT_COMMAND,
-		.paired = cfg->order != ORDER_SEQUENTIAL,
-	};
-}
-
 struct export_doc *export_doc_new(const struct export_context *ctx,
 				  const struct bench_outcome *o,
 				  const struct analysis *an)
@@ -102,7 +91,7 @@ struct export_doc *export_doc_new(const struct export_context *ctx,
 	d->ctx = ctx;
 	d->outcome = o;
 	if (an == NULL) {
-		struct analysis_options opt = export_analysis_options(ctx->cfg);
+		struct analysis_options opt = ctx->opts->analysis;
 		opt.paired = o->order != ORDER_SEQUENTIAL;
 		d->owned = analysis_new(&opt);
 		analysis_update(d->owned, o->results, o->n, o->reference);
@@ -244,30 +233,30 @@ static int same_file(const char *opt_a, const char *a, const char *opt_b,
 
 /* Exports, --output files and --input must name different files (only
  * --output may be shared by several commands). */
-static int check_same_files(const struct config *cfg, char *err, size_t errlen)
+static int check_same_files(const struct export_files *xf, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < cfg->n_exports; i++) {
-		const struct export_req *e = &cfg->exports[i];
+	for (size_t i = 0; i < xf->n_exports; i++) {
+		const struct export_req *e = &xf->exports[i];
 		if (strcmp(e->path, "-") == 0)
 			continue;
 		const char *opt = export_req_option(e);
 		for (size_t k = 0; k < i; k++)
-			if (strcmp(cfg->exports[k].path, "-") != 0 &&
-			    fileid_same(cfg->exports[k].path, e->path))
-				return same_file(export_req_option(&cfg->exports[k]),
-						 cfg->exports[k].path, opt, e->path,
+			if (strcmp(xf->exports[k].path, "-") != 0 &&
+			    fileid_same(xf->exports[k].path, e->path))
+				return same_file(export_req_option(&xf->exports[k]),
+						 xf->exports[k].path, opt, e->path,
 						 "write to", err, errlen);
-		for (size_t k = 0; k < cfg->outputs.n; k++)
-			if (export_output_is_file(cfg->outputs.v[k]) &&
-			    fileid_same(cfg->outputs.v[k], e->path))
-				return same_file("--output", cfg->outputs.v[k], opt,
+		for (size_t k = 0; k < xf->plan.outputs.n; k++)
+			if (export_output_is_file(xf->plan.outputs.v[k]) &&
+			    fileid_same(xf->plan.outputs.v[k], e->path))
+				return same_file("--output", xf->plan.outputs.v[k], opt,
 						 e->path, "write to", err, errlen);
 	}
-	for (size_t k = 0; cfg->input && k < cfg->outputs.n; k++)
-		if (export_output_is_file(cfg->outputs.v[k]) &&
-		    fileid_same(cfg->input, cfg->outputs.v[k]))
-			return same_file("--input", cfg->input, "--output",
-					 cfg->outputs.v[k], "name", err, errlen);
+	for (size_t k = 0; xf->input && k < xf->plan.outputs.n; k++)
+		if (export_output_is_file(xf->plan.outputs.v[k]) &&
+		    fileid_same(xf->input, xf->plan.outputs.v[k]))
+			return same_file("--input", xf->input, "--output",
+					 xf->plan.outputs.v[k], "name", err, errlen);
 	return 0;
 }
 
@@ -298,13 +287,13 @@ static int check_output(const char *path, char *err, size_t errlen)
 	return -1;
 }
 
-int export_check_files(const struct config *cfg, char *err, size_t errlen)
+int export_check_files(const struct export_files *xf, char *err, size_t errlen)
 {
-	if (check_same_files(cfg, err, errlen) != 0)
+	if (check_same_files(xf, err, errlen) != 0)
 		return -1;
-	for (size_t i = 0; i < cfg->outputs.n; i++)
-		if (export_output_is_file(cfg->outputs.v[i]) &&
-		    check_output(cfg->outputs.v[i], err, errlen) != 0)
+	for (size_t i = 0; i < xf->plan.outputs.n; i++)
+		if (export_output_is_file(xf->plan.outputs.v[i]) &&
+		    check_output(xf->plan.outputs.v[i], err, errlen) != 0)
 			return -1;
 	return 0;
 }
@@ -332,13 +321,13 @@ static void temp_error(const char *opt, const char *path, const char *target,
 	free(dir);
 }
 
-int export_check_destinations(const struct config *cfg, char *err, size_t errlen)
+int export_check_destinations(const struct export_files *xf, char *err, size_t errlen)
 {
 	export_start();
-	if (check_same_files(cfg, err, errlen) != 0)
+	if (check_same_files(xf, err, errlen) != 0)
 		return -1;
-	for (size_t i = 0; i < cfg->n_exports; i++) {
-		const struct export_req *e = &cfg->exports[i];
+	for (size_t i = 0; i < xf->n_exports; i++) {
+		const struct export_req *e = &xf->exports[i];
 		const char *opt = export_req_option(e);
 		if (e->path[0] == '\0') {
 			snprintf(err, errlen, "%s: empty file name", opt);

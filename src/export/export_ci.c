@@ -50,6 +50,19 @@ char *export_ci_name(const char *name, const struct param_value *params,
 	return s;
 }
 
+/* Do a and b have the same parameters, with the same values? */
+static bool same_params(const struct bench_result *a,
+			const struct bench_result *b)
+{
+	if (a->n_params != b->n_params)
+		return false;
+	for (size_t k = 0; k < a->n_params; k++)
+		if (strcmp(a->params[k].name, b->params[k].name) != 0 ||
+		    strcmp(a->params[k].value, b->params[k].value) != 0)
+			return false;
+	return true;
+}
+
 /* The names of the document's benchmarks, made unique (see the top). */
 static char **bench_names(const struct export_doc *d)
 {
@@ -61,7 +74,7 @@ static char **bench_names(const struct export_doc *d)
 		size_t seen = 1;
 		for (size_t j = 0; j < i; j++)
 			seen += strcmp(d->outcome->results[j]->name, r->name) == 0 &&
-				export_ci_same_params(d->outcome->results[j], r);
+				same_params(d->outcome->results[j], r);
 		if (seen > 1) {
 			char *t = xasprintf("%s #%zu", names[i], seen);
 			free(names[i]);
@@ -69,18 +82,6 @@ static char **bench_names(const struct export_doc *d)
 		}
 	}
 	return names;
-}
-
-bool export_ci_same_params(const struct bench_result *a,
-			   const struct bench_result *b)
-{
-	if (a->n_params != b->n_params)
-		return false;
-	for (size_t k = 0; k < a->n_params; k++)
-		if (strcmp(a->params[k].name, b->params[k].name) != 0 ||
-		    strcmp(a->params[k].value, b->params[k].value) != 0)
-			return false;
-	return true;
 }
 
 static void free_names(char **names, size_t n)

@@ -488,11 +488,8 @@ int export_html_page(FILE *f, const struct export_doc *d, const struct html_meta
 		fprintf(f, "<p class=\"muted\">%zu benchmarks: the plots of each one "
 			"are left out to keep the page readable.</p>\n", o->n);
 	}
-	char gen[128];
-	snprintf(gen, sizeof gen, "Made by cbench %s: one self-contained page; every "
-		 "number comes from cbench's analysis.", CBENCH_VERSION);
-	html_tail(f, gen);
-	return ferror(f) ? -1 : 0;
+	return html_tail(f, ": one self-contained page; every number comes from "
+			 "cbench's analysis.");
 }
 
 /* argv as one shell-like line: words with spaces or quotes in '...'. */
@@ -527,11 +524,11 @@ static char *join_argv(int argc, char *const *argv)
 int export_html_write(FILE *f, const struct export_doc *d)
 {
 	const struct export_context *ctx = d->ctx;
-	const struct config *cfg = ctx->cfg;
+	const struct export_options *eo = ctx->opts;
 	static const char *const orders[] = {"sequential", "interleaved", "shuffled"};
 	char by[64], opts[200];
 	snprintf(by, sizeof by, "cbench %s", CBENCH_VERSION);
-	snprintf(opts, sizeof opts, "confidence %g %%, order %s%s", cfg->confidence * 100,
+	snprintf(opts, sizeof opts, "confidence %g %%, order %s%s", eo->analysis.confidence * 100,
 		 orders[d->outcome->order % 3],
 		 d->outcome->exec_exact ? ", exec-exact timing" : "");
 	char *line = join_argv(ctx->argc, ctx->argv);

@@ -5,7 +5,6 @@
  */
 #include "export_html_history.h"
 #include "html_svg.h"
-#include "cli.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -243,9 +242,5 @@ int export_html_history(FILE *f, const struct html_history *h)
 	changes_table(f, h, &u);
 	points_table(f, h, &u);
 	fputs("</section>\n", f);
-	char gen[160];
-	snprintf(gen, sizeof gen, "Made by cbench %s from its results history: one "
-		 "self-contained page.", CBENCH_VERSION);
-	html_tail(f, gen);
-	return ferror(f) ? -1 : 0;
+	return html_tail(f, " from its results history: one self-contained page.");
 }

@@ -42,20 +42,20 @@ static char *script_of(const char *cmd)
 }
 
 /* Does the read path in clash with a written file?  Fills err. */
-static int check_one(const struct config *cfg, const struct input *in,
+static int check_one(const struct export_files *xf, const struct input *in,
 		     char *err, size_t errlen)
 {
 	const char *wopt = NULL, *wpath = NULL;
-	for (size_t i = 0; i < cfg->n_exports && !wopt; i++) {
-		const struct export_req *e = &cfg->exports[i];
+	for (size_t i = 0; i < xf->n_exports && !wopt; i++) {
+		const struct export_req *e = &xf->exports[i];
 		if (strcmp(e->path, "-") != 0 && !export_is_stream(e->path) &&
 		    fileid_same(in->path, e->path)) {
 			wopt = export_req_option(e);
 			wpath = e->path;
 		}
 	}
-	for (size_t k = 0; k < cfg->outputs.n && !wopt; k++) {
-		const char *o = cfg->outputs.v[k];
+	for (size_t k = 0; k < xf->plan.outputs.n && !wopt; k++) {
+		const char *o = xf->plan.outputs.v[k];
 		if (export_output_is_file(o) && !export_is_stream(o) &&
 		    fileid_same(in->path, o)) {
 			wopt = "--output";
@@ -75,7 +75,7 @@ static int check_one(const struct config *cfg, const struct input *in,
 }
 
 /* The commands and hooks of one list, by the script they run. */
-static int check_scripts(const struct config *cfg, const struct strlist *l,
+static int check_scripts(const struct export_files *xf, const struct strlist *l,
 			 const char *option, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < l->n; i++) {
@@ -83,7 +83,7 @@ static int check_scripts(const struct config *cfg, const struct strlist *l,
 		if (script == NULL)
 			continue;
 		struct input in = {option, script};
-		int rc = check_one(cfg, &in, err, errlen);
+		int rc = check_one(xf, &in, err, errlen);
 		free(script);
 		if (rc != 0)
 			return -1;
@@ -91,30 +91,30 @@ static int check_scripts(const struct config *cfg, const struct strlist *l,
 	return 0;
 }
 
-int export_check_inputs(const struct config *cfg, char *err, size_t errlen)
+int export_check_inputs(const struct export_files *xf, char *err, size_t errlen)
 {
 	const struct input files[] = {
-		{"--baseline", cfg->baseline},
-		{"the baseline file (BASE)", cfg->compare_base},
-		{"the new results file (NEW)", cfg->compare_new},
-		{"--input", cfg->input},
+		{"--baseline", xf->baseline},
+		{"the baseline file (BASE)", xf->compare_base},
+		{"the new results file (NEW)", xf->compare_new},
+		{"--input", xf->input},
 	};
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
 		if (files[i].path && files[i].path[0] &&
-		    check_one(cfg, &files[i], err, errlen) != 0)
+		    check_one(xf, &files[i], err, errlen) != 0)
 			return -1;
 	const struct {
 		const struct strlist *list;
 		const char *option;
 	} scripts[] = {
-		{&cfg->commands, "the command"},
-		{&cfg->setup, "--setup"},
-		{&cfg->prepare, "--prepare"},
-		{&cfg->conclude, "--conclude"},
-		{&cfg->cleanup, "--cleanup"},
+		{&xf->plan.commands, "the command"},
+		{&xf->plan.setup, "--setup"},
+		{&xf->plan.prepare, "--prepare"},
+		{&xf->plan.conclude, "--conclude"},
+		{&xf->plan.cleanup, "--cleanup"},
 	};
 	for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++)
-		if (check_scripts(cfg, scripts[i].list, scripts[i].option, err,
+		if (check_scripts(xf, scripts[i].list, scripts[i].option, err,
 				  errlen) != 0)
 			return -1;
 	return 0;
@@ -131,11 +131,11 @@ static bool goes_to_stdout(const char *path)
 	       S_ISREG(a.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-int export_check_stdout(const struct config *cfg, char *err, size_t errlen)
+int export_check_stdout(const struct export_files *xf, char *err, size_t errlen)
 {
 	const struct export_req *first = NULL;
-	for (size_t i = 0; i < cfg->n_exports; i++) {
-		const struct export_req *e = &cfg->exports[i];
+	for (size_t i = 0; i < xf->n_exports; i++) {
+		const struct export_req *e = &xf->exports[i];
 		if (!goes_to_stdout(e->path))
 			continue;
 		if (first == NULL) {

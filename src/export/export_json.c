@@ -97,27 +97,29 @@ static const char *order_name(enum run_order o)
 
 static cJSON *options(const struct export_doc *d)
 {
-	const struct config *cfg = d->ctx->cfg;
+	const struct export_options *eo = d->ctx->opts;
+	const struct bench_options *run = &eo->run;
+	const struct plan_stop *stop = &run->stop;
 	const struct bench_outcome *o = d->outcome;
 	cJSON *j = cJSON_CreateObject();
-	cJSON_AddItemToObjectCS(j, "confidence", num(cfg->confidence));
-	cJSON_AddItemToObjectCS(j, "warmup", num((double)cfg->warmup));
-	cJSON_AddItemToObjectCS(j, "runs", cfg->runs > 0 ? num((double)cfg->runs)
+	cJSON_AddItemToObjectCS(j, "confidence", num(eo->analysis.confidence));
+	cJSON_AddItemToObjectCS(j, "warmup", num((double)run->warmup));
+	cJSON_AddItemToObjectCS(j, "runs", stop->runs > 0 ? num((double)stop->runs)
 						       : cJSON_CreateNull());
-	cJSON_AddItemToObjectCS(j, "min_runs", num((double)cfg->min_runs));
-	cJSON_AddItemToObjectCS(j, "max_runs", cfg->max_runs > 0
-			      ? num((double)cfg->max_runs) : cJSON_CreateNull());
-	cJSON_AddItemToObjectCS(j, "min_time_s", num(cfg->min_time_s));
-	cJSON_AddItemToObjectCS(j, "max_time_s", cfg->max_time_s > 0
-			      ? num(cfg->max_time_s) : cJSON_CreateNull());
-	cJSON_AddItemToObjectCS(j, "precision", cfg->precision > 0
-			      ? num(cfg->precision) : cJSON_CreateNull());
+	cJSON_AddItemToObjectCS(j, "min_runs", num((double)stop->min_runs));
+	cJSON_AddItemToObjectCS(j, "max_runs", stop->max_runs > 0
+			      ? num((double)stop->max_runs) : cJSON_CreateNull());
+	cJSON_AddItemToObjectCS(j, "min_time_s", num(stop->min_time_s));
+	cJSON_AddItemToObjectCS(j, "max_time_s", stop->max_time_s > 0
+			      ? num(stop->max_time_s) : cJSON_CreateNull());
+	cJSON_AddItemToObjectCS(j, "precision", stop->precision > 0
+			      ? num(stop->precision) : cJSON_CreateNull());
 	cJSON_AddItemToObjectCS(j, "order", str(order_name(o->order)));
 	/* The seed used: given, or drawn for --order=shuffled (bench.c).
 	 * A seed beyond 2^53 would lose digits as a JSON number. */
-	bool drawn = !cfg->seed_given && cfg->order == ORDER_SHUFFLED;
-	uint64_t seed = drawn ? o->order_seed : cfg->seed;
-	if (!cfg->seed_given && !drawn)
+	bool drawn = !run->seed_given && eo->order == ORDER_SHUFFLED;
+	uint64_t seed = drawn ? o->order_seed : run->seed;
+	if (!run->seed_given && !drawn)
 		cJSON_AddItemToObjectCS(j, "seed", cJSON_CreateNull());
 	else if (seed <= (UINT64_C(1) << 53))
 		cJSON_AddItemToObjectCS(j, "seed", num((double)seed));
@@ -129,9 +131,9 @@ static cJSON *options(const struct export_doc *d)
 	/* The bootstrap behind the intervals (stats_robust.h). */
 	cJSON_AddItemToObjectCS(j, "bootstrap_resamples", num(STATS_ROBUST_B));
 	cJSON_AddItemToObjectCS(j, "bootstrap_seed", num((double)d->an->opt.seed));
-	cJSON_AddItemToObjectCS(j, "timeout_s", cfg->timeout_s > 0
-			      ? num(cfg->timeout_s) : cJSON_CreateNull());
-	cJSON_AddBoolToObject(j, "ignore_failure", cfg->ignore_failure);
+	cJSON_AddItemToObjectCS(j, "timeout_s", run->timeout_s > 0
+			      ? num(run->timeout_s) : cJSON_CreateNull());
+	cJSON_AddBoolToObject(j, "ignore_failure", run->ignore_failure);
 	cJSON *ctr = cJSON_AddArrayToObject(j, "counters");
 	for (int k = 0; k < CTR_MAX; k++) {
 		bool any = false;
@@ -191,12 +193,12 @@ static void machine_more(cJSON *j, const struct export_context *c)
  * none), added to the context. */
 static void noise_context(cJSON *j, const struct export_context *ctx)
 {
-	const struct config *cfg = ctx->cfg;
+	const struct bench_options *run = &ctx->opts->run;
 	const struct {
 		const char *key, *list;
-	} pins[] = {{"pin", cfg->pin},
-		    {"pin_hooks", cfg->pin_hooks ? cfg->pin_hooks : cfg->pin},
-		    {"pin_self", cfg->pin_self}};
+	} pins[] = {{"pin", run->pin},
+		    {"pin_hooks", run->pin_hooks ? run->pin_hooks : run->pin},
+		    {"pin_self", run->pin_self}};
 	for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++) {
 		char buf[1024], why[256];
 		cpu_set_t set;
@@ -208,10 +210,10 @@ static void noise_context(cJSON *j, const struct export_context *ctx)
 			cJSON_AddItemToObject(j, pins[i].key, cJSON_CreateNull());
 		}
 	}
-	cJSON_AddItemToObject(j, "aslr", cfg->aslr == ASLR_SYSTEM
+	cJSON_AddItemToObject(j, "aslr", run->aslr == ASLR_SYSTEM
 			      ? cJSON_CreateNull()
-			      : str(cfg->aslr == ASLR_OFF ? "off" : "on"));
-	cJSON_AddBoolToObject(j, "randomize_layout", cfg->randomize_layout);
+			      : str(run->aslr == ASLR_OFF ? "off" : "on"));
+	cJSON_AddBoolToObject(j, "randomize_layout", run->randomize_layout);
 	cJSON *check = ctx->check ? syscheck_json(ctx->check) : NULL;
 	cJSON_AddItemToObject(j, "system_check", check ? check : cJSON_CreateNull());
 }

@@ -101,10 +101,10 @@ static char *relative_cell(const struct export_doc *d, size_t i)
 static void build(const struct export_doc *d, struct table *t)
 {
 	const struct bench_outcome *o = d->outcome;
-	const struct config *cfg = d->ctx->cfg;
+	const struct export_options *eo = d->ctx->opts;
 	memset(t, 0, sizeof *t);
 
-	enum time_unit unit = cfg->time_unit;
+	enum time_unit unit = eo->time_unit;
 	if (unit == UNIT_AUTO) {
 		double fastest = NAN;
 		for (size_t i = 0; i < o->n; i++)
@@ -230,7 +230,49 @@ static void md_command(FILE *f, const char *s, bool interrupted)
 		fputs(" (interrupted)", f);
 }
 
-int export_markdown_write(FILE *f, const struct export_doc *d)
+/* A cell of a Markdown table: the command as a code span. */
+static void md_cell(FILE *f, const struct table *t, size_t r, size_t c)
+{
+	if (c == COL_COMMAND)
+		md_command(f, t->cells[r * t->ncols + c], t->interrupted[r]);
+	else
+		put_escaped(f, t->cells[r * t->ncols + c], "\\|");
+}
+
+/* Markdown's rule under the header: the column's alignment. */
+static const char *md_rule(const struct table *t, size_t c)
+{
+	return t->right[c] ? "|---:" : "|:---";
+}
+
+/* A cell of an Org-mode table: the command verbatim when it can be. */
+static void org_cell(FILE *f, const struct table *t, size_t r, size_t c)
+{
+	const char *s = t->cells[r * t->ncols + c];
+	/* Verbatim =...= cannot hold the \vert{} entity. */
+	bool verb = c == COL_COMMAND && strchr(s, '|') == NULL;
+	if (verb)
+		fputc('=', f);
+	put_escaped(f, s, "\\vert{}");
+	if (verb)
+		fputc('=', f);
+	if (c == COL_COMMAND && t->interrupted[r])
+		fputs(" (interrupted)", f);
+}
+
+/* Org-mode's rule under the header. */
+static const char *org_rule(const struct table *t, size_t c)
+{
+	(void)t;
+	return c ? "+--" : "|--";
+}
+
+/* A pipe table (Markdown, Org-mode): "| a | b |" rows, the header first
+ * with rule() of each column under it, each cell written by cell(). */
+static int pipe_table(FILE *f, const struct export_doc *d,
+		      const char *(*rule)(const struct table *t, size_t c),
+		      void (*cell)(FILE *f, const struct table *t, size_t r,
+				   size_t c))
 {
 	struct table t;
 	build(d, &t);
@@ -238,21 +280,23 @@ int export_markdown_write(FILE *f, const struct export_doc *d)
 		fprintf(f, "| %s ", t.head[c]);
 	fputs("|\n", f);
 	for (size_t c = 0; c < t.ncols; c++)
-		fputs(t.right[c] ? "|---:" : "|:---", f);
+		fputs(rule(&t, c), f);
 	fputs("|\n", f);
 	for (size_t r = 0; r < t.nrows; r++) {
 		for (size_t c = 0; c < t.ncols; c++) {
 			fputs("| ", f);
-			if (c == COL_COMMAND)
-				md_command(f, t.cells[r * t.ncols + c], t.interrupted[r]);
-			else
-				put_escaped(f, t.cells[r * t.ncols + c], "\\|");
+			cell(f, &t, r, c);
 			fputc(' ', f);
 		}
 		fputs("|\n", f);
 	}
 	table_free(&t);
 	return 0;
+}
+
+int export_markdown_write(FILE *f, const struct export_doc *d)
+{
+	return pipe_table(f, d, md_rule, md_cell);
 }
 
 int export_asciidoc_write(FILE *f, const struct export_doc *d)
@@ -292,31 +336,5 @@ int export_asciidoc_write(FILE *f, const struct export_doc *d)
 
 int export_orgmode_write(FILE *f, const struct export_doc *d)
 {
-	struct table t;
-	build(d, &t);
-	for (size_t c = 0; c < t.ncols; c++)
-		fprintf(f, "| %s ", t.head[c]);
-	fputs("|\n", f);
-	for (size_t c = 0; c < t.ncols; c++)
-		fputs(c ? "+--" : "|--", f);
-	fputs("|\n", f);
-	for (size_t r = 0; r < t.nrows; r++) {
-		for (size_t c = 0; c < t.ncols; c++) {
-			const char *s = t.cells[r * t.ncols + c];
-			fputs("| ", f);
-			/* Verbatim =...= cannot hold the \vert{} entity. */
-			bool verb = c == COL_COMMAND && strchr(s, '|') == NULL;
-			if (verb)
-				fputc('=', f);
-			put_escaped(f, s, "\\vert{}");
-			if (verb)
-				fputc('=', f);
-			if (c == COL_COMMAND && t.interrupted[r])
-				fputs(" (interrupted)", f);
-			fputc(' ', f);
-		}
-		fputs("|\n", f);
-	}
-	table_free(&t);
-	return 0;
+	return pipe_table(f, d, org_rule, org_cell);
 }

@@ -9,6 +9,7 @@
  * presentation attributes cannot read CSS variables.
  */
 #include "html_svg.h"
+#include "version.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -95,11 +96,14 @@ void html_head(FILE *f, const char *title)
 	fputs("</style>\n</head>\n<body>\n", f);
 }
 
-void html_tail(FILE *f, const char *generator)
+int html_tail(FILE *f, const char *how)
 {
+	char made[256];
+	snprintf(made, sizeof made, "Made by cbench %s%s", CBENCH_VERSION, how);
 	fputs("<footer class=\"muted\"><p>", f);
-	html_text(f, generator);
+	html_text(f, made);
 	fputs("</p></footer>\n</body>\n</html>\n", f);
+	return ferror(f) ? -1 : 0;
 }
 
 struct html_unit html_unit_for(enum plot_unit_kind kind, double max_abs)

@@ -49,6 +49,16 @@ static int step_decimals(double step)
 	return d < 0 ? 0 : d > 15 ? 15 : d;
 }
 
+/* *lo <= *hi, swapping them if need be. */
+static void ascending(double *lo, double *hi)
+{
+	if (*lo > *hi) {
+		double s = *lo;
+		*lo = *hi;
+		*hi = s;
+	}
+}
+
 static void empty_ticks(struct plot_ticks *t)
 {
 	t->n = 0;
@@ -99,11 +109,7 @@ size_t plot_ticks_linear(double lo, double hi, size_t target, struct plot_ticks 
 		empty_ticks(t);
 		return 0;
 	}
-	if (lo > hi) {
-		double s = lo;
-		lo = hi;
-		hi = s;
-	}
+	ascending(&lo, &hi);
 	if (target < 2)
 		target = 2;
 	if (target > PLOT_MAX_TICKS - 2)
@@ -136,11 +142,7 @@ size_t plot_ticks_log(double lo, double hi, struct plot_ticks *t)
 		empty_ticks(t);
 		return 0;
 	}
-	if (lo > hi) {
-		double s = lo;
-		lo = hi;
-		hi = s;
-	}
+	ascending(&lo, &hi);
 	int a = (int)floor(log10(lo) + 1e-9), b = (int)ceil(log10(hi) - 1e-9);
 	if (a < -307)
 		a = -307;
@@ -204,37 +206,35 @@ double plot_scale_map(const struct plot_scale *s, double x)
 	return isfinite(r) ? r : s->r0;
 }
 
+/* Each kind's units, largest first: the first one whose threshold |max_abs|
+ * reaches (the last one's is 0), and what to divide by for it. */
+static const struct plot_unit_step {
+	double from, div;
+	const char *name;
+} unit_steps[][4] = {
+	[PLOT_SECONDS] = {{1, 1, "s"}, {1e-3, 1e-3, "ms"}, {1e-6, 1e-6, "µs"},
+			  {0, 1e-9, "ns"}},
+	[PLOT_BYTES] = {{1073741824.0, 1073741824.0, "GiB"},
+			{1048576.0, 1048576.0, "MiB"}, {1024.0, 1024.0, "KiB"},
+			{0, 1, "B"}},
+	[PLOT_COUNT] = {{1e9, 1e9, "G"}, {1e6, 1e6, "M"}, {1e4, 1e3, "k"},
+			{0, 1, ""}},
+};
+
 const char *plot_unit(enum plot_unit_kind kind, double max_abs, double *div)
 {
 	double v = isfinite(max_abs) ? fabs(max_abs) : 0;
 	*div = 1;
-	switch (kind) {
-	case PLOT_SECONDS:
-		if (v >= 1 || v == 0)
-			return "s";
-		if (v >= 1e-3)
-			return *div = 1e-3, "ms";
-		if (v >= 1e-6)
-			return *div = 1e-6, "µs";
-		return *div = 1e-9, "ns";
-	case PLOT_BYTES:
-		if (v >= 1073741824.0)
-			return *div = 1073741824.0, "GiB";
-		if (v >= 1048576.0)
-			return *div = 1048576.0, "MiB";
-		if (v >= 1024.0)
-			return *div = 1024.0, "KiB";
-		return "B";
-	case PLOT_COUNT:
-		if (v >= 1e9)
-			return *div = 1e9, "G";
-		if (v >= 1e6)
-			return *div = 1e6, "M";
-		if (v >= 1e4)
-			return *div = 1e3, "k";
+	if ((unsigned)kind >= sizeof unit_steps / sizeof unit_steps[0])
 		return "";
-	}
-	return "";
+	if (kind == PLOT_SECONDS && v == 0)   /* an axis of zeros reads in s */
+		return "s";
+	const struct plot_unit_step *u = unit_steps[kind];
+	size_t k = 0;
+	while (k < 3 && v < u[k].from)
+		k++;
+	*div = u[k].div;
+	return u[k].name;
 }
 
 /* The finite values of x, sorted (caller frees); *m their count. */

@@ -21,7 +21,7 @@
 #include <string.h>
 
 struct page {
-	const struct config *cfg;
+	const struct report_page_options *po;
 	struct report_input *in;
 	size_t n_in;
 	char *sources;
@@ -35,7 +35,7 @@ static int fill_results(FILE *f, void *arg)
 {
 	const struct page *p = arg;
 	const struct report_input *first = &p->in[0];
-	struct html_meta m = {.title = p->cfg->report_title,
+	struct html_meta m = {.title = p->po->title,
 			      .measured_by = first->measured_by,
 			      .command_line = p->n_in == 1 ? first->command_line : NULL,
 			      .sources = p->sources, .machine = &first->machine,
@@ -50,7 +50,7 @@ static int fill_compare(FILE *f, void *arg)
 {
 	const struct page *p = arg;
 	const struct report_input *nw = &p->in[1];
-	struct html_meta m = {.title = p->cfg->report_title,
+	struct html_meta m = {.title = p->po->title,
 			      .measured_by = nw->measured_by,
 			      .sources = p->sources, .machine = &nw->machine,
 			      .have_machine = nw->have_machine};
@@ -60,21 +60,21 @@ static int fill_compare(FILE *f, void *arg)
 /* Read every input; the output must be none of them. */
 static int load_inputs(struct page *p, char *err, size_t errlen)
 {
-	const struct config *cfg = p->cfg;
-	p->n_in = cfg->commands.n;
+	const struct report_page_options *po = p->po;
+	p->n_in = po->inputs.n;
 	p->in = xcalloc(p->n_in, sizeof *p->in);
 	p->sources = xstrdup("");
 	for (size_t i = 0; i < p->n_in; i++) {
-		const char *path = cfg->commands.v[i];
-		if (fileid_same(path, cfg->report_out)) {
+		const char *path = po->inputs.v[i];
+		if (fileid_same(path, po->out)) {
 			snprintf(err, errlen, "-o '%s' is the input '%s': an input is "
-				 "never overwritten", cfg->report_out, path);
+				 "never overwritten", po->out, path);
 			return -1;
 		}
 		if (report_load(path, &p->in[i], err, errlen) != 0)
 			return -1;
 		char *s = xasprintf("%s%s%s", p->sources,
-				    i == 0 ? "" : cfg->report_compare ? " → " : ", ", path);
+				    i == 0 ? "" : po->compare ? " → " : ", ", path);
 		free(p->sources);
 		p->sources = s;
 	}
@@ -84,7 +84,7 @@ static int load_inputs(struct page *p, char *err, size_t errlen)
 /* The analysis of every input's benchmarks, as one document. */
 static void analyse(struct page *p, struct bench_outcome *o, struct export_context *ctx)
 {
-	const struct config *cfg = p->cfg;
+	const struct report_page_options *po = p->po;
 	memset(o, 0, sizeof *o);
 	o->results = report_results(p->in, p->n_in, &o->n);
 	o->reference = -1;
@@ -95,24 +95,24 @@ static void analyse(struct page *p, struct bench_outcome *o, struct export_conte
 	if (!equal)
 		o->order = ORDER_SEQUENTIAL;
 	o->exec_exact = p->in[0].set->format == CMP_FMT_CBENCH;
-	double c = cfg->report_confidence_given || !isfinite(p->in[0].confidence)
-		   ? cfg->confidence : p->in[0].confidence;
+	double c = po->confidence_given || !isfinite(p->in[0].confidence)
+		   ? po->confidence : p->in[0].confidence;
 	struct analysis_options opt = {.confidence = c, .seed = GATE_DEFAULT_SEED,
 				       .paired = o->order != ORDER_SEQUENTIAL,
 				       .summary_by_mean = true};
 	struct analysis *an = analysis_new(&opt);
 	analysis_update(an, o->results, o->n, -1);
-	ctx->cfg = cfg;
+	ctx->opts = &po->exports;
 	p->doc = export_doc_new(ctx, o, an);
 	p->doc->owned = an;     /* freed with the document */
 }
 
 static int compare(struct page *p, char *err, size_t errlen)
 {
-	const struct config *cfg = p->cfg;
-	struct gate_options opt = {.metric = -1, .threshold = cfg->fail_if_slower,
-				   .confidence = cfg->confidence,
-				   .seed = GATE_DEFAULT_SEED, .match_by = cfg->match_by};
+	const struct report_page_options *po = p->po;
+	struct gate_options opt = {.metric = -1, .threshold = po->fail_if_slower,
+				   .confidence = po->confidence,
+				   .seed = GATE_DEFAULT_SEED, .match_by = po->match_by};
 	gate_run(&opt, p->in[0].set, p->in[1].set, &p->gate);
 	if (p->gate.exit_code == CBENCH_EXIT_USAGE) {
 		snprintf(err, errlen, "%s", p->gate.error);
@@ -121,16 +121,17 @@ static int compare(struct page *p, char *err, size_t errlen)
 	return 0;
 }
 
-int report_page_build(const struct config *cfg, char *err, size_t errlen)
+int report_page_build(const struct report_page_options *po, char *err,
+		      size_t errlen)
 {
-	struct page p = {.cfg = cfg};
+	struct page p = {.po = po};
 	struct bench_outcome o = {0};
 	struct export_context ctx = {0};
 	bool gated = false;
 	int rc = CBENCH_EXIT_USAGE;
 	if (load_inputs(&p, err, errlen) != 0)
 		goto out;
-	if (cfg->report_compare) {
+	if (po->compare) {
 		gated = true;
 		if (compare(&p, err, errlen) != 0)
 			goto out;
@@ -139,8 +140,8 @@ int report_page_build(const struct config *cfg, char *err, size_t errlen)
 	}
 	char msg[DIAG_MSG_MAX];
 	rc = CBENCH_EXIT_OK;
-	if (export_write_atomic(cfg->report_out,
-				cfg->report_compare ? fill_compare : fill_results,
+	if (export_write_atomic(po->out,
+				po->compare ? fill_compare : fill_results,
 				&p, msg, sizeof msg) != 0) {
 		snprintf(err, errlen, "-o: %s", msg);
 		rc = CBENCH_EXIT_FAILURE;

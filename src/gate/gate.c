@@ -357,7 +357,7 @@ int gate_check_tools(const struct cmp_set *base, const struct cmp_set *new,
 	return -1;
 }
 
-void gate_names(const struct cmp_row *rows, size_t n, enum cmp_verdict v,
+static void gate_names(const struct cmp_row *rows, size_t n, enum cmp_verdict v,
 		   char *buf, size_t len)
 {
 	size_t off = 0;

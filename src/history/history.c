@@ -25,11 +25,12 @@
 #include "history.h"
 #include "history_int.h"
 #include "analysis.h"
-#include "cli.h"
+#include "version.h"
 #include "xalloc.h"
 
 #include <cJSON.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -50,7 +51,7 @@ bool history_have_postgresql(void)
 	return hist_pg_available();
 }
 
-bool history_is_url(const char *target)
+static bool history_is_url(const char *target)
 {
 	return strncmp(target, "postgresql://", 13) == 0 ||
 	       strncmp(target, "postgres://", 11) == 0;
@@ -219,11 +220,14 @@ static int check_readonly(struct hist_store *st, const char *target, char *err,
 
 static int busy_ms(void)
 {
+	/* digits only, at most an hour */
 	const char *e = getenv("CBENCH_HISTORY_BUSY_MS");
-	long v;
-	if (e && cli_parse_long(e, 0, 3600000, &v) == 0)
-		return (int)v;
-	return 10000;
+	if (e == NULL || !isdigit((unsigned char)e[0]))
+		return 10000;
+	char *end;
+	errno = 0;
+	long v = strtol(e, &end, 10);
+	return *end == '\0' && errno == 0 && v <= 3600000 ? (int)v : 10000;
 }
 
 /*

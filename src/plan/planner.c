@@ -231,7 +231,7 @@ static int check_list(const struct param_spec *ps, const struct pvals *pv,
 	return 0;
 }
 
-static int parse_params(const struct config *cfg, struct pvals *pv,
+static int parse_params(const struct plan_options *cfg, struct pvals *pv,
 			char *err, size_t errlen)
 {
 	for (size_t i = 0; i < cfg->n_params; i++) {
@@ -326,7 +326,7 @@ static const char *per_command(const struct strlist *l, size_t i)
 
 /* The -n name of command ci (0 is the --reference if there is one), or
  * NULL: with --reference-name, the -n names go to the other commands. */
-static const char *given_name(const struct config *cfg, size_t ci)
+static const char *given_name(const struct plan_options *cfg, size_t ci)
 {
 	if (cfg->reference && cfg->reference_name) {
 		if (ci == 0)
@@ -337,7 +337,7 @@ static const char *given_name(const struct config *cfg, size_t ci)
 }
 
 /* The reference runs once: it must not depend on a parameter. */
-static int check_reference(const struct config *cfg, const struct pvals *pv,
+static int check_reference(const struct plan_options *cfg, const struct pvals *pv,
 			   size_t np, char *err, size_t errlen)
 {
 	const struct {
@@ -361,7 +361,7 @@ static int check_reference(const struct config *cfg, const struct pvals *pv,
 	return 0;
 }
 
-static void fill_bench(struct plan_bench *b, const struct config *cfg,
+static void fill_bench(struct plan_bench *b, const struct plan_options *cfg,
 		       size_t ci, const char *cmd, const struct pvals *pv,
 		       size_t np, const size_t *idx)
 {
@@ -419,7 +419,7 @@ static void disambiguate(struct plan *plan)
 	}
 }
 
-int planner_build(const struct config *cfg, struct plan *plan,
+int planner_build(const struct plan_options *cfg, struct plan *plan,
 		  char *err, size_t errlen)
 {
 	memset(plan, 0, sizeof *plan);
@@ -504,7 +504,7 @@ void planner_free(struct plan *plan)
 
 /* ---- when to stop ---- */
 
-enum stop_reason planner_next(const struct config *cfg, size_t n,
+enum stop_reason planner_next(const struct plan_stop *cfg, size_t n,
 			      double cost_s, double rel_halfwidth)
 {
 	if (cfg->runs > 0)
@@ -626,11 +626,11 @@ long planner_order_next(struct planner_order *o, const bool *active)
 
 /* ---- one benchmark's steps ---- */
 
-void planner_steps_init(struct planner_steps *it, const struct config *cfg,
+void planner_steps_init(struct planner_steps *it, long warmup,
 			const struct plan_bench *b)
 {
 	memset(it, 0, sizeof *it);
-	it->warmups = cfg->warmup > 0 ? (size_t)cfg->warmup : 0;
+	it->warmups = warmup > 0 ? (size_t)warmup : 0;
 	it->has_setup = b->setup != NULL;
 	it->has_prepare = b->prepare != NULL;
 	it->has_conclude = b->conclude != NULL;

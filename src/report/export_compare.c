@@ -375,7 +375,7 @@ static void md_verdict_line(FILE *f, const struct cmp_report *rep)
 	fprintf(f, counts[0] ? "; %s.\n" : ".\n", counts);
 }
 
-void export_compare_markdown(FILE *f, const struct cmp_report *rep,
+static void export_compare_markdown(FILE *f, const struct cmp_report *rep,
 			     enum time_unit unit)
 {
 	char conf[32];

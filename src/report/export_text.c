@@ -26,7 +26,10 @@
 #define C_BLUE_OR_DIM "\033[34m"
 #define C_RESET "\033[0m"
 
-struct text_style text_style_from(const struct config *cfg)
+/* Columns of the terminal on stderr (TIOCGWINSZ), else $COLUMNS, else 80. */
+static int text_terminal_width(void);
+
+struct text_style text_style_from(const struct report_options *o)
 {
 	struct text_style st = {0};
 	bool out_tty = isatty(STDOUT_FILENO);
@@ -34,17 +37,13 @@ struct text_style text_style_from(const struct config *cfg)
 	const char *nc = getenv("NO_COLOR");
 	bool no_color = nc != NULL && nc[0] != '\0';
 
-	st.unit = cfg->time_unit;
-	st.by_command = cfg->sort == SORT_COMMAND;
-	st.has_reference = cfg->reference != NULL;
-	st.confidence = cfg->confidence;
-	st.precision = cfg->precision;
+	st.unit = o->unit;
+	st.by_command = o->by_command;
+	st.has_reference = o->has_reference;
+	st.confidence = o->confidence;
+	st.precision = o->precision;
 	/* The command's output on the terminal would mix with the bar. */
-	bool inherit = cfg->show_output;
-	for (size_t i = 0; i < cfg->outputs.n; i++)
-		if (strcmp(cfg->outputs.v[i], "inherit") == 0)
-			inherit = true;
-	if (inherit)
+	if (o->output_shown)
 		err_tty = false;
 	/* Warnings go to stderr: coloured and wrapped when it is a terminal
 	 * (or $COLUMNS asks for a width). */
@@ -52,7 +51,7 @@ struct text_style text_style_from(const struct config *cfg)
 	st.err_color = err_term && !no_color;
 	if (err_term || (getenv("COLUMNS") && *getenv("COLUMNS")))
 		st.wrap_width = text_terminal_width();
-	switch (cfg->style) {
+	switch (o->style) {
 	case STYLE_AUTO:
 		st.color = out_tty && !no_color;
 		st.progress = err_tty;
@@ -858,7 +857,7 @@ static size_t display_width(const char *s)
 	return n;
 }
 
-int text_terminal_width(void)
+static int text_terminal_width(void)
 {
 	struct winsize ws;
 	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)

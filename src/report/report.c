@@ -29,14 +29,14 @@ struct report {
 	void *results_arg;
 };
 
-struct report *report_new(const struct config *cfg, const struct plan *plan,
+struct report *report_new(const struct report_options *o, const struct plan *plan,
 			  struct analysis *an)
 {
 	struct report *rep = xcalloc(1, sizeof *rep);
 	rep->an = an;
-	rep->style = text_style_from(cfg);
+	rep->style = text_style_from(o);
 	rep->seq = plan->order == ORDER_SEQUENTIAL;
-	rep->notes = !cfg->quiet && cfg->style != STYLE_NONE;
+	rep->notes = !o->quiet && o->style != STYLE_NONE;
 	return rep;
 }
 

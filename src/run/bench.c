@@ -53,7 +53,7 @@ struct prepared {
 };
 
 struct ctx {
-	const struct config *cfg;
+	const struct bench_options *cfg;
 	struct bench_events ev;
 	struct counters *ctr;
 	char *shell_path;
@@ -242,7 +242,7 @@ static char *missing_interpreter(const char *path)
 static int prepare(struct ctx *x, const char *line, bool force_shell,
 		   struct prepared *p, long bench, const char *hook)
 {
-	const struct config *cfg = x->cfg;
+	const struct bench_options *cfg = x->cfg;
 	char buf[64];
 	const char *what = hook_prefix(hook, buf, sizeof buf);
 	struct bench_message m = error_of(BENCH_MSG_SPLIT_FAILED, bench, hook);
@@ -544,7 +544,7 @@ static int run_hook(struct ctx *x, long bench, const char *kind,
 }
 
 /* Is this exit status one the user asked to ignore? */
-static bool ignored(const struct config *cfg, const struct spawn_result *r)
+static bool ignored(const struct bench_options *cfg, const struct spawn_result *r)
 {
 	if (!cfg->ignore_failure)
 		return false;
@@ -787,7 +787,7 @@ static void warn_setuid(struct ctx *x, long bench, const struct prepared *p)
 }
 
 /* The runs benchmark r will take, from what its runs cost so far. */
-static size_t progress_total(const struct config *cfg, const struct bench_result *r,
+static size_t progress_total(const struct plan_stop *cfg, const struct bench_result *r,
 			     double cost_s)
 {
 	if (cfg->runs > 0)
@@ -806,7 +806,7 @@ static size_t progress_total(const struct config *cfg, const struct bench_result
 	return want;
 }
 
-bool bench_default_cap(struct config *cfg)
+bool bench_default_cap(struct plan_stop *cfg)
 {
 	if (cfg->precision <= 0 || cfg->runs > 0 || cfg->max_runs > 0 ||
 	    cfg->max_time_s > 0)
@@ -815,7 +815,7 @@ bool bench_default_cap(struct config *cfg)
 	return true;
 }
 
-const char *bench_stop_text(enum stop_reason s, const struct config *cfg,
+const char *bench_stop_text(enum stop_reason s, const struct plan_stop *cfg,
 			    bool default_cap, size_t n, double total_wall_s,
 			    double rel_halfwidth, char *buf, size_t len)
 {
@@ -893,10 +893,10 @@ struct bstate {
  * the whole column every run was O(n^2) over a benchmark.  Welford's
  * update is accurate to a few ulps, plenty for a stopping rule.
  */
-static double rel_halfwidth(const struct config *cfg, struct bstate *s)
+static double rel_halfwidth(const struct bench_options *cfg, struct bstate *s)
 {
 	const struct bench_result *r = s->r;
-	if (cfg->precision <= 0 || !r->has[MET_WALL])
+	if (cfg->stop.precision <= 0 || !r->has[MET_WALL])
 		return NAN;
 	if (s->wall.of != r)
 		memset(&s->wall, 0, sizeof s->wall);
@@ -936,10 +936,10 @@ static double rel_halfwidth(const struct config *cfg, struct bstate *s)
 	 * the interval the report will show decides (same runs, same seed,
 	 * so the same numbers), checked again only after another 10 % of
 	 * runs, which keeps the bootstrap's cost O(B n) over a benchmark. */
-	if (!(rel <= cfg->precision))
+	if (!(rel <= cfg->stop.precision))
 		return rel;
 	if (r->n_runs < s->wall.next_check)   /* the last check said no */
-		return fmax(rel, cfg->precision * 1.0000001);
+		return fmax(rel, cfg->stop.precision * 1.0000001);
 	s->wall.next_check = r->n_runs + r->n_runs / 10 + 1;
 	double lo, hi;
 	if (stats_mean_ci_robust(r->col[MET_WALL], r->n_runs, cfg->confidence,
@@ -1259,7 +1259,7 @@ static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool report_now
 		x->ev.runs_end(x->ev.arg, s->index);
 	if (rc == 0 && why == NULL) {
 		char buf[256];
-		why = bench_stop_text(s->why, x->cfg, x->default_cap, r->n_runs,
+		why = bench_stop_text(s->why, &x->cfg->stop, x->default_cap, r->n_runs,
 				      s->cost_s, rel_halfwidth(x->cfg, s),
 				      buf, sizeof buf);
 		if (why)
@@ -1353,20 +1353,20 @@ static void after_turn(struct ctx *x, struct loop *l, bool tell)
  */
 static bool after_run(struct ctx *x, struct loop *l, struct bstate *s)
 {
-	const struct config *cfg = x->cfg;
+	const struct bench_options *cfg = x->cfg;
 	struct bench_result *r = s->r;
 	double mean = r->total_wall_s / (double)r->n_runs;
 	if (l->seq) {
 		tell_progress(x, BENCH_PROGRESS_CURRENT, s->index, r->n_runs,
-			      progress_total(cfg, r, s->cost_s), mean);
+			      progress_total(&cfg->stop, r, s->cost_s), mean);
 	} else {
-		size_t h = progress_total(cfg, r, s->cost_s);
+		size_t h = progress_total(&cfg->stop, r, s->cost_s);
 		l->total_hint += h - s->hint;
 		s->hint = h;
 		tell_progress(x, BENCH_PROGRESS_RUNS, s->index, ++l->done_runs,
 			      l->total_hint, mean);
 	}
-	s->why = planner_next(cfg, r->n_runs, s->cost_s, rel_halfwidth(cfg, s));
+	s->why = planner_next(&cfg->stop, r->n_runs, s->cost_s, rel_halfwidth(cfg, s));
 	return s->why == STOP_CONTINUE;
 }
 
@@ -1414,7 +1414,7 @@ static void stop_all(struct ctx *x, struct loop *l, long failed, int rc)
  */
 static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 {
-	const struct config *cfg = x->cfg;
+	const struct bench_options *cfg = x->cfg;
 	size_t n = l->n;
 	bool *active = xcalloc(n ? n : 1, sizeof *active);
 	int rc = 0;
@@ -1426,7 +1426,7 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 	if (!l->seq)
 		for (size_t i = 0; i < n; i++) {
 			new_result(x, l->out, &l->st[i]);
-			l->st[i].hint = progress_total(cfg, l->st[i].r, l->st[i].cost_s);
+			l->st[i].hint = progress_total(&cfg->stop, l->st[i].r, l->st[i].cost_s);
 			l->total_hint += l->st[i].hint;
 		}
 	struct planner_order *ord = planner_order_new(l->out->order, n, seed);
@@ -1471,7 +1471,7 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 
 struct bench_runner {
 	struct ctx x;
-	struct config capped;    /* cfg with bench_default_cap() applied */
+	struct bench_options capped;   /* cfg with bench_default_cap() applied */
 	const struct plan *plan;
 	struct bstate *st;
 	uint64_t seed;
@@ -1606,7 +1606,7 @@ static int check_fds(struct ctx *x)
 /* The shell, found if anything needs one.  CBENCH_EXIT_*. */
 static int find_shell(struct ctx *x, const struct plan *plan)
 {
-	const struct config *cfg = x->cfg;
+	const struct bench_options *cfg = x->cfg;
 	x->shell_name = cfg->shell_mode == SHELL_FORCE ? cfg->shell : "sh";
 	x->shell_path = cmdline_resolve(x->shell_name);
 	bool need_shell = cfg->shell_mode == SHELL_FORCE;
@@ -1680,7 +1680,7 @@ static int resolve_all(struct ctx *x, const struct plan *plan)
  */
 static int noise_setup(struct ctx *x)
 {
-	const struct config *cfg = x->cfg;
+	const struct bench_options *cfg = x->cfg;
 	cpu_set_t before;
 	bool self = cfg->pin_self && sched_getaffinity(0, sizeof before, &before) == 0;
 	if (cfg->pin) {
@@ -1724,7 +1724,7 @@ static int noise_setup(struct ctx *x)
 static int open_checks(struct bench_runner *br)
 {
 	struct ctx *x = &br->x;
-	const struct config *cfg = x->cfg;
+	const struct bench_options *cfg = x->cfg;
 	const struct plan *plan = br->plan;
 	int rc;
 	/* Input and output files first: a bad path is a usage error that
@@ -1765,7 +1765,7 @@ static int open_checks(struct bench_runner *br)
 	return CBENCH_EXIT_OK;
 }
 
-int bench_open(const struct config *cfg, const struct plan *plan,
+int bench_open(const struct bench_options *cfg, const struct plan *plan,
 	       const struct bench_events *ev, struct bench_runner **out)
 {
 	struct bench_runner *br = xcalloc(1, sizeof *br);
@@ -1775,7 +1775,7 @@ int bench_open(const struct config *cfg, const struct plan *plan,
 		br->x.ev = *ev;
 	/* --precision needs a cap: a copy of cfg with the default one. */
 	br->capped = *cfg;
-	if (bench_default_cap(&br->capped)) {
+	if (bench_default_cap(&br->capped.stop)) {
 		br->x.cfg = &br->capped;
 		br->x.default_cap = true;
 	}
@@ -1784,7 +1784,7 @@ int bench_open(const struct config *cfg, const struct plan *plan,
 	for (size_t i = 0; i < plan->n; i++) {
 		br->st[i].b = &plan->bench[i];
 		br->st[i].index = i;
-		planner_steps_init(&br->st[i].steps, br->x.cfg, &plan->bench[i]);
+		planner_steps_init(&br->st[i].steps, br->x.cfg->warmup, &plan->bench[i]);
 	}
 	int rc = open_checks(br);
 	if (rc != CBENCH_EXIT_OK) {

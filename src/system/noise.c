@@ -6,8 +6,6 @@
 #include "noise.h"
 #include "analysis.h"
 #include "bench.h"
-#include "cli.h"
-#include "export.h"
 #include "planner.h"
 
 #include <cJSON.h>
@@ -61,30 +59,27 @@ int noise_measure(const char *exe, long runs, double confidence,
 		  struct noise_result *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
-	char line[4200], nruns[32], conf[32];
+	char line[4200];
 	if (strchr(exe, '\'')) {
 		snprintf(err, errlen, "cbench's path '%s' has a quote in it", exe);
 		return -1;
 	}
 	snprintf(line, sizeof line, "'%.4096s' system spin", exe);
-	snprintf(nruns, sizeof nruns, "%ld", runs);
-	snprintf(conf, sizeof conf, "%g", confidence * 100);
-	char *argv[] = {"cbench", "-r", nruns, "-w", "3", "-N", "--counters",
-			"none", "--confidence", conf, "--", line, NULL};
-	struct config cfg;
-	int code;
-	if (cli_parse((int)(sizeof argv / sizeof *argv) - 1, argv, &cfg, &code) != 0) {
-		snprintf(err, errlen, "the noise loop's options were refused");
-		return -1;
-	}
+	/* As `cbench -r RUNS -w 3 -N --counters none --confidence C LINE`
+	 * would run it: the defaults of the rest. */
+	const char *cmds[] = {line};
+	struct plan_options popt = {.commands = {.v = cmds, .n = 1},
+				    .order = ORDER_SEQUENTIAL};
+	struct bench_options bopt = {
+		.stop = {.runs = runs, .min_runs = 10, .min_time_s = 3},
+		.warmup = 3, .commands = popt.commands, .shell_mode = SHELL_NONE,
+		.confidence = confidence, .counters = "none"};
 	struct plan plan;
-	if (planner_build(&cfg, &plan, err, errlen) != 0) {
-		cli_free(&cfg);
+	if (planner_build(&popt, &plan, err, errlen) != 0)
 		return -1;
-	}
 	struct bench_runner *br;
 	struct bench_outcome o;
-	int rc = bench_open(&cfg, &plan, NULL, &br);
+	int rc = bench_open(&bopt, &plan, NULL, &br);
 	if (rc == 0)
 		bench_run(br, &o);
 	else
@@ -94,7 +89,9 @@ int noise_measure(const char *exe, long runs, double confidence,
 		snprintf(err, errlen, "the noise loop did not run (exit %d)", o.exit_code);
 		rc = -1;
 	} else {
-		struct analysis_options aopt = export_analysis_options(&cfg);
+		/* one benchmark, run in sequence: nothing to sort or pair */
+		struct analysis_options aopt = {.confidence = confidence,
+						.summary_by_mean = true};
 		struct analysis *an = analysis_new(&aopt);
 		analysis_update(an, o.results, o.n, -1);
 		noise_summarise(an, o.results[0], out);
@@ -103,7 +100,6 @@ int noise_measure(const char *exe, long runs, double confidence,
 	}
 	bench_free_outcome(&o);
 	planner_free(&plan);
-	cli_free(&cfg);
 	return rc;
 }
 

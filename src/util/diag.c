@@ -12,7 +12,6 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-static unsigned warnings;
 static bool quiet;        /* --style none: no warnings, no notes */
 static bool no_notes;     /* --quiet */
 
@@ -89,7 +88,6 @@ void diag_error(const char *fmt, ...)
 void diag_warning(const char *fmt, ...)
 {
 	va_list ap;
-	warnings++;
 	if (quiet)
 		return;
 	va_start(ap, fmt);
@@ -125,10 +123,6 @@ void diag_usage_sub(const char *sub, const char *fmt, ...)
 	fprintf(stderr, "try 'cbench %s --help' for more information\n", sub);
 }
 
-unsigned diag_warning_count(void)
-{
-	return warnings;
-}
 
 void diag_set_quiet(bool q)
 {

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-size_t utf8_seq(const unsigned char *s)
+static size_t utf8_seq(const unsigned char *s)
 {
 	if (s[0] < 0x80)
 		return 1;

@@ -30,6 +30,11 @@
 #if __has_include("export_html.h")
 #define HAVE_HTML 1
 #endif
+/* Since the per-layer options: the exports take struct export_options. */
+#if __has_include("cli_layers.h")
+#include "cli_layers.h"
+#define HAVE_LAYERS 1
+#endif
 #endif
 
 #include "bench_util.h"
@@ -85,14 +90,23 @@ static int run_backend(int argc, char **argv, struct bench_outcome *o)
 		fprintf(stderr, "backend: cannot build a configuration\n");
 		return 1;
 	}
+#ifdef HAVE_LAYERS
+	struct export_options xo = cli_export_options(&cfg);
+	struct export_context ctx = {.opts = &xo, .argc = argc, .argv = argv};
+#else
 	struct export_context ctx = {.cfg = &cfg, .argc = argc, .argv = argv};
+#endif
 	sysinfo_collect(&ctx.machine, time(NULL));
 	FILE *sink = fopen("/dev/null", "w");
 	if (sink == NULL)
 		return 1;
 	/* The analysis document: every statistic, once. */
 	double t0 = now_s();
+#ifdef HAVE_LAYERS
+	struct analysis_options aopt = xo.analysis;
+#else
 	struct analysis_options aopt = export_analysis_options(&cfg);
+#endif
 	struct analysis *an = analysis_new(&aopt);
 	analysis_update(an, o->results, o->n, o->reference);
 	printf("stats %.3f\n", now_s() - t0);

@@ -7,6 +7,7 @@
  * which covers -P/-L/-D, substitution and the combination limit.
  */
 #include "cli.h"
+#include "cli_layers.h"
 #include "fuzz_args.h"
 #include "planner.h"
 
@@ -39,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int code;
 		if (cli_parse(a.argc, a.argv, &cfg, &code) == 0) {
 			struct plan plan;
-			if (planner_build(&cfg, &plan, err, sizeof err) == 0)
+			struct plan_options po = cli_plan_options(&cfg);
+			if (planner_build(&po, &plan, err, sizeof err) == 0)
 				planner_free(&plan);
 		}
 		cli_free(&cfg);

@@ -7,6 +7,7 @@
  */
 #include "bench.h"
 #include "cli.h"
+#include "cli_layers.h"
 #include "diag.h"
 #include "planner.h"
 #include "stats.h"
@@ -109,7 +110,8 @@ static int run_args(const char **args, struct rec *r, struct bench_outcome *out)
 	bench_outcome_init(out, -1);
 	if (cli_parse(argc, (char **)args, &cfg, &code) != 0)
 		return -100;
-	if (planner_build(&cfg, &plan, err, sizeof err) != 0) {
+	struct plan_options po = cli_plan_options(&cfg);
+	if (planner_build(&po, &plan, err, sizeof err) != 0) {
 		cli_free(&cfg);
 		return -101;
 	}
@@ -127,7 +129,8 @@ static int run_args(const char **args, struct rec *r, struct bench_outcome *out)
 	dup2(tmp, 2);
 
 	struct bench_runner *br;
-	int rc = bench_open(&cfg, &plan, &ev, &br);
+	struct bench_options bo = cli_bench_options(&cfg);
+	int rc = bench_open(&bo, &plan, &ev, &br);
 	if (rc == CBENCH_EXIT_OK)
 		bench_run(br, out);
 	else

@@ -8,6 +8,7 @@
  * (GOLDEN_DIR overrides); UPDATE_GOLDEN=1 rewrites them from the current
  * output, to be reviewed with git diff.
  */
+#include "cli_layers.h"
 #include "export.h"
 #include "export_text.h"
 #include "unit.h"
@@ -177,6 +178,7 @@ static const struct runs_spec zero[] = {
 
 struct fixture {
 	struct config cfg;
+	struct export_options opts;   /* from cfg */
 	struct export_context ctx;
 	struct bench_outcome out;
 	struct export_doc *doc;
@@ -189,7 +191,8 @@ static int fixture_init(struct fixture *fx, const struct runs_spec *spec,
 	memset(fx, 0, sizeof *fx);
 	if (cli_parse(argc, argv, &fx->cfg, &code) != 0)
 		return -1;
-	fx->ctx.cfg = &fx->cfg;
+	fx->opts = cli_export_options(&fx->cfg);
+	fx->ctx.opts = &fx->opts;
 	fx->ctx.argc = argc;
 	fx->ctx.argv = argv;
 	struct machine_info *m = &fx->ctx.machine;
@@ -768,7 +771,8 @@ static int check_paths(const char *a, const char *b, char *err, size_t len)
 	int code;
 	if (cli_parse(6, argv, &cfg, &code) != 0)
 		return -2;
-	int rc = export_check_destinations(&cfg, err, len);
+	struct export_files xf = cli_export_files(&cfg);
+	int rc = export_check_destinations(&xf, err, len);
 	cli_free(&cfg);
 	return rc;
 }

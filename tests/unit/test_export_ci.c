@@ -10,6 +10,7 @@
  *
  * Results are built by hand so every number is fixed.
  */
+#include "cli_layers.h"
 #include "export.h"
 #include "export_junit.h"
 #include "gate.h"
@@ -73,6 +74,7 @@ static const struct spec new_spec[] = {
 
 struct fixture {
 	struct config cfg;
+	struct export_options opts;   /* from cfg */
 	struct export_context ctx;
 	struct bench_outcome out;
 	struct export_doc *doc;
@@ -86,7 +88,8 @@ static int fixture_init(struct fixture *fx, const struct spec *spec)
 	memset(fx, 0, sizeof *fx);
 	if (cli_parse(6, argv_, &fx->cfg, &code) != 0)
 		return -1;
-	fx->ctx.cfg = &fx->cfg;
+	fx->opts = cli_export_options(&fx->cfg);
+	fx->ctx.opts = &fx->opts;
 	fx->ctx.argc = 6;
 	fx->ctx.argv = argv_;
 	fx->out.results = xcalloc(N_SPEC, sizeof *fx->out.results);

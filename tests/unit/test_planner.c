@@ -4,6 +4,7 @@
  * hooks, errors, and the run-order sequences.
  */
 #include "cli.h"
+#include "cli_layers.h"
 #include "planner.h"
 #include "unit.h"
 
@@ -26,7 +27,8 @@ static int build(const char **args, struct config *cfg, struct plan *plan,
 	err[0] = '\0';
 	if (parse(cfg, args) != 0)
 		return -2;
-	return planner_build(cfg, plan, err, errlen);
+	struct plan_options po = cli_plan_options(cfg);
+	return planner_build(&po, plan, err, errlen);
 }
 
 /* Values of one scan joined with spaces into buf; -1 on error. */
@@ -474,16 +476,18 @@ static void stop_rules(void)
 	struct config cfg;
 	const char *a[] = {"cbench", "-r", "3", "x", NULL};
 	CHECK(parse(&cfg, a) == 0);
-	CHECK(planner_next(&cfg, 2, 10, NAN) == STOP_CONTINUE);
-	CHECK(planner_next(&cfg, 3, 0, NAN) == STOP_RUNS);
+	struct plan_stop stop = cli_plan_stop(&cfg);
+	CHECK(planner_next(&stop, 2, 10, NAN) == STOP_CONTINUE);
+	CHECK(planner_next(&stop, 3, 0, NAN) == STOP_RUNS);
 	cli_free(&cfg);
 	const char *b[] = {"cbench", "-m", "2", "-M", "5", "--min-time", "1", "x",
 			   NULL};
 	CHECK(parse(&cfg, b) == 0);
-	CHECK(planner_next(&cfg, 1, 5, NAN) == STOP_CONTINUE);
-	CHECK(planner_next(&cfg, 2, 0.5, NAN) == STOP_CONTINUE);
-	CHECK(planner_next(&cfg, 2, 1.0, NAN) == STOP_ENOUGH);
-	CHECK(planner_next(&cfg, 5, 0.1, NAN) == STOP_MAX_RUNS);
+	stop = cli_plan_stop(&cfg);
+	CHECK(planner_next(&stop, 1, 5, NAN) == STOP_CONTINUE);
+	CHECK(planner_next(&stop, 2, 0.5, NAN) == STOP_CONTINUE);
+	CHECK(planner_next(&stop, 2, 1.0, NAN) == STOP_ENOUGH);
+	CHECK(planner_next(&stop, 5, 0.1, NAN) == STOP_MAX_RUNS);
 	cli_free(&cfg);
 }
 
@@ -533,7 +537,7 @@ static int walk(const char **args, long fail_at, bool interrupted, size_t runs,
 	if (build(args, &cfg, &p, err, sizeof err) != 0)
 		return -1;
 	struct planner_steps it;
-	planner_steps_init(&it, &cfg, &p.bench[0]);
+	planner_steps_init(&it, cfg.warmup, &p.bench[0]);
 	size_t used = 0, ends = 0;
 	buf[0] = '\0';
 	for (long i = 0; i < 100; i++) {
@@ -615,8 +619,9 @@ static void steps_interleaved(void)
 	struct planner_steps it[2];
 	bool active[2] = {true, true};
 	size_t runs[2] = {0, 0}, used = 0;
+	struct plan_stop stop = cli_plan_stop(&cfg);
 	for (size_t i = 0; i < 2; i++)
-		planner_steps_init(&it[i], &cfg, &p.bench[i]);
+		planner_steps_init(&it[i], cfg.warmup, &p.bench[i]);
 	struct planner_order *o = planner_order_new(cfg.order, 2, 0);
 	long i;
 	while ((i = planner_order_next(o, active)) >= 0) {
@@ -627,7 +632,7 @@ static void steps_interleaved(void)
 			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%ld:%s",
 						 used ? " " : "", i, w);
 			if (st.kind == PLANNER_STEP_RUN_END &&
-			    planner_next(&cfg, ++runs[i], 0, NAN) != STOP_CONTINUE) {
+			    planner_next(&stop, ++runs[i], 0, NAN) != STOP_CONTINUE) {
 				planner_steps_stop(&it[i], true);
 				active[i] = false;
 			}

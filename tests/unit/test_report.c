@@ -32,14 +32,14 @@ static void bytes_switch_at_1000(void)
 
 static void precision_default_cap(void)
 {
-	struct config cfg = {.min_runs = 10, .min_time_s = 3, .precision = 0.01};
+	struct plan_stop cfg = {.min_runs = 10, .min_time_s = 3, .precision = 0.01};
 	CHECK(bench_default_cap(&cfg));
 	CHECK(cfg.max_time_s == BENCH_PRECISION_MAX_TIME_S);
-	struct config capped = {.min_runs = 10, .min_time_s = 3, .precision = 0.01,
+	struct plan_stop capped = {.min_runs = 10, .min_time_s = 3, .precision = 0.01,
 				.max_runs = 50};
 	CHECK(!bench_default_cap(&capped));
 	CHECK(capped.max_time_s == 0);
-	struct config plain = {.min_runs = 10, .min_time_s = 3};
+	struct plan_stop plain = {.min_runs = 10, .min_time_s = 3};
 	CHECK(!bench_default_cap(&plain));
 	CHECK(plain.max_time_s == 0);
 
@@ -55,7 +55,7 @@ static void precision_default_cap(void)
 static void stop_text_names_goals(void)
 {
 	char buf[256];
-	struct config cfg = {.min_runs = 10, .min_time_s = 3, .max_runs = 3};
+	struct plan_stop cfg = {.min_runs = 10, .min_time_s = 3, .max_runs = 3};
 	CHECK_STR(bench_stop_text(STOP_MAX_RUNS, &cfg, false, 3, 0.03, NAN, buf,
 				  sizeof buf),
 		  "stopped at --max-runs 3 before reaching --min-runs 10 and "
@@ -64,11 +64,11 @@ static void stop_text_names_goals(void)
 	CHECK_STR(bench_stop_text(STOP_MAX_RUNS, &cfg, false, 3, 0.03, NAN, buf,
 				  sizeof buf),
 		  "stopped at --max-runs 3 before reaching --min-time 3 s");
-	struct config t = {.min_runs = 10, .min_time_s = 0.01, .max_time_s = 0.5};
+	struct plan_stop t = {.min_runs = 10, .min_time_s = 0.01, .max_time_s = 0.5};
 	CHECK_STR(bench_stop_text(STOP_MAX_TIME, &t, false, 4, 0.6, NAN, buf,
 				  sizeof buf),
 		  "stopped at --max-time 0.5 s before reaching --min-runs 10");
-	struct config p = {.min_runs = 10, .min_time_s = 3, .max_runs = 15,
+	struct plan_stop p = {.min_runs = 10, .min_time_s = 3, .max_runs = 15,
 			   .precision = 0.05};
 	CHECK_STR(bench_stop_text(STOP_MAX_RUNS, &p, false, 15, 1, 0.19, buf,
 				  sizeof buf),
