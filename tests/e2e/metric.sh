@@ -46,9 +46,10 @@ PY
 test_metric_comparison_in_summary() {
 	echo 'n=10' >a.txt
 	echo 'n=30' >b.txt
-	cb -r 4 --metric 'n=n=([0-9]+)' 'cat a.txt' 'cat b.txt' >out 2>err ||
+	# the reference is the summary's base: its n is 3 times lower
+	cb -r 4 --metric 'n=n=([0-9]+)' --reference 'cat a.txt' 'cat b.txt' >out 2>err ||
 		fail "exit $?: $(cat err)"
-	expect_grep "compared like a counter" '^      n: +3\.00 times higher' out
+	expect_grep "compared like a counter" '^      n: +3\.00 times lower \(95 % CI 3\.00–3\.00, p < 0\.001\)' out
 	expect_grep "the first benchmark's value" '^  n: +10\.000' out
 }
 
