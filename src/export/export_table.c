@@ -76,6 +76,15 @@ static char *count_cell(double v)
 	return xstrdup(buf);
 }
 
+static char *custom_cell(double v)
+{
+	char buf[48];
+	if (!isfinite(v))
+		return xstrdup("n/a");
+	text_custom(v, "", buf, sizeof buf);
+	return xstrdup(buf);
+}
+
 /* The Relative column: the ratio of means to the base, with hyperfine's
  * propagated spread. */
 static char *relative_cell(const struct export_doc *d, size_t i)
@@ -115,12 +124,21 @@ static void build(const struct export_doc *d, struct table *t)
 	}
 	const char *un = text_unit_name(unit);
 
-	bool show[sizeof counter_cols / sizeof counter_cols[0]] = {false};
+	/* The counter columns some benchmark counted, then the --metric
+	 * ones some benchmark has a value of. */
+	enum metric_id show[sizeof counter_cols / sizeof counter_cols[0] +
+			    MET_CUSTOM_MAX];
 	size_t nshow = 0;
-	for (size_t c = 0; c < sizeof counter_cols / sizeof counter_cols[0]; c++) {
-		for (size_t i = 0; i < o->n && !show[c]; i++)
-			show[c] = d->an->bench[i].sum[counter_cols[c]].n > 0;
-		nshow += show[c];
+	for (size_t c = 0; c < sizeof show / sizeof show[0]; c++) {
+		enum metric_id m = c < sizeof counter_cols / sizeof counter_cols[0]
+			? counter_cols[c]
+			: (enum metric_id)(MET_CUSTOM_FIRST + (int)(c - sizeof counter_cols /
+							      sizeof counter_cols[0]));
+		bool any = false;
+		for (size_t i = 0; i < o->n && !any; i++)
+			any = d->an->bench[i].sum[m].n > 0;
+		if (any)
+			show[nshow++] = m;
 	}
 
 	size_t maxcols = 6 + nshow;
@@ -131,12 +149,12 @@ static void build(const struct export_doc *d, struct table *t)
 	add_col(t, xasprintf("Min [%s]", un), true);
 	add_col(t, xasprintf("Max [%s]", un), true);
 	add_col(t, xstrdup("Relative"), true);
-	for (size_t c = 0; c < sizeof show / sizeof show[0]; c++) {
-		if (!show[c])
-			continue;
-		const struct metric_info *mi = metric_info(counter_cols[c]);
+	for (size_t c = 0; c < nshow; c++) {
+		const struct metric_info *mi = metric_info(show[c]);
 		add_col(t, mi->unit == UNIT_SECONDS ? xasprintf("%s [%s]", mi->label, un)
-						    : xstrdup(mi->label), true);
+			: mi->unit == UNIT_CUSTOM && mi->unit_text[0]
+			? xasprintf("%s [%s]", mi->label, mi->unit_text)
+			: xstrdup(mi->label), true);
 	}
 	add_col(t, xstrdup("Significance"), false);
 
@@ -167,13 +185,12 @@ static void build(const struct export_doc *d, struct table *t)
 		cell[k++] = time_cell(w->n ? w->min : NAN, unit);
 		cell[k++] = time_cell(w->n ? w->max : NAN, unit);
 		cell[k++] = relative_cell(d, i);
-		for (size_t c = 0; c < sizeof show / sizeof show[0]; c++) {
-			if (!show[c])
-				continue;
-			const struct stats_summary *s = &d->an->bench[i].sum[counter_cols[c]];
+		for (size_t c = 0; c < nshow; c++) {
+			const struct stats_summary *s = &d->an->bench[i].sum[show[c]];
 			double v = s->n ? s->mean : NAN;
-			cell[k++] = metric_info(counter_cols[c])->unit == UNIT_SECONDS
-				    ? time_cell(v, unit) : count_cell(v);
+			enum metric_unit mu = metric_info(show[c])->unit;
+			cell[k++] = mu == UNIT_SECONDS ? time_cell(v, unit)
+				    : mu == UNIT_CUSTOM ? custom_cell(v) : count_cell(v);
 		}
 		if ((long)i == d->an->base)
 			cell[k++] = xstrdup("reference");

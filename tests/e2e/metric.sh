@@ -150,6 +150,8 @@ assert float(row["speed_mean"]) == 50 and float(row["n_median"]) == 3, row
 runs = list(csv.DictReader(open("runs.csv")))
 assert [float(r["speed"]) for r in runs] == [50, 50, 50], runs
 PY
+	expect_grep "Markdown: a column with its unit" '\| speed \[MB/s\] \| n \| Significance \|' t.md
+	expect_grep "Markdown: the means" '\| 50\.000 \| 3\.000 \| reference \|' t.md
 	expect_grep "HTML report: the value with its unit" '<td>speed</td><td>50 MB/s</td>' r.html
 }
 
