@@ -89,6 +89,17 @@ int metric_define(const char *key, const char *unit_text, bool higher_is_better,
 			 "and '_', not starting with a digit, at most 40)", key);
 		return -1;
 	}
+	/* The per-run columns beside the metrics (JSON "runs", the per-run
+	 * CSV) and the gate's cpu_time would clash with such a name. */
+	static const char *const taken[] = {"benchmark", "command",
+		"command_line", "run", "exit_code", "signal", "timed_out", "failed",
+		"outlier", "started_at", "run_index", "env_pad", "cpu_time"};
+	for (size_t i = 0; i < sizeof taken / sizeof *taken; i++)
+		if (strcasecmp(key, taken[i]) == 0) {
+			snprintf(err, errlen, "'%s' is the name of a per-run column "
+				 "or of cpu_time; choose another name", key);
+			return -1;
+		}
 	int m = metric_lookup(key);
 	if (m >= 0 && m < MET_CUSTOM_FIRST) {
 		snprintf(err, errlen, "'%s' is the name of a built-in metric (%s)",

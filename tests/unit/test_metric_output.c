@@ -61,6 +61,11 @@ static void define_refuses(void)
 	CHECK(metric_output_define("wall_time=x", err, sizeof err) == -1);
 	CHECK(strstr(err, "built-in") != NULL);
 	CHECK(metric_output_define("instructions=x", err, sizeof err) == -1);
+	/* per-run columns and the gate's cpu_time */
+	CHECK(metric_output_define("exit_code=x", err, sizeof err) == -1);
+	CHECK(strstr(err, "per-run column") != NULL);
+	CHECK(metric_output_define("cpu_time=x", err, sizeof err) == -1);
+	CHECK(metric_output_define("Run_Index=x", err, sizeof err) == -1);
 	/* labels and aliases of built-in metrics too */
 	CHECK(metric_output_define("rss=x", err, sizeof err) == -1);
 	CHECK(metric_output_define("speed=x", err, sizeof err) == MET_CUSTOM_FIRST);
