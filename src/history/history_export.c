@@ -139,6 +139,23 @@ static cJSON *invocation_json(const struct history_detail *d)
 			cJSON_AddItemToObject(ctx, keys[k], cJSON_Duplicate(v, 1));
 	}
 	cJSON_Delete(mj);
+	/* The --metric definitions, as a results file has them (the
+	 * pattern is not kept in the history). */
+	cJSON *cm = NULL;
+	for (int m = MET_CUSTOM_FIRST; m < MET_COUNT; m++) {
+		bool used = false;
+		for (size_t k = 0; k < d->n_bench && !used; k++)
+			used = d->bench[k].col[m] != NULL;
+		if (!used)
+			continue;
+		const struct metric_info *mi = metric_info((enum metric_id)m);
+		if (cm == NULL)
+			cm = cJSON_AddObjectToObject(j, "custom_metrics");
+		cJSON *def = cJSON_AddObjectToObject(cm, mi->key);
+		cJSON_AddNullToObject(def, "pattern");
+		cJSON_AddStringToObject(def, "unit", mi->unit_text);
+		cJSON_AddBoolToObject(def, "higher_is_better", mi->higher_is_better);
+	}
 	cJSON *res = cJSON_AddArrayToObject(j, "results");
 	for (size_t k = 0; k < d->n_bench; k++)
 		cJSON_AddItemToArray(res, result_json(&d->bench[k]));

@@ -190,6 +190,15 @@ test_metric_history() {
 	cb history export --history h.db --format csv >h.csv 2>err ||
 		fail "export: exit $?: $(cat err)"
 	expect_grep "the history's CSV has the column" 'speed' h.csv
+	# its JSON export carries the definition, so compare can gate on it
+	cb history export --history h.db --output h.json 2>err || fail "export json: $(cat err)"
+	jq '.invocations[0]' h.json >newest.json
+	jq '.invocations[2]' h.json >oldest.json
+	expect_eq "the definition" "$(jq -c '.custom_metrics' newest.json)" \
+		'{"speed":{"pattern":null,"unit":"MB/s","higher_is_better":true}}'
+	cb compare --gate-metric speed oldest.json newest.json >out 2>err ||
+		fail "compare the exported invocations: exit $?: $(cat err)"
+	expect_grep "gated on speed" '^Gate on speed .*higher is better' out
 	# a gate against the history, on the custom metric
 	echo '70 MB/s' >s.txt
 	cb -r 3 --metric "$M" --history h.db --baseline-history --gate-metric speed \
