@@ -3,8 +3,9 @@
  *
  * Commands without shell syntax are split into words and executed directly
  * (GNU make's rule); the others run under a shell whose start-up cost is
- * calibrated once, by running `SHELL -c ''`, and subtracted from time and
- * from every counter of those runs, never below zero.
+ * calibrated once, by running `SHELL -c /path/to/true` against `true` run
+ * directly (calibrate_shell), and subtracted from time and from every
+ * counter of those runs, never below zero.
  *
  * Silent: every warning, note and error is a struct bench_message sent
  * through the caller's events, as are progress, starts and ends.
@@ -711,9 +712,24 @@ static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
  * exec-exact, in alternating pairs so that a drift of the machine's speed
  * cancels.  NOOP is `true` from PATH; without one, `SHELL -c ''` alone
  * (which leaves the shell's exec of the command in the times).  Per metric:
- * the mean of the pairs' differences, rounded to a whole number for counts
- * so that corrected counters stay whole, and its standard error, which the
- * analysis adds to the intervals of shell benchmarks.
+ * the median of the pairs' differences, rounded to a whole number for
+ * counts so that corrected counters stay whole, and its standard error,
+ * which the analysis adds to the intervals of shell benchmarks.
+ *
+ * What this path is: dash (Debian's sh, 0.5.12) does not exec a single
+ * command in place; `strace -f sh -c /path/prog` shows vfork, execve in the
+ * child and wait4 in the shell, for `true` as for any program.  So the
+ * calibration measures the shell's start-up, its vfork and exec of the
+ * program, and, once the program has exited, the shell scheduled again to
+ * reap it and exit.  For a typical run that holds whatever the program's
+ * length (the median residue of `make verdicts`' shell_residue.sh is
+ * consistent with 0 for 0.5-7.6 ms programs).  Two things it cannot hold:
+ * on a machine with other load, that last wake-up of the shell waits
+ * behind whatever else is runnable on the CPU (a perf sched trace: median
+ * 79 vs 116 us, mean 208 vs 706 us for `true` and a 3.6 ms program), a
+ * delay in the mean that no constant measured beforehand removes; and a
+ * line the shell execs in place (`exec prog`) has no fork and wait, so it
+ * is over-corrected (README, "Shells").
  */
 static int calibrate_shell(struct ctx *x, long bench)
 {

@@ -1,55 +1,75 @@
 #!/usr/bin/env python3
-"""tests/verdicts/shell_residue.py DIR INVOCATIONS RUNS: the table of
+"""tests/verdicts/shell_residue.py DIR INVOCATIONS RUNS N...: the table of
 shell_residue.sh.  Reads DIR/r<i>.json (cbench's --export-json with the
-benchmarks "direct" and "shell", interleaved: results[k].runs.<metric> are
-in run order, so run j of one and run j of the other are one round) and
-prints, per metric, the mean of the rounds' differences (shell - direct)
-with its t-interval (scipy.stats.t.ppf(0.975, n - 1) * sd / sqrt(n))."""
+benchmarks "direct N" and "shell N" for every N, interleaved:
+results[k].runs.<metric> are in run order, so run j of one and run j of
+the other are one round) and prints, per program and metric, the mean and
+the median of the rounds' differences (shell - direct).
+
+Each invocation calibrates the shell once, so its rounds share that
+calibration's error: the rounds of all invocations are not independent
+samples of the residue, the invocations are.  The statistics are
+therefore computed per invocation and averaged over the invocations, with
+the t-interval of that average (scipy.stats.t.ppf(0.975, k - 1) * sd /
+sqrt(k) over the k per-invocation values)."""
 import json
 import math
+import statistics
 import sys
 
 from scipy import stats
 
 d, invocations, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+spins = sys.argv[4:] or ["2"]
 metrics = [("wall_time", 1e6, "us"), ("task_clock", 1e6, "us"),
            ("page_faults", 1, "")]
 
 
 def interval(x):
+    """Mean of x and the half-width of its 95 % t-interval."""
     n = len(x)
     m = sum(x) / n
-    sd = math.sqrt(sum((v - m) ** 2 for v in x) / (n - 1))
-    h = stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
-    return m, h
+    if n < 2:
+        return m, float("nan")
+    sd = statistics.stdev(x)
+    return m, stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
 
 
-print("shell residue: 'spin 2' run directly against 'spin 2 #' under sh -c "
-      "(start-up subtracted), interleaved; %d invocations of %d rounds"
-      % (invocations, runs))
+files = []
+for i in range(1, invocations + 1):
+    with open("%s/r%d.json" % (d, i)) as f:
+        files.append({r["name"]: r for r in json.load(f)["results"]})
+
+print("shell residue: 'spin N' run directly against 'spin N #' under sh -c "
+      "(start-up subtracted), interleaved; %d invocations of %d rounds; "
+      "95 %% intervals over the invocations" % (invocations, runs))
 whole, within = True, True
-for key, scale, unit in metrics:
-    pooled, per = [], []
-    for i in range(1, invocations + 1):
-        with open("%s/r%d.json" % (d, i)) as f:
-            res = {r["name"]: r for r in json.load(f)["results"]}
-        a = res["direct"]["runs"].get(key)
-        b = res["shell"]["runs"].get(key)
-        if not a or not b:
-            break
-        diff = [(y - x) * scale for x, y in zip(a, b)
-                if x is not None and y is not None]
-        per.append(interval(diff)[0])
-        pooled += diff
-        if key == "page_faults":
-            whole = whole and all(float(v).is_integer() for v in b)
-            within = within and abs(interval(diff)[0]) <= 1
-    if not pooled:
-        print("  %-12s not measured" % key)
-        continue
-    m, h = interval(pooled)
-    print("  %-12s residue %+9.2f %-2s ± %7.2f (95 %%); per invocation %s"
-          % (key, m, unit, h, " ".join("%+.2f" % v for v in per)))
+for n in spins:
+    length = statistics.median(
+        v for res in files for v in res["direct %s" % n]["runs"]["wall_time"]
+        if v is not None)
+    for key, scale, unit in metrics:
+        means, medians = [], []
+        for res in files:
+            a = res["direct %s" % n]["runs"].get(key)
+            b = res["shell %s" % n]["runs"].get(key)
+            if not a or not b:
+                break
+            diff = [(y - x) * scale for x, y in zip(a, b)
+                    if x is not None and y is not None]
+            means.append(sum(diff) / len(diff))
+            medians.append(statistics.median(diff))
+            if key == "page_faults":
+                whole = whole and all(float(v).is_integer() for v in b)
+                within = within and abs(means[-1]) <= 1
+        label = "spin %s (%.1f ms)" % (n, length * 1e3)
+        if not means:
+            print("  %-16s %-12s not measured" % (label, key))
+            continue
+        m, h = interval(means)
+        md, hd = interval(medians)
+        print("  %-16s %-12s mean %+8.1f %-2s ± %6.1f   median %+8.1f %-2s "
+              "± %6.1f" % (label, key, m, unit, h, md, unit, hd))
 print("  page faults through the shell are whole numbers: %s; mean residue "
       "within 1 in every invocation: %s" % ("yes" if whole else "NO",
                                             "yes" if within else "NO"))

@@ -3,32 +3,41 @@
 # shell correction.  Run by `make verdicts` after the trials (without the
 # background load); see tests/verdicts/README.md.
 #
-# One invocation benchmarks the same program twice, interleaved: `spin 2`
-# (no shell syntax: run directly) and `spin 2 #` (a comment is shell
-# syntax: run under `sh -c`, with the calibrated start-up subtracted).
-# Each round's two runs are neighbours in time, so the differences of the
-# rounds cancel the machine's drift.  shell_residue.py prints, per metric,
-# the mean of the rounds' differences (shell minus direct) with its 95 %
-# interval, per invocation and over all of them, and whether the shell
-# runs' page faults are whole numbers within 1 of the direct ones.
+# One invocation benchmarks, for every N of RESIDUE_SPINS, the same program
+# twice, interleaved: `spin N` (no shell syntax: run directly) and `spin N #`
+# (a comment is shell syntax: run under `sh -c`, with the calibrated
+# start-up subtracted).  All of them share the invocation's one
+# calibration, so the programs' residues differ only by what depends on
+# the program's length.  Each round's runs are neighbours in time, so the
+# differences of the rounds cancel the machine's drift.  shell_residue.py
+# prints, per program and metric, the mean and the median of the rounds'
+# differences (shell minus direct), averaged over the invocations, with a
+# 95 % interval from their spread (each invocation has its own calibration,
+# whose error is shared by all its rounds), and whether the shell runs'
+# page faults are whole numbers within 1 of the direct ones.
 #
-# Environment: CBENCH, HELPERS (from make), RESIDUE_INVOCATIONS (5),
-# RESIDUE_RUNS (300).
+# Environment: CBENCH, HELPERS (from make), RESIDUE_INVOCATIONS (10),
+# RESIDUE_RUNS (200), RESIDUE_SPINS ("0 2 5": spin's millions of loop
+# iterations, about 0.5, 3 and 7 ms).
 set -u
 : "${CBENCH:?} ${HELPERS:?}"
 here=$(cd "$(dirname "$0")" && pwd)
-INVOCATIONS=${RESIDUE_INVOCATIONS:-5}
-RUNS=${RESIDUE_RUNS:-300}
+INVOCATIONS=${RESIDUE_INVOCATIONS:-10}
+RUNS=${RESIDUE_RUNS:-200}
+SPINS=${RESIDUE_SPINS:-0 2 5}
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+args=()
+for n in $SPINS; do
+	args+=(-n "direct $n" -n "shell $n" "$HELPERS/spin $n" "$HELPERS/spin $n #")
+done
 for ((i = 1; i <= INVOCATIONS; i++)); do
-	if ! "$CBENCH" -w 3 -r "$RUNS" -n direct -n shell \
-		--export-json "$tmp/r$i.json" "$HELPERS/spin 2" "$HELPERS/spin 2 #" \
+	if ! "$CBENCH" -w 3 -r "$RUNS" --export-json "$tmp/r$i.json" "${args[@]}" \
 		>/dev/null 2>"$tmp/err"; then
 		echo "shell residue: cbench failed: $(head -n 1 "$tmp/err")" >&2
 		exit 1
 	fi
 done
-"$PY" "$here/shell_residue.py" "$tmp" "$INVOCATIONS" "$RUNS"
+"$PY" "$here/shell_residue.py" "$tmp" "$INVOCATIONS" "$RUNS" $SPINS

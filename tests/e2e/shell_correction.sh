@@ -1,0 +1,50 @@
+# tests/e2e/shell_correction.sh: the shell correction for programs of
+# different lengths, and the calibration's number of pairs.  Times are
+# never asserted (the machine is shared); page faults and counts are.
+
+# The calibration takes 20 pairs (after 3 warmups); the note says so, and
+# the JSON's calibrated overhead is the note's.
+test_shell_calibration_pairs() {
+	cb -r 2 --export-json o.json "$HELPERS/spin 0 # via sh" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	local n
+	n=$(sed -n 's/.*calibrated over \([0-9]*\) runs) is subtracted.*/\1/p' err)
+	expect_eq "calibration pairs" "$n" 20
+	# the note's mean in ms, the JSON's in s
+	local note json
+	note=$(sed -n 's/.*its start-up (\([0-9.]*\) ± .*/\1/p' err)
+	json=$(jq '.context.shell_overhead_s' o.json)
+	awk -v a="$note" -v b="$json" 'BEGIN { x = a - b * 1000; if (x < 0) x = -x; exit !(x < 0.001) }' ||
+		fail "note $note ms, JSON $json s"
+}
+
+# One calibration for a short and a longer program, interleaved with their
+# direct runs: under the shell, every run's page faults are whole numbers
+# and the medians are within 1 of direct execution (the direct runs vary
+# by 2-3 here, see engine.sh: allow 3) for both lengths.  Against the
+# uncorrected shell, about 60 more.
+test_shell_correction_holds_for_lengths() {
+	ptrace_works || skip "ptrace refused by this kernel"
+	cb -r 9 --export-json o.json \
+		-n d0 "$HELPERS/spin 0" -n s0 "$HELPERS/spin 0 # via sh" \
+		-n d5 "$HELPERS/spin 5" -n s5 "$HELPERS/spin 5 # via sh" \
+		>out 2>err || fail "exit $?: $(cat err)"
+	jq -e '[.results[] | .via_shell] == [false, true, false, true]' o.json \
+		>/dev/null || fail "two direct, two under the shell"
+	jq -e '[.results[1,3].runs.page_faults[] | . == floor] | all' o.json \
+		>/dev/null || fail "corrected page faults are not whole numbers"
+	local k d s
+	for k in 0 2; do
+		d=$(jq ".results[$k].metrics.page_faults.median" o.json)
+		s=$(jq ".results[$((k + 1))].metrics.page_faults.median" o.json)
+		awk -v d="$d" -v s="$s" 'BEGIN { x = s - d; if (x < 0) x = -x; exit !(x <= 3) }' ||
+			fail "$(jq -r ".results[$k].name" o.json): direct $d vs corrected shell $s page faults (median)"
+	done
+	# the positive side: without the correction the shell adds ~60 faults
+	cb -N -r 3 --export-json raw.json "sh -c '$HELPERS/spin 0'" >out 2>err ||
+		fail "exit $?"
+	d=$(jq '.results[0].metrics.page_faults.median' o.json)
+	s=$(jq '.results[0].metrics.page_faults.median' raw.json)
+	awk -v d="$d" -v s="$s" 'BEGIN { exit !(s - d >= 20) }' ||
+		fail "uncorrected shell $s vs direct $d page faults: the check would not see a missing correction"
+}
