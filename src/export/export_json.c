@@ -469,6 +469,11 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	cJSON_AddBoolToObject(j, "interrupted", r->interrupted);
 	cJSON_AddBoolToObject(j, "exec_exact", r->exec_exact);
 	cJSON_AddBoolToObject(j, "via_shell", r->via_shell);
+	/* The calibration pairs its correction used (20 up front, one after
+	 * each shell run of the invocation up to its end). */
+	if (r->via_shell && r->shell_pairs)
+		cJSON_AddItemToObjectCS(j, "shell_calibration_pairs",
+				      num((double)r->shell_pairs));
 	cJSON_AddItemToObjectCS(j, "stop_reason", str(r->stop_reason));
 	/* How far consecutive runs depend on each other (the machine's
 	 * drift), and the factor the mean's standard error was widened by. */

@@ -65,6 +65,16 @@ struct ctx {
 				    0 if unknown */
 	double overhead_se[MET_COUNT];  /* standard error of overhead[] */
 	size_t overhead_n;       /* calibration pairs */
+	/* Every calibration pair's differences (shell minus direct) per
+	 * metric, the 20 up front and one after each shell run, and the
+	 * two no-op commands they run. */
+	struct {
+		double *d[MET_COUNT];
+		size_t n[MET_COUNT], cap[MET_COUNT];
+		struct prepared sh, direct;
+		bool have_direct;
+		size_t pairs;
+	} cal;
 	char **envp;
 	char iter_slot[64];
 	char hf_slot[64];        /* HYPERFINE_ITERATION=..., at envp[hf_at] */
@@ -669,7 +679,7 @@ static void calibrated_note(struct ctx *x, long bench)
 	char faults[32];
 	text_count(m.shell_page_faults, faults, sizeof faults);
 	say(x, m, "%s '%s'; its start-up (%.3f ± %.3f ms wall, %s page faults, "
-	    "calibrated over %d runs) is subtracted",
+	    "calibrated over %d runs, then again after each run) is subtracted",
 	    x->cfg->shell_mode == SHELL_FORCE
 	    ? "--shell: running every command under"
 	    : "shell syntax: running such commands under",
@@ -706,11 +716,75 @@ static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
 	return 0;
 }
 
+/* One calibration pair, the shell first when k is even (so that a drift
+ * of the machine's speed within pairs cancels over two), its differences
+ * kept when keep.  0, -1 (error sent), -2 (interrupted). */
+static int calibration_pair(struct ctx *x, long bench, size_t k, bool keep)
+{
+	double vs[MET_COUNT], vd[MET_COUNT];
+	for (int m = 0; m < MET_COUNT; m++)
+		vd[m] = 0;
+	int rc = 0;
+	bool sh_first = k % 2 == 0 || !x->cal.have_direct;
+	if (sh_first)
+		rc = calibration_run(x, bench, &x->cal.sh, (int)k, vs);
+	if (rc == 0 && x->cal.have_direct)
+		rc = calibration_run(x, bench, &x->cal.direct, (int)k, vd);
+	if (rc == 0 && !sh_first)
+		rc = calibration_run(x, bench, &x->cal.sh, (int)k, vs);
+	if (rc != 0 || !keep)
+		return rc;
+	for (int m = 0; m < MET_COUNT; m++) {
+		if (!isfinite(vs[m]) || !isfinite(vd[m]))
+			continue;
+		xgrow((void **)&x->cal.d[m], &x->cal.cap[m], x->cal.n[m] + 1,
+		      sizeof(double));
+		x->cal.d[m][x->cal.n[m]++] = vs[m] - vd[m];
+	}
+	x->cal.pairs++;
+	return 0;
+}
+
+/* The overhead from every pair so far: per metric the median of the
+ * differences (rounded for counts), never below 0, and its standard
+ * error. */
+static void calibration_estimate(struct ctx *x)
+{
+	for (int m = 0; m < MET_COUNT; m++) {
+		x->overhead[m] = x->overhead_se[m] = 0;
+		size_t n = x->cal.n[m];
+		if (!n || !metric_info((enum metric_id)m)->shell_corrected)
+			continue;
+		struct stats_summary s;
+		if (stats_summarize(x->cal.d[m], n, x->cfg->confidence, &s) != 0)
+			continue;
+		/* The median: a load spike in one run of a pair is noise, not
+		 * the shell's cost.  Its standard error from the MAD (1.4826
+		 * MAD estimates sigma; the median's SE is sqrt(pi/2) sigma /
+		 * sqrt(n) for normal data: Kendall & Stuart, 10.10). */
+		bool count = metric_info((enum metric_id)m)->unit == UNIT_COUNT;
+		x->overhead[m] = count ? round(s.median) : s.median;
+		if (x->overhead[m] < 0)
+			x->overhead[m] = 0;
+		double sigma = 1.4826 * s.mad;
+		if (s.n >= 2)
+			x->overhead_se[m] = 1.2533 * sigma / sqrt((double)s.n);
+		if (m == MET_WALL && s.n >= 2)
+			x->overhead_sd = sigma;
+	}
+	x->overhead_n = x->cal.n[MET_WALL];
+}
+
 /*
  * What the shell adds to running a program: `SHELL -c NOOP` (the shell
  * starting, then exec'ing the no-op program) minus NOOP run directly,
  * exec-exact, in alternating pairs so that a drift of the machine's speed
- * cancels.  NOOP is `true` from PATH; without one, `SHELL -c ''` alone
+ * cancels: 20 up front (the note tells them), then one after each run of a
+ * shell benchmark, so that the pairs share the runs' conditions; when a
+ * shell benchmark ends its runs are corrected again with every pair so
+ * far (shell_recorrect).  Spread among the runs, the pairs took the median
+ * residue of a 0.5 ms program from +47 +- 62 us (20 up front) to -2 +- 5
+ * us (shell_residue.sh, 10 invocations of 200 rounds, load average 1).  NOOP is `true` from PATH; without one, `SHELL -c ''` alone
  * (which leaves the shell's exec of the command in the times).  Per metric:
  * the median of the pairs' differences, rounded to a whole number for
  * counts so that corrected counters stay whole, and its standard error,
@@ -727,63 +801,27 @@ static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
  * on a machine with other load, that last wake-up of the shell waits
  * behind whatever else is runnable on the CPU (a perf sched trace: median
  * 79 vs 116 us, mean 208 vs 706 us for `true` and a 3.6 ms program), a
- * delay in the mean that no constant measured beforehand removes; and a
+ * delay in the mean that a constant subtracted does not remove; and a
  * line the shell execs in place (`exec prog`) has no fork and wait, so it
  * is over-corrected (README, "Shells").
  */
 static int calibrate_shell(struct ctx *x, long bench)
 {
-	struct prepared sh, direct = {0};
 	char *noop = cmdline_resolve("true");
 	/* `SHELL -c LINE` never fails to prepare */
-	prepare(x, noop ? noop : "", true, &sh, bench, NULL);
+	prepare(x, noop ? noop : "", true, &x->cal.sh, bench, NULL);
 	if (noop) {
-		direct.path = noop;
-		direct.argv = xcalloc(2, sizeof *direct.argv);
-		direct.argv[0] = xstrdup("true");
+		x->cal.direct.path = noop;
+		x->cal.direct.argv = xcalloc(2, sizeof *x->cal.direct.argv);
+		x->cal.direct.argv[0] = xstrdup("true");
+		x->cal.have_direct = true;
 	}
-	double d[MET_COUNT][SHELL_CALIBRATION_RUNS];
-	size_t cnt[MET_COUNT] = {0};
 	int rc = 0;
-	for (int i = 0; i < 3 + SHELL_CALIBRATION_RUNS && rc == 0; i++) {
-		double vs[MET_COUNT], vd[MET_COUNT];
-		for (int m = 0; m < MET_COUNT; m++)
-			vd[m] = 0;
-		rc = calibration_run(x, bench, &sh, i, vs);
-		if (rc == 0 && noop)
-			rc = calibration_run(x, bench, &direct, i, vd);
-		if (rc != 0 || i < 3)
-			continue;
-		for (int m = 0; m < MET_COUNT; m++)
-			if (isfinite(vs[m]) && isfinite(vd[m]))
-				d[m][cnt[m]++] = vs[m] - vd[m];
-	}
-	prepared_free(&sh);
-	prepared_free(&direct);
+	for (size_t i = 0; i < 3 + SHELL_CALIBRATION_RUNS && rc == 0; i++)
+		rc = calibration_pair(x, bench, i, i >= 3);
 	if (rc != 0)
 		return rc;
-	for (int m = 0; m < MET_COUNT; m++) {
-		x->overhead[m] = x->overhead_se[m] = 0;
-		if (!cnt[m] || !metric_info((enum metric_id)m)->shell_corrected)
-			continue;
-		struct stats_summary s;
-		if (stats_summarize(d[m], cnt[m], x->cfg->confidence, &s) != 0)
-			continue;
-		/* The median: a load spike in one run of a pair is noise, not
-		 * the shell's cost.  Its standard error from the MAD (1.4826
-		 * MAD estimates sigma; the median's SE is sqrt(pi/2) sigma /
-		 * sqrt(n) for normal data: Kendall & Stuart, 10.10). */
-		bool count = metric_info((enum metric_id)m)->unit == UNIT_COUNT;
-		x->overhead[m] = count ? round(s.median) : s.median;
-		if (x->overhead[m] < 0)
-			x->overhead[m] = 0;
-		double sigma = 1.4826 * s.mad;
-		if (s.n >= 2)
-			x->overhead_se[m] = 1.2533 * sigma / sqrt((double)s.n);
-		if (m == MET_WALL && s.n >= 2)
-			x->overhead_sd = sigma;
-	}
-	x->overhead_n = cnt[MET_WALL];
+	calibration_estimate(x);
 	x->calibrated = true;
 	calibrated_note(x, bench);
 	return 0;
@@ -901,6 +939,11 @@ struct bstate {
 	 * count this, as hyperfine's budget does, so a 3 s budget takes
 	 * about 3 s; the measurement itself stays exec-exact. */
 	double cost_s;
+	/* Under a shell: each run's values before the start-up was taken off
+	 * (the shell-corrected metrics), to correct them again with the
+	 * final calibration when the benchmark ends. */
+	double *raw[MET_COUNT];
+	size_t raw_cap;
 };
 
 /*
@@ -1058,6 +1101,52 @@ static int warmup(struct ctx *x, struct bstate *s, size_t k)
 	return c < 0 ? c : 0;
 }
 
+/* v less the shell's start-up for metric m, never below 0. */
+static double shell_corrected(const struct ctx *x, int m, double v)
+{
+	if (!isfinite(v) || !(x->overhead[m] > 0))
+		return v;
+	return v > x->overhead[m] ? v - x->overhead[m] : 0;
+}
+
+/* Keep the raw values of the run about to be added (run r->n_runs). */
+static void keep_raw(struct bstate *s, const double v[MET_COUNT])
+{
+	size_t k = s->r->n_runs, cap = s->raw_cap;
+	for (int m = 0; m < MET_COUNT; m++) {
+		if (!s->r->has[m] || !metric_info((enum metric_id)m)->shell_corrected)
+			continue;
+		cap = s->raw_cap;
+		xgrow((void **)&s->raw[m], &cap, k + 1, sizeof(double));
+		s->raw[m][k] = v[m];
+	}
+	s->raw_cap = cap;
+}
+
+/*
+ * When a shell benchmark ends: the overhead from every calibration pair so
+ * far (the 20 up front and one after each shell run, so that the pairs
+ * share the runs' conditions), and the runs corrected again with it.
+ */
+static void shell_recorrect(struct ctx *x, struct bstate *s)
+{
+	struct bench_result *r = s->r;
+	if (r == NULL || !r->via_shell || !x->calibrated)
+		return;
+	calibration_estimate(x);
+	for (int m = 0; m < MET_COUNT; m++)
+		if (r->has[m] && s->raw[m])
+			for (size_t k = 0; k < r->n_runs; k++)
+				r->col[m][k] = shell_corrected(x, m, s->raw[m][k]);
+	double total = 0;
+	for (size_t k = 0; r->has[MET_WALL] && k < r->n_runs; k++)
+		if (isfinite(r->col[MET_WALL][k]))
+			total += r->col[MET_WALL][k];
+	r->total_wall_s = total;
+	memcpy(r->shell_se, x->overhead_se, sizeof r->shell_se);
+	r->shell_pairs = x->overhead_n;
+}
+
 /* A measured run's values (custom[] the --metric ones), the shell's
  * start-up taken off, and flags. */
 static void record_run(struct ctx *x, struct bstate *s,
@@ -1071,9 +1160,10 @@ static void record_run(struct ctx *x, struct bstate *s,
 	for (int m = MET_CUSTOM_FIRST; m < MET_COUNT; m++)
 		v[m] = custom[m];
 	if (s->p.via_shell)
+		keep_raw(s, v);
+	if (s->p.via_shell)
 		for (int m = 0; m < MET_COUNT; m++)
-			if (isfinite(v[m]) && x->overhead[m] > 0)
-				v[m] = v[m] > x->overhead[m] ? v[m] - x->overhead[m] : 0;
+			v[m] = shell_corrected(x, m, v[m]);
 	uint8_t flags = 0;
 	if (c != 0)
 		flags |= timed_out ? RUN_TIMED_OUT | RUN_FAILED : RUN_FAILED;
@@ -1166,7 +1256,10 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 	if (x->mo && read_metrics(x, s, from, c, run_name, custom) != 0)
 		return -1;
 	record_run(x, s, &res, c, (double)t0.tv_sec + t0.tv_nsec * 1e-9, custom);
-	return c == -1 ? -1 : 0;
+	if (c == -1)
+		return -1;
+	/* A calibration pair among the runs (see shell_recorrect). */
+	return s->p.via_shell ? calibration_pair(x, i, x->cal.pairs + 3, true) : 0;
 }
 
 /* CBENCH_ITERATION (warmup-K or the run's index) and HYPERFINE_ITERATION
@@ -1271,6 +1364,7 @@ static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool report_now
 			const char *why)
 {
 	struct bench_result *r = s->r;
+	shell_recorrect(x, s);
 	if (x->ev.runs_end)
 		x->ev.runs_end(x->ev.arg, s->index);
 	if (rc == 0 && why == NULL) {
@@ -1392,8 +1486,9 @@ static void after_bench(struct ctx *x, struct loop *l)
 	struct bench_outcome *out = l->out;
 	if (!l->seq)
 		send_done(x, l->st, l->n, &l->next_done);
-	if (x->calibrated && out->shell == NULL) {
-		out->shell = xstrdup(x->shell_path);
+	if (x->calibrated) {   /* the estimate with every pair so far */
+		if (out->shell == NULL)
+			out->shell = xstrdup(x->shell_path);
 		out->shell_overhead_s = x->overhead[MET_WALL];
 		out->shell_overhead_sd = x->overhead_sd;
 	}
@@ -1848,6 +1943,13 @@ void bench_close(struct bench_runner *br)
 	free(x->shell_path);
 	counters_free(x->ctr);
 	metric_output_free(x->mo);
+	prepared_free(&x->cal.sh);
+	prepared_free(&x->cal.direct);
+	for (int m = 0; m < MET_COUNT; m++)
+		free(x->cal.d[m]);
+	for (size_t i = 0; i < br->plan->n; i++)
+		for (int m = 0; m < MET_COUNT; m++)
+			free(br->st[i].raw[m]);
 	if (br->engine)
 		spawn_shutdown();
 	for (size_t i = 0; i < x->n_outs; i++)

@@ -326,7 +326,7 @@ static void shell_calibration_values(void)
 	CHECK(isfinite(m->shell_page_faults) || isnan(m->shell_page_faults));
 	CHECK(strstr(m->text, "shell syntax: running such commands under '") ==
 	      m->text);
-	CHECK(strstr(m->text, "calibrated over 20 runs) is subtracted"));
+	CHECK(strstr(m->text, "calibrated over 20 runs, then again after each run) is subtracted"));
 	CHECK(o.shell != NULL && o.shell_overhead_s == m->shell_mean_s);
 	CHECK(o.shell_overhead_sd == m->shell_sd_s);
 	CHECK(o.exit_code == CBENCH_EXIT_OK && o.results[0]->n_runs == 2);
