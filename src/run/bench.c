@@ -944,6 +944,7 @@ struct bstate {
 	 * final calibration when the benchmark ends. */
 	double *raw[MET_COUNT];
 	size_t raw_cap;
+	bool pair_due;           /* a calibration pair follows this run */
 };
 
 /*
@@ -1258,8 +1259,8 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 	record_run(x, s, &res, c, (double)t0.tv_sec + t0.tv_nsec * 1e-9, custom);
 	if (c == -1)
 		return -1;
-	/* A calibration pair among the runs (see shell_recorrect). */
-	return s->p.via_shell ? calibration_pair(x, i, x->cal.pairs + 3, true) : 0;
+	s->pair_due = s->p.via_shell;   /* after its --conclude (take_turn) */
+	return 0;
 }
 
 /* CBENCH_ITERATION (warmup-K or the run's index) and HYPERFINE_ITERATION
@@ -1346,6 +1347,15 @@ static int take_turn(struct ctx *x, struct bstate *s)
 {
 	for (;;) {
 		struct planner_step st = planner_steps_next(&s->steps);
+		if (st.kind == PLANNER_STEP_RUN_END && s->pair_due) {
+			/* A calibration pair among the runs, after the run's
+			 * hooks (see shell_recorrect); in the run's budget. */
+			double t0 = mono_s();
+			s->pair_due = false;
+			int rc = calibration_pair(x, (long)s->index, x->cal.pairs + 3, true);
+			s->cost_s += mono_s() - t0;
+			return rc;
+		}
 		if (st.kind == PLANNER_STEP_RUN_END || st.kind == PLANNER_STEP_DONE)
 			return 0;
 		int rc = do_step(x, s, st);
