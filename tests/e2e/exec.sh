@@ -116,6 +116,9 @@ test_no_fd_leak_no_zombie_after_10000_runs() {
 test_item13_process_limit_blamed_on_the_machine() {
 	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null ||
 		skip "needs root and setpriv (RLIMIT_NPROC does not bind root)"
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$CBENCH" ||
+		skip "the cbench binary is not reachable by an unprivileged user here"
+	chmod 1777 "$T"
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
 		bash -c "ulimit -u 1; exec '$CBENCH' -r 3 -N true" >out 2>err
 	expect_eq "ulimit -u 1: exit" "$?" 1
