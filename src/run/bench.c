@@ -1254,6 +1254,8 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 	if (c == -2 || (c == -1 && !timed_out))
 		return c;
 	double custom[MET_COUNT];
+	for (int m = 0; m < MET_COUNT; m++)
+		custom[m] = NAN;   /* without --metric, none */
 	if (x->mo && read_metrics(x, s, from, c, run_name, custom) != 0)
 		return -1;
 	record_run(x, s, &res, c, (double)t0.tv_sec + t0.tv_nsec * 1e-9, custom);
