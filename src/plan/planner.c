@@ -405,18 +405,39 @@ static void fill_bench(struct plan_bench *b, const struct plan_options *cfg,
  * checkout v2' make make`) would read "make ran 1.15 times faster than
  * make": the second and later get " (#K)", K counting that name's
  * benchmarks in plan order. */
+static const struct plan *sort_plan;
+
+/* By name, then by place in the plan. */
+static int by_name_then_index(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(sort_plan->bench[i].name, sort_plan->bench[j].name);
+	return c ? c : (i > j) - (i < j);
+}
+
+/* In O(n log n), as a sweep may have a million values: the benchmarks
+ * sorted by name, each name's K-th in plan order renamed. */
 static void disambiguate(struct plan *plan)
 {
-	for (size_t i = 1; i < plan->n; i++) {
-		size_t k = 1;
-		for (size_t j = 0; j < i; j++)
-			k += strcmp(plan->bench[j].base_name ? plan->bench[j].base_name
-				    : plan->bench[j].name, plan->bench[i].name) == 0;
+	size_t n = plan->n, *ix = xcalloc(n ? n : 1, sizeof *ix);
+	for (size_t i = 0; i < n; i++)
+		ix[i] = i;
+	sort_plan = plan;
+	qsort(ix, n, sizeof *ix, by_name_then_index);
+	sort_plan = NULL;
+	size_t k = 1;
+	for (size_t p = 1; p < n; p++) {
+		struct plan_bench *b = &plan->bench[ix[p]];
+		/* the previous one in sorted order still has its own name */
+		const struct plan_bench *prev = &plan->bench[ix[p - 1]];
+		const char *pn = prev->base_name ? prev->base_name : prev->name;
+		k = strcmp(pn, b->name) == 0 ? k + 1 : 1;
 		if (k == 1)
 			continue;
-		plan->bench[i].base_name = plan->bench[i].name;
-		plan->bench[i].name = xasprintf("%s (#%zu)", plan->bench[i].base_name, k);
+		b->base_name = b->name;
+		b->name = xasprintf("%s (#%zu)", b->base_name, k);
 	}
+	free(ix);
 }
 
 int planner_build(const struct plan_options *cfg, struct plan *plan,

@@ -54,11 +54,11 @@ static bool strip_option(const char *s, size_t *len, const char **unit,
 /*
  * glibc's regcomp unrolls repetitions: X{m,n} becomes n copies of X and X+
  * two, so its memory grows with the product of the repetitions nested
- * around an atom ("((((a)+)+)+)+" 20 deep took 12 GB here, "a{2}{2}..."
- * 20 times 700 MB).  An upper estimate of the unrolled size, the atoms
+ * around an atom ("((((a)+)+)+)+" 20 deep took 12 GB here, 12 deep 26 MB;
+ * "a{2}{2}..." 20 times 700 MB).  An upper estimate of the unrolled size, the atoms
  * counted with their multipliers, must stay under PATTERN_MAX_UNROLLED.
  */
-#define PATTERN_MAX_UNROLLED 20000.0
+#define PATTERN_MAX_UNROLLED 5000.0
 #define PATTERN_MAX_LEN 1000
 #define PATTERN_MAX_DEPTH 32
 
