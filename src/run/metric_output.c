@@ -58,7 +58,7 @@ static bool strip_option(const char *s, size_t *len, const char **unit,
  * "a{2}{2}..." 20 times 700 MB).  An upper estimate of the unrolled size, the atoms
  * counted with their multipliers, must stay under PATTERN_MAX_UNROLLED.
  */
-#define PATTERN_MAX_UNROLLED 5000.0
+#define PATTERN_MAX_UNROLLED 1000.0
 #define PATTERN_MAX_LEN 1000
 #define PATTERN_MAX_DEPTH 32
 
