@@ -70,6 +70,8 @@ int metric_lookup(const char *name);
  * 40 characters), that names a built-in metric, that was defined with a
  * different unit or direction, or when MET_CUSTOM_MAX are defined.
  */
+/* Could key name a custom metric: [A-Za-z_][A-Za-z0-9_]*, at most 40? */
+bool metric_name_valid(const char *key);
 int metric_define(const char *key, const char *unit_text, bool higher_is_better,
 		  const char *pattern, char *err, size_t errlen);
 /* Forget every custom metric (for tests). */

@@ -654,14 +654,7 @@ static int kind_seconds(struct cli_state *st, const struct cli_option *o,
  * files' once they are read). */
 static bool metric_word_ok(const char *w)
 {
-	if (set_lookup(metric_values, w) != NULL)
-		return true;
-	if (!(isalpha((unsigned char)w[0]) || w[0] == '_'))
-		return false;
-	for (const char *p = w; *p; p++)
-		if (!(isalnum((unsigned char)*p) || *p == '_'))
-			return false;
-	return true;
+	return set_lookup(metric_values, w) != NULL || metric_name_valid(w);
 }
 
 int cli_parse_metric_list(const char *list, char names[][32], size_t max,

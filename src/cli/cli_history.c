@@ -15,17 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A name a --metric could have defined in the history (checked once it
- * is open). */
-static bool custom_shaped(const char *v)
-{
-	if (!(isalpha((unsigned char)v[0]) || v[0] == '_'))
-		return false;
-	for (; *v; v++)
-		if (!(isalnum((unsigned char)*v) || *v == '_'))
-			return false;
-	return true;
-}
 
 static const char *const sub_names[HSUB__COUNT] = {
 	[HSUB_LIST] = "list", [HSUB_SHOW] = "show", [HSUB_TREND] = "trend",
@@ -121,7 +110,7 @@ static int take_value(struct history_cmd *c, const char *name, const char *v,
 			FAIL("--limit '%s': expected a whole number of at least 1", v);
 		c->filter.limit = (size_t)n;
 	} else if (strcmp(name, "metric") == 0) {
-		if (metric_lookup(v) < 0 && !custom_shaped(v))
+		if (metric_lookup(v) < 0 && !metric_name_valid(v))  /* checked once open */
 			FAIL("--metric '%s': no such metric (wall_time, user_time, "
 			     "system_time, peak_rss, page_faults, instructions, ...)", v);
 		c->metric = v;

@@ -1160,11 +1160,11 @@ static void record_run(struct ctx *x, struct bstate *s,
 	results_values_from_spawn(res, v);
 	for (int m = MET_CUSTOM_FIRST; m < MET_COUNT; m++)
 		v[m] = custom[m];
-	if (s->p.via_shell)
+	if (s->p.via_shell) {
 		keep_raw(s, v);
-	if (s->p.via_shell)
 		for (int m = 0; m < MET_COUNT; m++)
 			v[m] = shell_corrected(x, m, v[m]);
+	}
 	uint8_t flags = 0;
 	if (c != 0)
 		flags |= timed_out ? RUN_TIMED_OUT | RUN_FAILED : RUN_FAILED;

@@ -68,7 +68,7 @@ int metric_lookup(const char *name)
 	return -1;
 }
 
-static bool valid_key(const char *key)
+bool metric_name_valid(const char *key)
 {
 	size_t n = strlen(key);
 	if (n == 0 || n > 40 || !(isalpha((unsigned char)key[0]) || key[0] == '_'))
@@ -84,7 +84,7 @@ int metric_define(const char *key, const char *unit_text, bool higher_is_better,
 {
 	if (unit_text == NULL)
 		unit_text = "";
-	if (!valid_key(key)) {
+	if (!metric_name_valid(key)) {
 		snprintf(err, errlen, "'%s' is not a metric name (letters, digits "
 			 "and '_', not starting with a digit, at most 40)", key);
 		return -1;
