@@ -125,6 +125,12 @@ $(BUILD)/helpers/%: tests/helpers/%.c
 	@echo "  CC      $<"
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O1 -Wall -Wextra -o $@ $< -lpthread
 
+# probe sideband opens the side-band events with cbench's own code.
+$(BUILD)/helpers/probe: tests/helpers/probe.c src/run/sideband.c include/sideband.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O1 -Wall -Wextra -Iinclude -o $@ $< src/run/sideband.c -lm
+
 test: cbench $(UNIT_BINS) $(HELPER_BINS)
 	@CBENCH=$(CURDIR)/cbench UNIT_DIR=$(BUILD)/tests HELPERS=$(CURDIR)/$(BUILD)/helpers \
 		VALGRIND=$(VALGRIND) bash tests/run.sh

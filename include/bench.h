@@ -71,6 +71,9 @@ struct bench_outcome {
 	char *shell;          /* shell used for shell-syntax commands, or NULL */
 	double shell_overhead_s;  /* calibrated wall-time overhead, 0 if none */
 	double shell_overhead_sd; /* its standard deviation, 0 if unknown */
+	double shell_wake_s;      /* the shell's typical wake-up after its
+				     program, taken off each run; NaN if not
+				     measured */
 	bool pmu;             /* hardware counters were available */
 	bool user_only;       /* counters exclude kernel mode */
 	bool exec_exact;      /* ptrace worked: clock and counters start at exec */

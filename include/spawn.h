@@ -54,6 +54,8 @@ struct spawn_cmd {
 	int aslr;                  /* SPAWN_ASLR_*: personality before exec */
 	bool keep_group;           /* leave the command's process group
 				      running when it ends (else killed) */
+	bool child_wake;           /* measure spawn_result.wake_s (a shell's
+				      wake-up after its program: sideband.h) */
 };
 
 /* Address-space randomisation of the command (spawn_cmd.aslr). */
@@ -75,6 +77,10 @@ struct spawn_result {
 	bool self_stopped;         /* cbench itself was stopped (SIGSTOP,
 				      Ctrl-Z) during the run: its wall time
 				      and timeout are not the command's */
+	double wake_s;             /* spawn_cmd.child_wake: from the exit of
+				      the last process the command started to
+				      the command running again (0: none, or
+				      it did not sleep); NaN when unknown */
 };
 
 /* Call once before the first run (records inherited signal dispositions,

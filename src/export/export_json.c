@@ -236,6 +236,8 @@ static cJSON *context(const struct export_doc *d)
 	cJSON_AddItemToObjectCS(j, "shell", str(o->shell));
 	cJSON_AddItemToObjectCS(j, "shell_overhead_s", o->shell
 			      ? num(o->shell_overhead_s) : cJSON_CreateNull());
+	cJSON_AddItemToObjectCS(j, "shell_wake_s", o->shell && isfinite(o->shell_wake_s)
+			      ? num(o->shell_wake_s) : cJSON_CreateNull());
 	machine_more(j, d->ctx);
 	noise_context(j, d->ctx);
 	cJSON_AddItemToObjectCS(j, "options", options(d));

@@ -3,9 +3,10 @@
  *
  * Commands without shell syntax are split into words and executed directly
  * (GNU make's rule); the others run under a shell whose start-up cost is
- * calibrated once, by running `SHELL -c /path/to/true` against `true` run
+ * calibrated, by running `SHELL -c /path/to/true` against `true` run
  * directly (calibrate_shell), and subtracted from time and from every
- * counter of those runs, never below zero.
+ * counter of those runs, never below zero; each shell run's own wake-up
+ * of the shell after its program is measured and taken off its wall time.
  *
  * Silent: every warning, note and error is a struct bench_message sent
  * through the caller's events, as are progress, starts and ends.
@@ -74,7 +75,16 @@ struct ctx {
 		struct prepared sh, direct;
 		bool have_direct;
 		size_t pairs;
+		/* Each kept pair's wake-up of the shell after `true`
+		 * (spawn_result.wake_s, NaN where unknown), beside its wall
+		 * difference in d[MET_WALL], which still holds it: the
+		 * estimate takes it off (without_wake), as from the runs. */
+		double *wake;
+		size_t cap_wake;
+		size_t n_wake;   /* of them measured */
 	} cal;
+	double wake_med;         /* median of cal.wake (0: none measured): taken
+				    off a shell run whose own is unknown */
 	char **envp;
 	char iter_slot[64];
 	char hf_slot[64];        /* HYPERFINE_ITERATION=..., at envp[hf_at] */
@@ -470,6 +480,7 @@ static int run(struct ctx *x, long bench, const struct prepared *p,
 		.cpus = x->in_hook ? x->hook_pin : x->cmd_pin,
 		.aslr = x->aslr,
 		.keep_group = x->cfg->keep_background || x->keep_group,
+		.child_wake = measured && p->via_shell,
 	};
 	if (x->pad_slot && !x->in_hook)
 		repad(x);
@@ -676,21 +687,37 @@ static void calibrated_note(struct ctx *x, long bench)
 		.shell_page_faults = x->overhead[MET_CTR_FIRST + CTR_PAGE_FAULTS],
 		.runs = SHELL_CALIBRATION_RUNS,
 	};
-	char faults[32];
+	char faults[32], wake[96] = "";
 	text_count(m.shell_page_faults, faults, sizeof faults);
+	if (x->cal.n_wake)
+		snprintf(wake, sizeof wake, ", and so is each run's wait for "
+			 "the shell to wake up after its program (typically "
+			 "%.3f ms)", x->wake_med * 1e3);
 	say(x, m, "%s '%s'; its start-up (%.3f ± %.3f ms wall, %s page faults, "
-	    "calibrated over %d runs, then again after each run) is subtracted",
+	    "calibrated over %d runs, then again after each run) is "
+	    "subtracted%s",
 	    x->cfg->shell_mode == SHELL_FORCE
 	    ? "--shell: running every command under"
 	    : "shell syntax: running such commands under",
 	    x->shell_path, m.shell_mean_s * 1e3, m.shell_sd_s * 1e3, faults,
-	    SHELL_CALIBRATION_RUNS);
+	    SHELL_CALIBRATION_RUNS, wake);
+}
+
+/* A shell run's wall time without the shell's wake-up after its program:
+ * its own (spawn_result.wake_s), or the calibration's median when unknown;
+ * nothing when the calibration measured none (perf_event_open refused). */
+static double without_wake(const struct ctx *x, double wall, double wake)
+{
+	if (!x->cal.n_wake || !isfinite(wall))
+		return wall;
+	double w = wall - (isfinite(wake) ? wake : x->wake_med);
+	return w > 0 ? w : 0;
 }
 
 /* One calibration run of p into v[]: 0, -1 on error (sent), -2 if
  * interrupted. */
 static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
-			   int i, double v[MET_COUNT])
+			   int i, double v[MET_COUNT], double *wake)
 {
 	struct spawn_result res;
 	set_iteration(x, "CBENCH_ITERATION=calibration-%zu", (size_t)i + 1);
@@ -713,6 +740,7 @@ static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
 		return -1;
 	}
 	results_values_from_spawn(&res, v);
+	*wake = res.wake_s;
 	return 0;
 }
 
@@ -721,22 +749,28 @@ static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
  * kept when keep.  0, -1 (error sent), -2 (interrupted). */
 static int calibration_pair(struct ctx *x, long bench, size_t k, bool keep)
 {
-	double vs[MET_COUNT], vd[MET_COUNT];
+	double vs[MET_COUNT], vd[MET_COUNT], wake = NAN, no_shell;
 	for (int m = 0; m < MET_COUNT; m++)
 		vd[m] = 0;
 	int rc = 0;
 	bool sh_first = k % 2 == 0 || !x->cal.have_direct;
 	if (sh_first)
-		rc = calibration_run(x, bench, &x->cal.sh, (int)k, vs);
+		rc = calibration_run(x, bench, &x->cal.sh, (int)k, vs, &wake);
 	if (rc == 0 && x->cal.have_direct)
-		rc = calibration_run(x, bench, &x->cal.direct, (int)k, vd);
+		rc = calibration_run(x, bench, &x->cal.direct, (int)k, vd, &no_shell);
 	if (rc == 0 && !sh_first)
-		rc = calibration_run(x, bench, &x->cal.sh, (int)k, vs);
+		rc = calibration_run(x, bench, &x->cal.sh, (int)k, vs, &wake);
 	if (rc != 0 || !keep)
 		return rc;
 	for (int m = 0; m < MET_COUNT; m++) {
 		if (!isfinite(vs[m]) || !isfinite(vd[m]))
 			continue;
+		if (m == MET_WALL) {   /* its wake-up beside its difference */
+			xgrow((void **)&x->cal.wake, &x->cal.cap_wake,
+			      x->cal.n[m] + 1, sizeof(double));
+			x->cal.wake[x->cal.n[m]] = wake;
+			x->cal.n_wake += isfinite(wake);
+		}
 		xgrow((void **)&x->cal.d[m], &x->cal.cap[m], x->cal.n[m] + 1,
 		      sizeof(double));
 		x->cal.d[m][x->cal.n[m]++] = vs[m] - vd[m];
@@ -750,13 +784,36 @@ static int calibration_pair(struct ctx *x, long bench, size_t k, bool keep)
  * error. */
 static void calibration_estimate(struct ctx *x)
 {
+	/* The wake-ups first: the pairs' wall differences without them
+	 * (without_wake: a pair whose own is unknown has their median taken
+	 * off, as a run has). */
+	size_t nw = x->cal.n[MET_WALL];
+	double *walls = NULL;
+	x->wake_med = 0;
+	if (x->cal.n_wake) {
+		double *w = xcalloc(x->cal.n_wake, sizeof *w);
+		size_t k = 0;
+		for (size_t i = 0; i < nw; i++)
+			if (isfinite(x->cal.wake[i]))
+				w[k++] = x->cal.wake[i];
+		struct stats_summary ws;
+		if (stats_summarize(w, k, x->cfg->confidence, &ws) == 0)
+			x->wake_med = ws.median;
+		free(w);
+		walls = xcalloc(nw, sizeof *walls);
+		for (size_t i = 0; i < nw; i++)
+			walls[i] = x->cal.d[MET_WALL][i] -
+				   (isfinite(x->cal.wake[i]) ? x->cal.wake[i]
+							      : x->wake_med);
+	}
 	for (int m = 0; m < MET_COUNT; m++) {
 		x->overhead[m] = x->overhead_se[m] = 0;
 		size_t n = x->cal.n[m];
 		if (!n || !metric_info((enum metric_id)m)->shell_corrected)
 			continue;
 		struct stats_summary s;
-		if (stats_summarize(x->cal.d[m], n, x->cfg->confidence, &s) != 0)
+		const double *d = m == MET_WALL && walls ? walls : x->cal.d[m];
+		if (stats_summarize(d, n, x->cfg->confidence, &s) != 0)
 			continue;
 		/* The median: a load spike in one run of a pair is noise, not
 		 * the shell's cost.  Its standard error from the MAD (1.4826
@@ -773,6 +830,7 @@ static void calibration_estimate(struct ctx *x)
 			x->overhead_sd = sigma;
 	}
 	x->overhead_n = x->cal.n[MET_WALL];
+	free(walls);
 }
 
 /*
@@ -784,7 +842,8 @@ static void calibration_estimate(struct ctx *x)
  * shell benchmark ends its runs are corrected again with every pair so
  * far (shell_recorrect).  Spread among the runs, the pairs took the median
  * residue of a 0.5 ms program from +47 +- 62 us (20 up front) to -2 +- 5
- * us (shell_residue.sh, 10 invocations of 200 rounds, load average 1).  NOOP is `true` from PATH; without one, `SHELL -c ''` alone
+ * us (shell_residue.sh, 10 invocations of 200 rounds, load average 1).
+ * NOOP is `true` from PATH; without one, `SHELL -c ''` alone
  * (which leaves the shell's exec of the command in the times).  Per metric:
  * the median of the pairs' differences, rounded to a whole number for
  * counts so that corrected counters stay whole, and its standard error,
@@ -795,15 +854,17 @@ static void calibration_estimate(struct ctx *x)
  * child and wait4 in the shell, for `true` as for any program.  So the
  * calibration measures the shell's start-up, its vfork and exec of the
  * program, and, once the program has exited, the shell scheduled again to
- * reap it and exit.  For a typical run that holds whatever the program's
- * length (the median residue of `make verdicts`' shell_residue.sh is
- * consistent with 0 for 0.5-7.6 ms programs).  Two things it cannot hold:
- * on a machine with other load, that last wake-up of the shell waits
- * behind whatever else is runnable on the CPU (a perf sched trace: median
- * 79 vs 116 us, mean 208 vs 706 us for `true` and a 3.6 ms program), a
- * delay in the mean that a constant subtracted does not remove; and a
- * line the shell execs in place (`exec prog`) has no fork and wait, so it
- * is over-corrected (README, "Shells").
+ * reap it and exit.  That last wake-up depends on the program: on an idle
+ * CPU of the 2-core VM it took a median 106 us after `true` but 193 us
+ * after a 4 ms program (an idle vCPU sleeps deeper the longer it sleeps),
+ * and behind other load it queues (a perf sched trace: mean 208 vs 706 us
+ * for `true` and a 3.6 ms program).  So it is not left to the constant:
+ * every shell run, the calibration's among them, has its own wake-up
+ * measured (spawn_result.wake_s, from perf side-band records: sideband.c)
+ * and taken off its wall time before anything else (without_wake); a run
+ * whose records cannot tell has the calibration's median taken off
+ * instead.  A line the shell execs in place (`exec prog`) has no fork and
+ * wait, so it is over-corrected by the vfork (README, "Shells").
  */
 static int calibrate_shell(struct ctx *x, long bench)
 {
@@ -944,6 +1005,8 @@ struct bstate {
 	 * final calibration when the benchmark ends. */
 	double *raw[MET_COUNT];
 	size_t raw_cap;
+	double *wake;            /* each run's shell wake-up (without_wake) */
+	size_t wake_cap;
 	bool pair_due;           /* a calibration pair follows this run */
 };
 
@@ -1110,8 +1173,9 @@ static double shell_corrected(const struct ctx *x, int m, double v)
 	return v > x->overhead[m] ? v - x->overhead[m] : 0;
 }
 
-/* Keep the raw values of the run about to be added (run r->n_runs). */
-static void keep_raw(struct bstate *s, const double v[MET_COUNT])
+/* Keep the raw values and the shell's wake-up of the run about to be
+ * added (run r->n_runs). */
+static void keep_raw(struct bstate *s, const double v[MET_COUNT], double wake)
 {
 	size_t k = s->r->n_runs, cap = s->raw_cap;
 	for (int m = 0; m < MET_COUNT; m++) {
@@ -1122,6 +1186,18 @@ static void keep_raw(struct bstate *s, const double v[MET_COUNT])
 		s->raw[m][k] = v[m];
 	}
 	s->raw_cap = cap;
+	xgrow((void **)&s->wake, &s->wake_cap, k + 1, sizeof(double));
+	s->wake[k] = wake;
+}
+
+/* A shell run's value of metric m less the shell's part: its wake-up
+ * after the program (wall time), then the calibrated start-up. */
+static double shell_run_corrected(const struct ctx *x, int m, double v,
+				  double wake)
+{
+	if (m == MET_WALL)
+		v = without_wake(x, v, wake);
+	return shell_corrected(x, m, v);
 }
 
 /*
@@ -1138,7 +1214,8 @@ static void shell_recorrect(struct ctx *x, struct bstate *s)
 	for (int m = 0; m < MET_COUNT; m++)
 		if (r->has[m] && s->raw[m])
 			for (size_t k = 0; k < r->n_runs; k++)
-				r->col[m][k] = shell_corrected(x, m, s->raw[m][k]);
+				r->col[m][k] = shell_run_corrected(x, m, s->raw[m][k],
+								   s->wake[k]);
 	double total = 0;
 	for (size_t k = 0; r->has[MET_WALL] && k < r->n_runs; k++)
 		if (isfinite(r->col[MET_WALL][k]))
@@ -1161,9 +1238,12 @@ static void record_run(struct ctx *x, struct bstate *s,
 	for (int m = MET_CUSTOM_FIRST; m < MET_COUNT; m++)
 		v[m] = custom[m];
 	if (s->p.via_shell) {
-		keep_raw(s, v);
+		/* A run cut short (timeout, stop, Ctrl-C) had no wake-up. */
+		double wake = res->outcome == SPAWN_EXITED ||
+			      res->outcome == SPAWN_SIGNALED ? res->wake_s : 0;
+		keep_raw(s, v, wake);
 		for (int m = 0; m < MET_COUNT; m++)
-			v[m] = shell_corrected(x, m, v[m]);
+			v[m] = shell_run_corrected(x, m, v[m], wake);
 	}
 	uint8_t flags = 0;
 	if (c != 0)
@@ -1503,6 +1583,7 @@ static void after_bench(struct ctx *x, struct loop *l)
 			out->shell = xstrdup(x->shell_path);
 		out->shell_overhead_s = x->overhead[MET_WALL];
 		out->shell_overhead_sd = x->overhead_sd;
+		out->shell_wake_s = x->cal.n_wake ? x->wake_med : NAN;
 	}
 	out->exec_exact = spawn_ptrace_errno() == 0;
 }
@@ -1959,9 +2040,12 @@ void bench_close(struct bench_runner *br)
 	prepared_free(&x->cal.direct);
 	for (int m = 0; m < MET_COUNT; m++)
 		free(x->cal.d[m]);
-	for (size_t i = 0; i < br->plan->n; i++)
+	free(x->cal.wake);
+	for (size_t i = 0; i < br->plan->n; i++) {
 		for (int m = 0; m < MET_COUNT; m++)
 			free(br->st[i].raw[m]);
+		free(br->st[i].wake);
+	}
 	if (br->engine)
 		spawn_shutdown();
 	for (size_t i = 0; i < x->n_outs; i++)

@@ -34,12 +34,18 @@
  * is released to exec.  Counters are still exec-exact then; the wall clock
  * includes the exec itself.
  *
+ * With child_wake (a shell's runs), two side-band perf events are opened on
+ * the frozen child beside the counters (sideband.c) and read once the run
+ * is reaped, off the clock: how long the shell took to run again after its
+ * program exited (spawn_result.wake_s), which bench.c takes off.
+ *
  * cbench is a child subreaper (prctl PR_SET_CHILD_SUBREAPER), so whatever a
  * command leaves behind is re-parented to cbench rather than to init: after
  * a kill, the killed group's members are reaped (no zombie is left), and
  * after every run one waitid() tells whether a daemon or background job is
  * still running, whose work the counters and rusage cannot include.
  */
+#include "sideband.h"
 #include "spawn.h"
 #include "spawn_int.h"
 
@@ -89,6 +95,8 @@ static struct spawn_state {
 	bool use_clone_pidfd;
 	/* on_sigchld is installed: SIGCHLD wakes wait_poll when no pidfd can. */
 	bool sigchld_wakes;
+	/* perf_event_open refused the side-band events (sideband.h) once. */
+	bool sideband_refused;
 	/* /proc/self/task/TID/children, kept open (reap_leftovers), or -1. */
 	int children_fd;
 	/* Leftover processes already reported (see reap_leftovers), so a
@@ -173,6 +181,7 @@ int spawn_init(char *err, size_t errlen)
 		state.have_pidfd = false;
 		state.sigchld_wakes = install_sigchld();
 	}
+	state.sideband_refused = false;
 	/* Adopt orphans: see reap_leftovers().  Failure only loses that. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	char path[64];
@@ -297,6 +306,7 @@ struct run {
 	struct child_args args;
 	pid_t pid;
 	int pidfd;                   /* the child's pidfd, or -1 */
+	struct sideband sb;          /* child_wake: opened at the release */
 	bool reaped;                 /* traced child died before the exec stop */
 	double start, end;           /* clock at the release and at the reap */
 	int status;                  /* wait status */
@@ -316,6 +326,7 @@ static int run_setup(struct run *r, const struct spawn_cmd *cmd, bool traced,
 	r->go[0] = r->go[1] = -1;
 	r->pid = -1;
 	r->pidfd = -1;
+	sideband_init(&r->sb);
 	if ((!traced && pipe2(r->report, O_CLOEXEC) != 0) ||
 	    (cmd->output == SPAWN_OUT_PIPE && pipe2(r->out, O_CLOEXEC) != 0) ||
 	    (!traced && pipe2(r->go, O_CLOEXEC) != 0)) {
@@ -344,11 +355,24 @@ static void close_child_ends(struct run *r)
 static void run_close(struct run *r)
 {
 	close_fd(&r->pidfd);
+	sideband_close(&r->sb);
 	for (int i = 0; i < 2; i++) {
 		close_fd(&r->report[i]);
 		close_fd(&r->out[i]);
 		close_fd(&r->go[i]);
 	}
+}
+
+/* The side-band events of a child_wake run, on the frozen child (before
+ * the clock starts).  Where perf_event_open refuses them once, they are
+ * not tried again: the runs go on without (spawn_result.wake_s NaN). */
+static void side_open(struct run *r, bool before_exec)
+{
+	if (!r->cmd->child_wake || state.sideband_refused)
+		return;
+	if (sideband_open(&r->sb, r->pid, before_exec) != 0 && errno != ENOMEM &&
+	    errno != EMFILE && errno != ENFILE)
+		state.sideband_refused = true;
 }
 
 /* Block every signal around fork/clone so no handler of ours runs in the
@@ -444,6 +468,7 @@ static int traced_launch(struct run *r, char *err, size_t errlen)
 	 * ours changes once it runs. */
 	if (r->pidfd < 0 && state.have_pidfd)
 		r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	side_open(r, false);
 	r->start = now_s();
 	if (ptrace(PTRACE_DETACH, pid, NULL, NULL) != 0) {
 		snprintf(err, errlen, "ptrace(PTRACE_DETACH): %s", strerror(errno));
@@ -486,6 +511,7 @@ static int fallback_launch(struct run *r, char *err, size_t errlen)
 		waitpid(pid, &r->status, 0);
 		return -1;
 	}
+	side_open(r, true);
 	r->start = now_s();
 	ssize_t w = write(r->go[1], "g", 1);
 	(void)w;
@@ -822,6 +848,10 @@ static int run_collect(struct run *r, struct spawn_result *res,
 	const struct rusage *ru = &r->ru;
 	res->exec_exact = r->traced;
 	res->wall_s = r->end - r->start;
+	/* Read off the clock: the buffer outlives the reap. */
+	if (r->sb.map && (res->outcome == SPAWN_EXITED ||
+			  res->outcome == SPAWN_SIGNALED))
+		res->wake_s = sideband_wake_s(&r->sb, r->pid);
 	res->code = res->outcome == SPAWN_STOPPED ? r->stopsig
 		    : WIFEXITED(r->status) ? WEXITSTATUS(r->status)
 		    : WTERMSIG(r->status);
@@ -861,6 +891,7 @@ static void result_clear(struct spawn_result *res)
 	memset(res, 0, sizeof *res);
 	for (int i = 0; i < CTR_MAX; i++)
 		res->ctr.value[i] = NAN;
+	res->wake_s = NAN;
 }
 
 int spawn_run(const struct spawn_cmd *cmd, struct spawn_result *res,

@@ -53,3 +53,44 @@ test_shell_correction_holds_for_lengths() {
 	awk -v d="$d" -v s="$s" 'BEGIN { exit !(s - d >= 20) }' ||
 		fail "uncorrected shell $s vs direct $d page faults: the check would not see a missing correction"
 }
+
+# The shell's wake-up after its program is measured in every run (perf
+# side-band records) and taken off it: the note says so with the typical
+# value, the JSON records it; a benchmark without a shell has none.
+test_shell_wake_taken_off_each_run() {
+	sideband_works || skip "perf_event_open side-band records refused here"
+	cb -r 3 --export-json o.json "$HELPERS/spin 0 # via sh" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	grep -q "and so is each run's wait for the shell to wake up after its program (typically [0-9.]* ms)" err ||
+		fail "no wake-up in the note: $(cat err)"
+	# (> 0 where sh vforks its last command, as Debian's dash does)
+	jq -e '.context.shell_wake_s > 0' o.json >/dev/null ||
+		fail "no wake-up in the JSON: $(jq .context o.json)"
+	cb -r 3 --export-json direct.json "$HELPERS/spin 0" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	jq -e '.context | has("shell_wake_s") and .shell_wake_s == null and .shell == null' \
+		direct.json >/dev/null || fail "a direct benchmark: $(jq .context direct.json)"
+	jq -e '.results | length == 1' direct.json >/dev/null || fail "no result"
+}
+
+# Each run's own wake-up is what is taken off: stopparent stops the shell
+# and has it continued 300 ms after it (the shell's last child) exited, so
+# the shell wakes 300 ms late.  Under the shell that wait is taken off
+# every run (the runs' mean stays far below it); run directly as `sh -c`
+# (-N: no correction) the same line takes at least those 300 ms.
+test_shell_wake_taken_off_is_the_runs_own() {
+	sideband_works || skip "perf_event_open side-band records refused here"
+	cb -r 3 --export-json o.json "$HELPERS/stopparent 300 #" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	cb -N -r 3 --export-json raw.json "sh -c '$HELPERS/stopparent 300'" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	local c r
+	c=$(jq '.results[0].metrics.wall_time.mean' o.json)
+	r=$(jq '.results[0].metrics.wall_time.min' raw.json)
+	awk -v r="$r" 'BEGIN { exit !(r >= 0.3) }' ||
+		fail "uncorrected: the shell's late wake-up is not in the time ($r s)"
+	awk -v c="$c" -v r="$r" 'BEGIN { exit !(c < r / 3) }' ||
+		fail "corrected mean $c s against $r s uncorrected: the wake-up was not taken off"
+	jq -e --argjson r "$r" '[.results[0].runs.wall_time[] | . < $r / 2] | all' o.json >/dev/null ||
+		fail "a run kept its wait: $(jq -c .results[0].runs.wall_time o.json)"
+}

@@ -1,6 +1,10 @@
 /* probe: does this kernel allow what a test needs?  Exit 0 if yes.
  *   probe ptrace   - can a child be traced (PTRACE_TRACEME + exec stop)?
- *   probe pmu      - can a hardware counter (instructions) be opened?   */
+ *   probe pmu      - can a hardware counter (instructions) be opened?
+ *   probe sideband - can the shell wake-up's side-band events be opened
+ *                    (src/run/sideband.c, linked in: see the Makefile)? */
+#include "sideband.h"
+
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <stdio.h>
@@ -46,6 +50,15 @@ int main(int argc, char **argv)
 		close(fd);
 		return 0;
 	}
-	fprintf(stderr, "usage: probe ptrace|pmu\n");
+	if (argc == 2 && strcmp(argv[1], "sideband") == 0) {
+		struct sideband sb;   /* src/run/sideband.c, on this process */
+		if (sideband_open(&sb, getpid(), false) != 0) {
+			perror("perf_event_open side-band records");
+			return 1;
+		}
+		sideband_close(&sb);
+		return 0;
+	}
+	fprintf(stderr, "usage: probe ptrace|pmu|sideband\n");
 	return 2;
 }

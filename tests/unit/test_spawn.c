@@ -11,6 +11,7 @@
  * perf_event_open.  The stop request (which cannot be undone) runs last.
  */
 #include "counters.h"
+#include "sideband.h"
 #include "spawn.h"
 #include "unit.h"
 
@@ -347,6 +348,44 @@ static void test_counters_attached(void)
 	CHECK(isnan(res.ctr.value[CTR_INSTRUCTIONS]));
 }
 
+/* A shell's wake-up after its program (sideband.c), where perf_event_open
+ * gives side-band records: measured when asked, positive when the shell
+ * slept in wait4 while its child ran (the command is not the last, so no
+ * shell execs it in place), exactly 0 when it started no process or
+ * exec'd the program in place, and not measured (NaN) when not asked. */
+static void test_shell_wake_measured(void)
+{
+	SKIP_UNLESS_MODE_WORKS();
+	struct sideband sb;
+	if (sideband_open(&sb, getpid(), false) != 0) {
+		static char why[300];
+		snprintf(why, sizeof why, "perf_event_open refused: %s",
+			 strerror(errno));
+		SKIP(why);
+	}
+	sideband_close(&sb);
+	char *waits[] = {"/bin/sh", "-c", "/bin/sleep 0.01; exit 0", NULL};
+	char *none[] = {"/bin/sh", "-c", "exit 0", NULL};
+	char *in_place[] = {"/bin/sh", "-c", "exec /bin/sleep 0.01", NULL};
+	struct spawn_cmd cmd = {.stdin_fd = -1, .output = SPAWN_OUT_NULL,
+				.stdout_fd = -1, .child_wake = true};
+	struct spawn_result res;
+	RUN_OK(waits, &cmd, &res);
+	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
+	CHECK(res.wake_s > 0);
+	CHECK(res.wake_s < res.wall_s);
+	RUN_OK(none, &cmd, &res);
+	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
+	CHECK(res.wake_s == 0);
+	/* the shell replaced by the program: nothing of the shell's to wake */
+	RUN_OK(in_place, &cmd, &res);
+	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
+	CHECK(res.wake_s == 0);
+	cmd.child_wake = false;
+	RUN_OK(waits, &cmd, &res);
+	CHECK(isnan(res.wake_s));
+}
+
 /* ---- run last: a stop request cannot be taken back ---- */
 
 static void on_alarm(int sig)
@@ -434,6 +473,7 @@ static void run_mode(const char *name, bool traced, const char *env_var)
 	RUN_IN_MODE(test_stdin_from_fd);
 	RUN_IN_MODE(test_environment_passed);
 	RUN_IN_MODE(test_counters_attached);
+	RUN_IN_MODE(test_shell_wake_measured);
 	spawn_shutdown();
 }
 

@@ -4,7 +4,9 @@ shell_residue.sh.  Reads DIR/r<i>.json (cbench's --export-json with the
 benchmarks "direct N" and "shell N" for every N, interleaved:
 results[k].runs.<metric> are in run order, so run j of one and run j of
 the other are one round) and prints, per program and metric, the mean and
-the median of the rounds' differences (shell - direct).
+the median of the rounds' differences (shell - direct), and of the
+rounds' wall-time differences less their task-clock differences (the
+shell's time left beyond the program's own CPU time).
 
 Each invocation calibrates the shell once, so its rounds share that
 calibration's error: the rounds of all invocations are not independent
@@ -70,6 +72,28 @@ for n in spins:
         md, hd = interval(medians)
         print("  %-16s %-12s mean %+8.1f %-2s ± %6.1f   median %+8.1f %-2s "
               "± %6.1f" % (label, key, m, unit, h, md, unit, hd))
+    # The shell's time left beyond the program's own CPU time: each
+    # round's wall-time difference less its task-clock difference.  The
+    # program itself can run faster or slower when the shell starts it
+    # (on a VM whose virtual CPUs differ in speed, by a few per cent);
+    # that is in both differences and cancels here, what the shell adds
+    # in time (its start-up, its wake-up) does not.
+    means, medians = [], []
+    for res in files:
+        dw, dc = res["direct %s" % n]["runs"], res["shell %s" % n]["runs"]
+        a, b = dw.get("wall_time"), dc.get("wall_time")
+        c, e = dw.get("task_clock"), dc.get("task_clock")
+        if not (a and b and c and e):
+            break
+        diff = [((y - x) - (v - u)) * 1e6 for x, y, u, v in zip(a, b, c, e)
+                if None not in (x, y, u, v)]
+        means.append(sum(diff) / len(diff))
+        medians.append(statistics.median(diff))
+    if means:
+        m, h = interval(means)
+        md, hd = interval(medians)
+        print("  %-16s %-12s mean %+8.1f %-2s ± %6.1f   median %+8.1f %-2s "
+              "± %6.1f" % (label, "wall-cpu", m, "us", h, md, "us", hd))
 print("  page faults through the shell are whole numbers: %s; mean residue "
       "within 1 in every invocation: %s" % ("yes" if whole else "NO",
                                             "yes" if within else "NO"))

@@ -1,0 +1,58 @@
+/*
+ * sideband.h: when a shell woke up after its program (perf_event_open's
+ * side-band records), so that a shell command's runs can be corrected for
+ * that wake-up one by one (bench.c; README, "Shells").
+ *
+ * Two software "dummy" events are opened on the frozen command: one on its
+ * own task that records its context switches, and one inherited by every
+ * process it starts that records their exits, redirected into the first
+ * one's ring buffer (PERF_EVENT_IOC_SET_OUTPUT: an inherited per-task event
+ * cannot be mapped itself).  The buffer is written backward in overwrite
+ * mode, so that it always holds the newest records, which are the ones
+ * read.  Timestamps are CLOCK_MONOTONIC (use_clockid).
+ */
+#ifndef CBENCH_SIDEBAND_H
+#define CBENCH_SIDEBAND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct sideband {
+	int switch_fd;           /* the command's own context switches */
+	int exit_fd;             /* its descendants' exits, into switch_fd's buffer */
+	void *map;               /* switch_fd's ring buffer, or NULL */
+	int execs_before;        /* execs of its own still to come at the open */
+};
+
+/* A closed sideband (nothing to release). */
+void sideband_init(struct sideband *sb);
+
+/* Open the events on pid, which must not run yet: stopped after its exec,
+ * or (before_exec) parked before it.  Returns 0, or -1 with errno
+ * (perf_event_open refused, no memory): the run goes on without it. */
+int sideband_open(struct sideband *sb, pid_t pid, bool before_exec);
+
+/* Once pid has ended (its exit record is written; the buffer outlives
+ * the reap): from the exit of the last of its own children (before its
+ * own exit) to pid running again, when pid was asleep at that exit.  0
+ * when it started no child, was running or preempted at that moment, or
+ * exec'd a program in place (then it is the program, and its children and
+ * threads are the program's work).  NaN when the records cannot tell (the
+ * events were not opened, or the records needed were overwritten).  In
+ * seconds.  Pauses the buffer: call once. */
+double sideband_wake_s(const struct sideband *sb, pid_t pid);
+
+void sideband_close(struct sideband *sb);
+
+/* The same from a ring buffer image: size bytes of data (a power of two)
+ * written backward, the newest record at offset head (mod size), holding
+ * PERF_RECORD_SWITCH, _COMM, _EXIT and _FORK records with sample_id_all
+ * (pid, tid, time); execs_before of the command's own execs are not an
+ * exec in place (1 when the events were opened before its exec).  For the
+ * unit tests. */
+double sideband_wake_from(const unsigned char *data, size_t size,
+			  uint64_t head, uint32_t tid, int execs_before);
+
+#endif

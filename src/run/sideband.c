@@ -1,0 +1,274 @@
+/*
+ * sideband.c: a shell's wake-up after its program, from perf_event_open's
+ * side-band records (see sideband.h).
+ *
+ * Why: Debian's sh does not exec a single command in place; it vforks, the
+ * child execs the program, and the shell sleeps in wait4.  When the program
+ * exits, the shell has to be scheduled again (to reap it and exit) before
+ * cbench can reap the shell.  On an idle CPU of a VM that wake-up costs
+ * about 0.1 ms (the idle vCPU has to be woken); behind other load it
+ * queues, for up to milliseconds, and more after a long CPU-bound program
+ * than after `true`.  A constant calibrated with `true` removes the first,
+ * never the second; this measures it per run.
+ *
+ * The records (include/uapi/linux/perf_event.h): PERF_RECORD_SWITCH is a
+ * header and the sample_id (with PERF_SAMPLE_TID | PERF_SAMPLE_TIME: u32
+ * pid, u32 tid, u64 time), PERF_RECORD_SWITCH_OUT in misc for a switch out,
+ * PERF_RECORD_MISC_SWITCH_OUT_PREEMPT when the task was still runnable;
+ * PERF_RECORD_EXIT and PERF_RECORD_FORK are a header, u32 pid, ppid, tid,
+ * ptid, u64 time, then the sample_id; PERF_RECORD_COMM (with
+ * PERF_RECORD_MISC_COMM_EXEC at an exec) is u32 pid, tid, the name padded
+ * to 8 bytes, then the sample_id.  A backward ring buffer holds the
+ * newest record at data_head and older ones after it; bytes never written
+ * are zero (perf's own reader, tools/lib/perf/mmap.c, stops at a zero
+ * header the same way).
+ */
+#include "sideband.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Data pages of the ring buffer: 16 KiB hold over 300 records, the
+ * newest of which are read (a shell running one program writes about 8). */
+#define DATA_PAGES 4
+
+static size_t page_size(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+	return p > 0 ? (size_t)p : 4096;
+}
+
+static size_t map_bytes(void)
+{
+	return (DATA_PAGES + 1) * page_size();
+}
+
+void sideband_init(struct sideband *sb)
+{
+	sb->switch_fd = sb->exit_fd = -1;
+	sb->map = NULL;
+	sb->execs_before = 0;
+}
+
+/* One dummy software event on pid: its own context switches, or (exits)
+ * the exits of every process it starts. */
+static int open_event(pid_t pid, bool exits)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.sample_id_all = 1;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	a.write_backward = 1;
+	/* perf_event_paranoid 2 refuses events that count in the kernel;
+	 * side-band records are written all the same. */
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	if (exits) {
+		a.inherit = 1;
+		a.task = 1;
+	} else {
+		a.context_switch = 1;
+		a.comm = 1;        /* its exec in place (PERF_RECORD_MISC_COMM_EXEC) */
+		a.comm_exec = 1;
+	}
+	return (int)syscall(SYS_perf_event_open, &a, pid, -1, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+int sideband_open(struct sideband *sb, pid_t pid, bool before_exec)
+{
+	sideband_init(sb);
+	sb->execs_before = before_exec ? 1 : 0;
+	sb->switch_fd = open_event(pid, false);
+	if (sb->switch_fd < 0)
+		return -1;
+	/* Read-only: overwrite mode, the newest records kept. */
+	void *m = mmap(NULL, map_bytes(), PROT_READ, MAP_SHARED, sb->switch_fd, 0);
+	if (m != MAP_FAILED) {
+		sb->map = m;
+		sb->exit_fd = open_event(pid, true);
+	}
+	if (sb->exit_fd < 0 ||
+	    ioctl(sb->exit_fd, PERF_EVENT_IOC_SET_OUTPUT, sb->switch_fd) != 0) {
+		int e = errno;
+		sideband_close(sb);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+void sideband_close(struct sideband *sb)
+{
+	if (sb->map)
+		munmap(sb->map, map_bytes());
+	if (sb->exit_fd >= 0)
+		close(sb->exit_fd);
+	if (sb->switch_fd >= 0)
+		close(sb->switch_fd);
+	sideband_init(sb);
+}
+
+/* ---- reading the records ---- */
+
+struct rec {
+	uint32_t type;
+	uint16_t misc;
+	uint32_t pid, ppid, tid;  /* ppid: EXIT and FORK only */
+	uint64_t time;
+};
+
+struct ring {
+	const unsigned char *data;
+	size_t size;             /* a power of two */
+	uint64_t head;           /* the newest record */
+};
+
+static void copy_out(const struct ring *r, uint64_t at, void *dst, size_t n)
+{
+	unsigned char *d = dst;
+	for (size_t i = 0; i < n; i++)
+		d[i] = r->data[(at + i) & (r->size - 1)];
+}
+
+/* The record at *pos bytes from the newest (older ones follow), advancing
+ * *pos.  False at the end: *complete is then true when the end is bytes
+ * never written (every record ever written was seen). */
+static bool next_rec(const struct ring *r, uint64_t *pos, struct rec *out,
+		     bool *complete)
+{
+	struct perf_event_header h;
+	*complete = false;
+	if (*pos + sizeof h > r->size)
+		return false;
+	copy_out(r, r->head + *pos, &h, sizeof h);
+	if (h.size == 0 && h.type == 0) {
+		*complete = true;
+		return false;
+	}
+	/* Records are 8-byte aligned; one cut by the wrap is not read. */
+	if (h.size < sizeof h || h.size % 8 != 0 || *pos + h.size > r->size)
+		return false;
+	unsigned char b[64];
+	memset(out, 0, sizeof *out);
+	out->type = h.type;
+	out->misc = h.misc;
+	if (h.size <= sizeof b) {
+		copy_out(r, r->head + *pos, b, h.size);
+		if ((h.type == PERF_RECORD_EXIT || h.type == PERF_RECORD_FORK) &&
+		    h.size >= sizeof h + 24) {
+			memcpy(&out->pid, b + sizeof h, 4);
+			memcpy(&out->ppid, b + sizeof h + 4, 4);
+			memcpy(&out->tid, b + sizeof h + 8, 4);
+			memcpy(&out->time, b + sizeof h + 16, 8);
+		} else if ((h.type == PERF_RECORD_SWITCH ||
+			    h.type == PERF_RECORD_COMM) && h.size >= sizeof h + 16) {
+			memcpy(&out->pid, b + h.size - 16, 4);
+			memcpy(&out->tid, b + h.size - 12, 4);
+			memcpy(&out->time, b + h.size - 8, 8);
+		}
+	}
+	*pos += h.size;
+	return true;
+}
+
+double sideband_wake_from(const unsigned char *data, size_t size,
+			  uint64_t head, uint32_t tid, int execs_before)
+{
+	if (data == NULL || size < 8 || (size & (size - 1)) != 0)
+		return NAN;
+	struct ring r = {data, size, head};
+	struct rec x;
+	bool complete = false;
+
+	/* The command's own exit, and whether it exec'd in place (bash -c,
+	 * `exec prog`): then it is the program, whose children and threads
+	 * are its own work, and there is no shell to wake. */
+	uint64_t own_exit = 0, last = 0;
+	bool have_own = false, have_last = false;
+	int execs = 0;
+	for (uint64_t pos = 0; next_rec(&r, &pos, &x, &complete);) {
+		if (x.type == PERF_RECORD_EXIT && x.tid == tid && !have_own) {
+			own_exit = x.time;
+			have_own = true;
+		}
+		if (x.type == PERF_RECORD_COMM && x.tid == tid &&
+		    (x.misc & PERF_RECORD_MISC_COMM_EXEC))
+			execs++;
+	}
+	if (!have_own)
+		return NAN;
+	if (execs > execs_before)
+		return 0.0;
+	if (!complete && execs_before > 0 && execs == 0)
+		return NAN;  /* its own exec's record overwritten: cannot tell */
+	/* The last exit before it of a process it started itself: its wait4
+	 * wakes for its own children, not for their children or its threads
+	 * (processes left running exit later). */
+	for (uint64_t pos = 0; next_rec(&r, &pos, &x, &complete);)
+		if (x.type == PERF_RECORD_EXIT && x.pid != tid && x.ppid == tid &&
+		    x.time <= own_exit && (!have_last || x.time > last)) {
+			last = x.time;
+			have_last = true;
+		}
+	if (!have_last)
+		return complete ? 0.0 : NAN;
+
+	/* Its state at that exit (its last switch before), and its first
+	 * switch in after. */
+	uint64_t before = 0, after = 0;
+	bool have_before = false, have_after = false, asleep = false;
+	for (uint64_t pos = 0; next_rec(&r, &pos, &x, &complete);) {
+		if (x.type != PERF_RECORD_SWITCH || x.tid != tid)
+			continue;
+		bool out = (x.misc & PERF_RECORD_MISC_SWITCH_OUT) != 0;
+		if (x.time <= last && (!have_before || x.time >= before)) {
+			before = x.time;
+			have_before = true;
+			asleep = out && !(x.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
+		}
+		if (!out && x.time >= last && (!have_after || x.time < after)) {
+			after = x.time;
+			have_after = true;
+		}
+	}
+	if (!have_before)
+		return NAN;
+	if (!asleep)
+		return 0.0;  /* running or runnable when its last process exited */
+	if (!have_after)
+		return NAN;
+	return (double)(after - last) * 1e-9;
+}
+
+double sideband_wake_s(const struct sideband *sb, pid_t pid)
+{
+	if (sb->map == NULL)
+		return NAN;
+	/* Processes the command left running still write exits into the
+	 * buffer; paused, the kernel drops them instead (as perf does before
+	 * reading a backward buffer, Linux 4.7). */
+	if (ioctl(sb->switch_fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1) != 0)
+		return NAN;
+	const struct perf_event_mmap_page *pg = sb->map;
+	size_t off = pg->data_offset ? (size_t)pg->data_offset : page_size();
+	size_t size = pg->data_size ? (size_t)pg->data_size
+		      : DATA_PAGES * page_size();
+	if (off > map_bytes() || size > map_bytes() - off)
+		return NAN;
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	return sideband_wake_from((const unsigned char *)sb->map + off, size,
+				  head, (uint32_t)pid, sb->execs_before);
+}

@@ -1,0 +1,318 @@
+/*
+ * Unit tests for the side-band reader (sideband.c): ring buffers written
+ * here the way the kernel writes a backward one (each record below the
+ * previous, the newest at data_head), with the record layouts of
+ * include/uapi/linux/perf_event.h, and the wake-up read from them checked
+ * against the timestamps put in (the expected values are differences of
+ * those timestamps, in nanoseconds, worked out beside each check).  The
+ * engine's real records are checked in test_spawn.c.
+ */
+#include "sideband.h"
+#include "unit.h"
+
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <string.h>
+
+#define SHELL 100u
+#define NS 1e-9
+
+struct ring {
+	unsigned char data[4096];
+	size_t size;
+	uint64_t head;
+};
+
+static void ring_init(struct ring *r, size_t size)
+{
+	memset(r->data, 0, sizeof r->data);
+	r->size = size;
+	r->head = 0;
+}
+
+static void put(struct ring *r, const void *rec, size_t n)
+{
+	r->head -= n;
+	for (size_t i = 0; i < n; i++)
+		r->data[(r->head + i) & (r->size - 1)] = ((const unsigned char *)rec)[i];
+}
+
+/* PERF_RECORD_SWITCH with sample_id (u32 pid, u32 tid, u64 time). */
+static void sw(struct ring *r, uint32_t tid, uint16_t misc, uint64_t t)
+{
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		uint64_t time;
+	} x = {{PERF_RECORD_SWITCH, misc, sizeof x}, tid, tid, t};
+	put(r, &x, sizeof x);
+}
+
+/* PERF_RECORD_EXIT or _FORK of a thread tid of process pid, whose
+ * parent is ppid: u32 pid, ppid, tid, ptid, u64 time, then the
+ * sample_id. */
+static void thread(struct ring *r, uint32_t type, uint32_t pid, uint32_t tid,
+		   uint32_t ppid, uint64_t t)
+{
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, ppid, tid, ptid;
+		uint64_t time;
+		uint32_t s_pid, s_tid;
+		uint64_t s_time;
+	} x = {{type, 0, sizeof x}, pid, ppid, tid, ppid, t, pid, tid, t};
+	put(r, &x, sizeof x);
+}
+
+/* The same for a single-threaded process tid. */
+static void task(struct ring *r, uint32_t type, uint32_t tid, uint32_t ppid,
+		 uint64_t t)
+{
+	thread(r, type, tid, tid, ppid, t);
+}
+
+/* PERF_RECORD_COMM of an exec: u32 pid, tid, the name padded to 8 bytes,
+ * then the sample_id. */
+static void comm_exec(struct ring *r, uint32_t tid, uint64_t t)
+{
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		char comm[8];
+		uint32_t s_pid, s_tid;
+		uint64_t s_time;
+	} x = {{PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, sizeof x}, tid, tid,
+	       "prog", tid, tid, t};
+	put(r, &x, sizeof x);
+}
+
+#define OUT PERF_RECORD_MISC_SWITCH_OUT
+#define PREEMPT (PERF_RECORD_MISC_SWITCH_OUT | PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+
+static double wake(const struct ring *r)
+{
+	return sideband_wake_from(r->data, r->size, r->head, SHELL, 0);
+}
+
+/* A shell's usual run: it starts, vforks, sleeps in wait4 while the child
+ * runs; the child exits at 5000 ns, the shell runs again at 5090 ns. */
+static void typical(struct ring *r)
+{
+	sw(r, SHELL, 0, 1000);
+	task(r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	sw(r, SHELL, OUT, 1200);
+	task(r, PERF_RECORD_EXIT, 101, SHELL, 5000);
+	sw(r, SHELL, 0, 5090);
+	task(r, PERF_RECORD_EXIT, SHELL, 1, 5120);
+}
+
+static void test_wake_after_the_program(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	typical(&r);
+	CHECK_NEAR(wake(&r), 90 * NS, 1e-12);      /* 5090 - 5000 */
+}
+
+/* A process left running exits after the shell: not the shell's wait. */
+static void test_later_exits_ignored(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	typical(&r);
+	task(&r, PERF_RECORD_EXIT, 102, SHELL, 9000);
+	CHECK_NEAR(wake(&r), 90 * NS, 1e-12);      /* still 5090 - 5000 */
+}
+
+/* A pipeline: the shell wakes after the first exit, sleeps again; the
+ * wake-up that counts follows the last exit (8000 -> 8200). */
+static void test_last_exit_counts(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	task(&r, PERF_RECORD_FORK, 102, SHELL, 1150);
+	sw(&r, SHELL, OUT, 1200);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 4000);
+	sw(&r, SHELL, 0, 4050);
+	sw(&r, SHELL, OUT, 4060);
+	task(&r, PERF_RECORD_EXIT, 102, SHELL, 8000);
+	sw(&r, SHELL, 0, 8200);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 8230);
+	CHECK_NEAR(wake(&r), 200 * NS, 1e-12);     /* 8200 - 8000 */
+}
+
+/* Running, or preempted but runnable, when the child exited: no wake-up
+ * of the shell's own to take off. */
+static void test_not_asleep_is_zero(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 1500);  /* shell still on CPU */
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 1600);
+	CHECK(wake(&r) == 0);
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	sw(&r, SHELL, PREEMPT, 1200);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 1500);
+	sw(&r, SHELL, 0, 1700);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 1800);
+	CHECK(wake(&r) == 0);
+	/* the positive side: the same with a sleep is 1700 - 1500 */
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	sw(&r, SHELL, OUT, 1200);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 1500);
+	sw(&r, SHELL, 0, 1700);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 1800);
+	CHECK_NEAR(wake(&r), 200 * NS, 1e-12);
+}
+
+/* No process started (a builtin, or `exec prog`: the shell's pid is the
+ * program's): 0, when every record ever written is there. */
+static void test_no_child_is_zero(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	sw(&r, SHELL, OUT, 1200);
+	sw(&r, SHELL, 0, 1300);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 5000);
+	CHECK(wake(&r) == 0);
+}
+
+/* Only the shell's own children wake it: the exits of its threads and
+ * of its children's children are not the last exit (5000 -> 5090, not
+ * 7000 -> 7100 or 6000 -> ...). */
+static void test_own_children_only(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	sw(&r, SHELL, OUT, 1200);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 5000);
+	sw(&r, SHELL, 0, 5090);
+	task(&r, PERF_RECORD_EXIT, 301, 101, 6000);     /* a grandchild */
+	sw(&r, SHELL, OUT, 6500);
+	thread(&r, PERF_RECORD_EXIT, SHELL, 102, SHELL, 7000); /* its thread */
+	sw(&r, SHELL, 0, 7100);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 7120);
+	CHECK_NEAR(wake(&r), 90 * NS, 1e-12);       /* 5090 - 5000 */
+}
+
+/* A shell that exec'd the program in place (bash -c, `exec prog`) is the
+ * program: its own children's exits are its work, no wake-up is taken
+ * off.  Events opened before the shell's own exec (the fallback launch)
+ * see that exec first, which is not one in place. */
+static void test_exec_in_place_is_zero(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	comm_exec(&r, SHELL, 1050);
+	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	sw(&r, SHELL, OUT, 1200);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 5000);
+	sw(&r, SHELL, 0, 5090);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 5120);
+	CHECK(sideband_wake_from(r.data, r.size, r.head, SHELL, 0) == 0);
+	/* opened before the shell's exec: that exec is its own */
+	CHECK_NEAR(sideband_wake_from(r.data, r.size, r.head, SHELL, 1),
+		   90 * NS, 1e-12);                 /* 5090 - 5000 */
+	/* and a second exec is one in place */
+	ring_init(&r, 4096);
+	comm_exec(&r, SHELL, 900);
+	sw(&r, SHELL, 0, 1000);
+	comm_exec(&r, SHELL, 1050);
+	sw(&r, SHELL, OUT, 1200);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 5000);
+	sw(&r, SHELL, 0, 5090);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 5120);
+	CHECK(sideband_wake_from(r.data, r.size, r.head, SHELL, 1) == 0);
+}
+
+/* What the records cannot tell: NaN. */
+static void test_unknown_is_nan(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	CHECK(isnan(wake(&r)));                     /* nothing written */
+	sw(&r, SHELL, 0, 1000);
+	sw(&r, SHELL, OUT, 1200);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 5000);
+	CHECK(isnan(wake(&r)));                     /* the shell has not exited */
+	sw(&r, SHELL, 0, 5090);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 5120);
+	CHECK_NEAR(wake(&r), 90 * NS, 1e-12);       /* now it has */
+	CHECK(isnan(sideband_wake_from(r.data, 1000, r.head, SHELL, 0))); /* not 2^k */
+	CHECK(isnan(sideband_wake_from(NULL, 4096, 0, SHELL, 0)));
+}
+
+/* A command that started many processes: the oldest records are
+ * overwritten.  While the shell's sleep before the last exit survives the
+ * answer stands; once it is overwritten it is unknown, never a guess. */
+static void test_overwritten_records(void)
+{
+	struct ring r;
+	ring_init(&r, 256);  /* 256 bytes: five 48-byte records and some */
+	sw(&r, SHELL, 0, 1000);
+	for (uint32_t i = 0; i < 20; i++) {
+		task(&r, PERF_RECORD_FORK, 200 + i, SHELL, 1100 + 10 * i);
+		task(&r, PERF_RECORD_EXIT, 200 + i, SHELL, 1105 + 10 * i);
+	}
+	sw(&r, SHELL, OUT, 2000);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 5000);
+	sw(&r, SHELL, 0, 5300);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 5320);
+	CHECK_NEAR(wake(&r), 300 * NS, 1e-12);      /* 5300 - 5000 */
+
+	ring_init(&r, 256);
+	sw(&r, SHELL, 0, 1000);
+	sw(&r, SHELL, OUT, 1200);
+	for (uint32_t i = 0; i < 20; i++)   /* exits of a big process tree */
+		task(&r, PERF_RECORD_EXIT, 200 + i, 150, 1300 + 10 * i);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 5000);
+	sw(&r, SHELL, 0, 5300);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 5320);
+	CHECK(isnan(wake(&r)));                     /* its sleep is gone */
+}
+
+/* A malformed header (not a multiple of 8) ends the walk there: what
+ * was read before it is used, nothing after. */
+static void test_malformed_header_stops(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	sw(&r, SHELL, OUT, 1200);
+	struct perf_event_header bad = {PERF_RECORD_SWITCH, 0, 12};
+	unsigned char junk[16] = {0};
+	memcpy(junk, &bad, sizeof bad);
+	put(&r, junk, sizeof junk);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 5000);
+	sw(&r, SHELL, 0, 5090);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 5120);
+	/* the shell's sleep at 1200 is behind the bad header: unknown */
+	CHECK(isnan(wake(&r)));
+}
+
+int main(void)
+{
+	RUN(test_wake_after_the_program);
+	RUN(test_later_exits_ignored);
+	RUN(test_last_exit_counts);
+	RUN(test_not_asleep_is_zero);
+	RUN(test_no_child_is_zero);
+	RUN(test_own_children_only);
+	RUN(test_exec_in_place_is_zero);
+	RUN(test_unknown_is_nan);
+	RUN(test_overwritten_records);
+	RUN(test_malformed_header_stops);
+	UNIT_EXIT();
+}
