@@ -41,7 +41,7 @@ int sideband_open(struct sideband *sb, pid_t pid, bool before_exec);
  * exec'd a program in place (then it is the program, and its children and
  * threads are the program's work).  NaN when the records cannot tell (the
  * events were not opened, or the records needed were overwritten).  In
- * seconds.  Pauses the buffer: call once. */
+ * seconds.  Disables the events: call once. */
 double sideband_wake_s(const struct sideband *sb, pid_t pid);
 
 void sideband_close(struct sideband *sb);

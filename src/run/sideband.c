@@ -258,9 +258,12 @@ double sideband_wake_s(const struct sideband *sb, pid_t pid)
 	if (sb->map == NULL)
 		return NAN;
 	/* Processes the command left running still write exits into the
-	 * buffer; paused, the kernel drops them instead (as perf does before
-	 * reading a backward buffer, Linux 4.7). */
-	if (ioctl(sb->switch_fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1) != 0)
+	 * buffer; disabled (with the inherited copies), the events write
+	 * nothing more.  (Not PERF_EVENT_IOC_PAUSE_OUTPUT, as perf pauses a
+	 * backward buffer: declared _IOW, it takes its value, not a pointer,
+	 * which valgrind's memcheck reports as an unaddressable argument.) */
+	if (ioctl(sb->exit_fd, PERF_EVENT_IOC_DISABLE, 0) != 0 ||
+	    ioctl(sb->switch_fd, PERF_EVENT_IOC_DISABLE, 0) != 0)
 		return NAN;
 	const struct perf_event_mmap_page *pg = sb->map;
 	size_t off = pg->data_offset ? (size_t)pg->data_offset : page_size();
