@@ -78,9 +78,10 @@ struct spawn_result {
 				      Ctrl-Z) during the run: its wall time
 				      and timeout are not the command's */
 	double wake_s;             /* spawn_cmd.child_wake: from the exit of
-				      the last process the command started to
-				      the command running again (0: none, or
-				      it did not sleep); NaN when unknown */
+				      the last of the command's own children
+				      to the command running again (0: none,
+				      it did not sleep, it exec'd in place, or
+				      the run was cut short); NaN unknown */
 };
 
 /* Call once before the first run (records inherited signal dispositions,

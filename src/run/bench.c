@@ -706,11 +706,16 @@ static void calibrated_note(struct ctx *x, long bench)
 /* A shell run's wall time without the shell's wake-up after its program:
  * its own (spawn_result.wake_s), or the calibration's median when unknown;
  * nothing when the calibration measured none (perf_event_open refused). */
+static double wake_taken_off(const struct ctx *x, double wake)
+{
+	return isfinite(wake) ? wake : x->wake_med;
+}
+
 static double without_wake(const struct ctx *x, double wall, double wake)
 {
 	if (!x->cal.n_wake || !isfinite(wall))
 		return wall;
-	double w = wall - (isfinite(wake) ? wake : x->wake_med);
+	double w = wall - wake_taken_off(x, wake);
 	return w > 0 ? w : 0;
 }
 
@@ -803,8 +808,7 @@ static void calibration_estimate(struct ctx *x)
 		walls = xcalloc(nw, sizeof *walls);
 		for (size_t i = 0; i < nw; i++)
 			walls[i] = x->cal.d[MET_WALL][i] -
-				   (isfinite(x->cal.wake[i]) ? x->cal.wake[i]
-							      : x->wake_med);
+				   wake_taken_off(x, x->cal.wake[i]);
 	}
 	for (int m = 0; m < MET_COUNT; m++) {
 		x->overhead[m] = x->overhead_se[m] = 0;
@@ -1238,12 +1242,9 @@ static void record_run(struct ctx *x, struct bstate *s,
 	for (int m = MET_CUSTOM_FIRST; m < MET_COUNT; m++)
 		v[m] = custom[m];
 	if (s->p.via_shell) {
-		/* A run cut short (timeout, stop, Ctrl-C) had no wake-up. */
-		double wake = res->outcome == SPAWN_EXITED ||
-			      res->outcome == SPAWN_SIGNALED ? res->wake_s : 0;
-		keep_raw(s, v, wake);
+		keep_raw(s, v, res->wake_s);
 		for (int m = 0; m < MET_COUNT; m++)
-			v[m] = shell_run_corrected(x, m, v[m], wake);
+			v[m] = shell_run_corrected(x, m, v[m], res->wake_s);
 	}
 	uint8_t flags = 0;
 	if (c != 0)

@@ -848,10 +848,12 @@ static int run_collect(struct run *r, struct spawn_result *res,
 	const struct rusage *ru = &r->ru;
 	res->exec_exact = r->traced;
 	res->wall_s = r->end - r->start;
-	/* Read off the clock: the buffer outlives the reap. */
-	if (r->sb.map && (res->outcome == SPAWN_EXITED ||
-			  res->outcome == SPAWN_SIGNALED))
-		res->wake_s = sideband_wake_s(&r->sb, r->pid);
+	/* Read off the clock: the buffer outlives the reap.  A run cut short
+	 * (timeout, stop, Ctrl-C) has no wake-up after its program. */
+	if (r->cmd->child_wake)
+		res->wake_s = res->outcome == SPAWN_EXITED ||
+			      res->outcome == SPAWN_SIGNALED
+			      ? sideband_wake_s(&r->sb, r->pid) : 0;
 	res->code = res->outcome == SPAWN_STOPPED ? r->stopsig
 		    : WIFEXITED(r->status) ? WEXITSTATUS(r->status)
 		    : WTERMSIG(r->status);

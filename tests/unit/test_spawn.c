@@ -381,6 +381,13 @@ static void test_shell_wake_measured(void)
 	RUN_OK(in_place, &cmd, &res);
 	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
 	CHECK(res.wake_s == 0);
+	/* cut short by --timeout: no wake-up after a program to take off */
+	char *slow[] = {"/bin/sh", "-c", "/bin/sleep 5; exit 0", NULL};
+	cmd.timeout_s = 0.05;
+	RUN_OK(slow, &cmd, &res);
+	CHECK(res.outcome == SPAWN_TIMED_OUT);
+	CHECK(res.wake_s == 0);
+	cmd.timeout_s = 0;
 	cmd.child_wake = false;
 	RUN_OK(waits, &cmd, &res);
 	CHECK(isnan(res.wake_s));
