@@ -204,11 +204,13 @@ fuzz-build: $(FUZZ_BINS)
 
 # -close_fd_mask=3: the targets' own messages (usage errors, --help) are
 # noise; libFuzzer still reports crashes on its copy of stderr.
+# -timeout=30: an input that takes longer is a finding (libFuzzer's own
+# default, 1200 s, let one hold CI for 20 minutes).
 fuzz: $(FUZZ_BINS)
 	@set -e; for b in $(FUZZ_BINS); do \
 		n=$${b##*/fuzz_}; mkdir -p $(FUZZ_BUILD)/corpus/$$n; \
 		echo "== fuzz $$n for $(FUZZ_SECONDS) s"; \
-		if $$b -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=3 \
+		if $$b -max_total_time=$(FUZZ_SECONDS) -timeout=30 -close_fd_mask=3 \
 			-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/crash-$$n- \
 			$(FUZZ_BUILD)/corpus/$$n tests/fuzz/corpus/$$n \
 			>$(FUZZ_BUILD)/$$n.log 2>&1; then \

@@ -55,55 +55,121 @@ static bool strip_option(const char *s, size_t *len, const char **unit,
  * glibc's regcomp unrolls repetitions: X{m,n} becomes n copies of X and X+
  * two, so its memory grows with the product of the repetitions nested
  * around an atom ("((((a)+)+)+)+" 20 deep took 12 GB here, 12 deep 26 MB;
- * "a{2}{2}..." 20 times 700 MB).  An upper estimate of the unrolled size, the atoms
- * counted with their multipliers, must stay under PATTERN_MAX_UNROLLED.
+ * "a{2}{2}..." 20 times 700 MB).  An upper estimate of the unrolled size,
+ * the atoms counted with their multipliers, must stay under
+ * PATTERN_MAX_UNROLLED.  Groups and bars are nodes too and count as one
+ * each: "(((()+)+)+)+" nested 22 deep holds no atom, yet regcomp ran out
+ * of time on it.
+ *
+ * Its time also grows exponentially with the nesting of repetitions of
+ * what can match the empty string (its epsilon closures,
+ * calc_eclosure_iter): "(((($)+)+)+)+" took 0.12 s, five deep more than
+ * 2 s, "($)*" 14 deep 3.6 s, "(a*)+" 9 deep 2.2 s (both found by
+ * fuzz_cli).  Such repetitions may nest PATTERN_MAX_EMPTY_LOOPS deep; a
+ * repetition of what cannot match empty ("([0-9]+,)*") does not count.
  */
 #define PATTERN_MAX_UNROLLED 1000.0
 #define PATTERN_MAX_LEN 1000
 #define PATTERN_MAX_DEPTH 32
+#define PATTERN_MAX_EMPTY_LOOPS 2
+
+/* One group being read: its size so far, and what its last operand (the
+ * one a repetition applies to) and the rest can match. */
+struct re_level {
+	double total;            /* unrolled nodes so far */
+	double last;             /* of the last operand */
+	bool alt_empty;          /* an alternative before the last '|' matches "" */
+	bool pre_empty;          /* the operands before the last one match "" */
+	bool has_last;
+	bool last_empty;         /* the last operand matches "" */
+	int last_loops;          /* repetitions of "" nested in the last operand */
+	int loops;               /* the most in the group */
+};
+
+static void level_start(struct re_level *l, double total)
+{
+	*l = (struct re_level){.total = total, .pre_empty = true,
+			       .last_empty = true};
+}
+
+static bool level_empty(const struct re_level *l)
+{
+	return l->alt_empty || (l->pre_empty && (!l->has_last || l->last_empty));
+}
+
+static void level_operand(struct re_level *l, double size, bool empty,
+			  int loops)
+{
+	l->pre_empty = l->pre_empty && (!l->has_last || l->last_empty);
+	l->has_last = true;
+	l->total += size;
+	l->last = size;
+	l->last_empty = empty;
+	l->last_loops = loops;
+	if (loops > l->loops)
+		l->loops = loops;
+}
+
+/* An anchor: matches the empty string ('^', '$', \b \B \< \> \` \'). */
+static bool is_anchor(const char *p)
+{
+	return *p == '^' || *p == '$' ||
+	       (p[0] == '\\' && p[1] && strchr("bB<>`'", p[1]) != NULL);
+}
 
 static bool pattern_tame(const char *p, char *err, size_t errlen)
 {
-	double total[PATTERN_MAX_DEPTH + 1] = {0}, last[PATTERN_MAX_DEPTH + 1] = {0};
+	struct re_level lv[PATTERN_MAX_DEPTH + 1];
 	int d = 0;
 	if (strlen(p) > PATTERN_MAX_LEN) {
 		snprintf(err, errlen, "longer than %d characters", PATTERN_MAX_LEN);
 		return false;
 	}
+	level_start(&lv[0], 0);
 	for (; *p; p++) {
-		double mult = 0;   /* 0: p is an atom or a bar, not a repetition */
+		struct re_level *l = &lv[d];
+		double mult;
+		bool may_be_empty;   /* after the repetition */
 		if (*p == '(') {
 			if (d == PATTERN_MAX_DEPTH) {
 				snprintf(err, errlen, "groups nested more than %d deep",
 					 PATTERN_MAX_DEPTH);
 				return false;
 			}
-			d++;
-			total[d] = last[d] = 0;
+			level_start(&lv[++d], 1);   /* the group's own node */
 			continue;
 		}
 		if (*p == ')' && d > 0) {
-			double c = total[d--];
-			total[d] += c;
-			last[d] = c;
+			bool empty = level_empty(l);
+			d--;
+			level_operand(&lv[d], l->total, empty, l->loops);
+			continue;
+		}
+		if (*p == '|') {   /* a node of its own, like a group */
+			l->alt_empty = l->alt_empty || level_empty(l);
+			l->total += 1;
+			l->pre_empty = true;
+			l->has_last = false;
+			l->last = 0;
 			continue;
 		}
 		if (*p == '*' || *p == '?') {
 			mult = 1;
+			may_be_empty = true;
 		} else if (*p == '+') {
 			mult = 2;
+			may_be_empty = l->last_empty;
 		} else if (*p == '{') {
 			char *end;
 			double lo = (double)strtol(p + 1, &end, 10), hi = lo;
 			if (*end == ',')
 				hi = end[1] == '}' ? lo + 1 : (double)strtol(end + 1, &end, 10);
 			mult = fmax(1, fmax(lo, hi));
+			may_be_empty = lo == 0 || l->last_empty;
 			while (p[1] && *p != '}')
 				p++;
-		} else if (*p == '|') {
-			last[d] = 0;
-			continue;
 		} else {
+			bool anchor = is_anchor(p);
 			if (*p == '\\' && p[1])
 				p++;
 			else if (*p == '[') {   /* one atom: [...], []...], [^]...] */
@@ -115,19 +181,34 @@ static bool pattern_tame(const char *p, char *err, size_t errlen)
 				if (*p == '\0')
 					break;
 			}
-			total[d] += 1;
-			last[d] = 1;
+			level_operand(l, 1, anchor, 0);
 			continue;
 		}
-		total[d] += last[d] * (mult - 1);
-		last[d] *= mult;
-		if (total[d] > PATTERN_MAX_UNROLLED)
+		/* A repetition of the last operand (at the start, or after '(' or
+		 * '|', of nothing: glibc refuses or takes it literally). */
+		if (l->has_last && l->last_empty) {
+			l->last_loops++;
+			if (l->last_loops > l->loops)
+				l->loops = l->last_loops;
+			if (l->loops > PATTERN_MAX_EMPTY_LOOPS) {
+				snprintf(err, errlen, "it repeats what can match the "
+					 "empty string, nested more than %d deep "
+					 "(regcomp would take too long)",
+					 PATTERN_MAX_EMPTY_LOOPS);
+				return false;
+			}
+		}
+		if (l->has_last)
+			l->last_empty = may_be_empty;
+		l->total += l->last * (mult - 1);
+		l->last *= mult;
+		if (l->total > PATTERN_MAX_UNROLLED)
 			break;
 	}
 	for (; d >= 0; d--)
-		if (total[d] > PATTERN_MAX_UNROLLED) {
+		if (lv[d].total > PATTERN_MAX_UNROLLED) {
 			snprintf(err, errlen, "its repetitions unroll to more than "
-				 "%.0f atoms (regcomp would need too much memory)",
+				 "%.0f nodes (regcomp would need too much memory or time)",
 				 PATTERN_MAX_UNROLLED);
 			return false;
 		}

@@ -181,10 +181,20 @@ static void pathological_patterns_refused(void)
 		"v=(a{100}){100}{100}",
 		"v=((((((((((((((((((((a)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+",
 		"v=x{30000}",
+		/* no atom at all: each empty group and bar is a node */
+		"v=(((((((((((((((((((((()+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+",
+		"v=(((((((((((((((((((((|)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+",
+		/* repetitions of what can match "", nested 3 deep: regcomp's
+		 * time grows exponentially with that nesting (fuzz_cli found
+		 * the last one: minutes) */
+		"v=((($)+)+)+", "v=((($)*)*)*", "v=(((a*)+)+)+", "v=(((\\b)?)?)?",
+		"v=((((|a)+){2})*)", "v=(((()*)*)*)",
+		"v=(((((((($)+)+)+)+)+)+)+)+)+)+)+))+)+)+)+",
 	};
 	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
 		CHECK(metric_output_define(refused[i], err, sizeof err) == -1);
 		CHECK(strstr(err, "is refused") != NULL);
+		CHECK(strstr(err, "unroll") != NULL || strstr(err, "empty") != NULL);
 	}
 	memset(spec, 'a', sizeof spec);
 	memcpy(spec, "v=", 2);
@@ -194,10 +204,16 @@ static void pathological_patterns_refused(void)
 	const char *accepted[] = {
 		"a=([0-9.]+) MB/s", "b=(a{20}){20}", "c=[+*{]+x", "d=(x|y)+z*",
 		"e=\\++", "f=([0-9]+(\\.[0-9]+)?)(e[0-9]+)?",
+		/* at most 8 defined at once: the rest after undefining */
+		"g=((a*)*)*x", "h=((a|b|c|d)(e|f)){10}", "i=(([0-9]+)?,?)*;",
+		"j=(^|,)([0-9]+)($|,)", "k=((a*b)+c)+",
 	};
-	for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++)
+	for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++) {
+		if (i == MET_CUSTOM_MAX)
+			metric_undefine_all();
 		CHECK(metric_output_define(accepted[i], err, sizeof err) ==
-		      MET_CUSTOM_FIRST + (int)i);
+		      MET_CUSTOM_FIRST + (int)(i % MET_CUSTOM_MAX));
+	}
 }
 
 int main(void)
