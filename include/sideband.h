@@ -1,11 +1,12 @@
 /*
- * sideband.h: when a shell woke up after its program (perf_event_open's
+ * sideband.h: when a shell woke up after its program, how long it took
+ * around the program and how long it ran itself (perf_event_open's
  * side-band records), so that a shell command's runs can be corrected for
- * that wake-up one by one (bench.c; README, "Shells").
+ * them one by one (bench.c; README, "Shells").
  *
  * Two software "dummy" events are opened on the frozen command: one on its
  * own task that records its context switches, and one inherited by every
- * process it starts that records their exits, redirected into the first
+ * process it starts that records their forks, execs and exits, redirected into the first
  * one's ring buffer (PERF_EVENT_IOC_SET_OUTPUT: an inherited per-task event
  * cannot be mapped itself).  The buffer is written backward in overwrite
  * mode, so that it always holds the newest records, which are the ones
@@ -35,14 +36,23 @@ void sideband_init(struct sideband *sb);
 int sideband_open(struct sideband *sb, pid_t pid, bool before_exec);
 
 /* Once pid has ended (its exit record is written; the buffer outlives
- * the reap): from the exit of the last of its own children (before its
+ * the reap), with start_s the CLOCK_MONOTONIC time its run started:
+ * *wake_s, from the exit of the last of its own children (before its
  * own exit) to pid running again, when pid was asleep at that exit.  0
  * when it started no child, was running or preempted at that moment, or
  * exec'd a program in place (then it is the program, and its children and
  * threads are the program's work).  NaN when the records cannot tell (the
- * events were not opened, or the records needed were overwritten).  In
- * seconds.  Disables the events: call once. */
-double sideband_wake_s(const struct sideband *sb, pid_t pid);
+ * events were not opened, or the records needed were overwritten).
+ * *serial_s, the shell's own time around its program: from start_s to
+ * the program's exec (the first exec of another process) and from the
+ * last exit of its own children to its own exit, less the wake-up; for
+ * an exec in place, from start_s to that exec.  NaN when the records
+ * cannot tell or there is no program (builtins only).  *cpu_s, the
+ * shell's own time on a CPU (its switch records), up to its exit or its
+ * exec in place; NaN likewise.  In seconds.  Disables the events: call
+ * once. */
+void sideband_read(const struct sideband *sb, pid_t pid, double start_s,
+		   double *wake_s, double *serial_s, double *cpu_s);
 
 void sideband_close(struct sideband *sb);
 
@@ -54,5 +64,12 @@ void sideband_close(struct sideband *sb);
  * unit tests. */
 double sideband_wake_from(const unsigned char *data, size_t size,
 			  uint64_t head, uint32_t tid, int execs_before);
+/* *cpu_s from the same. */
+double sideband_cpu_from(const unsigned char *data, size_t size,
+			 uint64_t head, uint32_t tid, int execs_before);
+/* *serial_s from the same, start_ns the run's start. */
+double sideband_serial_from(const unsigned char *data, size_t size,
+			    uint64_t head, uint32_t tid, int execs_before,
+			    uint64_t start_ns);
 
 #endif

@@ -82,6 +82,14 @@ struct spawn_result {
 				      to the command running again (0: none,
 				      it did not sleep, it exec'd in place, or
 				      the run was cut short); NaN unknown */
+	double serial_s;           /* spawn_cmd.child_wake: the shell's own
+				      time before its program's exec and
+				      after its last child's exit, less
+				      wake_s (sideband_read); NaN unknown,
+				      cut short or no program */
+	double shell_cpu_s;        /* spawn_cmd.child_wake: the shell's own
+				      time on a CPU, up to its exit or exec
+				      in place; NaN likewise */
 };
 
 /* Call once before the first run (records inherited signal dispositions,

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <poll.h>
+#include <stddef.h>
 #include <string.h>
 #include <dirent.h>
 #include <sys/mman.h>
@@ -52,6 +53,14 @@ struct prepared {
 	char *path;
 	char **argv;
 	bool via_shell;
+};
+
+/* What a shell run's side band measured of the shell itself, NaN where
+ * unknown (spawn_result.wake_s, serial_s, shell_cpu_s): its wake-up after
+ * its program, its own time around the program less that, and its own
+ * time on a CPU. */
+struct shell_own {
+	double wake, serial, cpu;
 };
 
 struct ctx {
@@ -79,12 +88,21 @@ struct ctx {
 		 * (spawn_result.wake_s, NaN where unknown), beside its wall
 		 * difference in d[MET_WALL], which still holds it: the
 		 * estimate takes it off (without_wake), as from the runs. */
-		double *wake;
-		size_t cap_wake;
+		struct shell_own *own;
+		size_t cap_own;
+		/* its shell's CPU time, beside its task-clock difference */
+		double *task_cpu;
+		size_t cap_task_cpu;
 		size_t n_wake;   /* of them measured */
+		size_t n_serial, n_cpu;
 	} cal;
-	double wake_med;         /* median of cal.wake (0: none measured): taken
+	double wake_med;         /* median of the pairs' wake (0: none measured): taken
 				    off a shell run whose own is unknown */
+	double serial_med;       /* median of the pairs' shell_own.serial (0:
+				    none measured), and their spread (1.4826
+				    MAD; 0: unknown) */
+	double serial_sd;
+	double cpu_med, cpu_sd;  /* the same of shell_own.cpu */
 	char **envp;
 	char iter_slot[64];
 	char hf_slot[64];        /* HYPERFINE_ITERATION=..., at envp[hf_at] */
@@ -687,12 +705,14 @@ static void calibrated_note(struct ctx *x, long bench)
 		.shell_page_faults = x->overhead[MET_CTR_FIRST + CTR_PAGE_FAULTS],
 		.runs = SHELL_CALIBRATION_RUNS,
 	};
-	char faults[32], wake[96] = "";
+	char faults[32], wake[256] = "";
 	text_count(m.shell_page_faults, faults, sizeof faults);
 	if (x->cal.n_wake)
 		snprintf(wake, sizeof wake, ", and so is each run's wait for "
 			 "the shell to wake up after its program (typically "
-			 "%.3f ms)", x->wake_med * 1e3);
+			 "%.3f ms)%s", x->wake_med * 1e3, x->cal.n_serial
+			 ? "; each run's own start-up is measured, and what it "
+			 "took more or less than typical taken off too" : "");
 	say(x, m, "%s '%s'; its start-up (%.3f ± %.3f ms wall, %s page faults, "
 	    "calibrated over %d runs, then again after each run) is "
 	    "subtracted%s",
@@ -711,18 +731,49 @@ static double wake_taken_off(const struct ctx *x, double wake)
 	return isfinite(wake) ? wake : x->wake_med;
 }
 
-static double without_wake(const struct ctx *x, double wall, double wake)
+/* A shell run's own time around its program (shell_own.serial) or on a
+ * CPU (.cpu) less the calibration's median med: what this run's start-up
+ * and exit took more (or less) than the calibrated constant holds.  0 when
+ * unknown (sd 0: none measured), and when it is more than SERIAL_MAX_SDS
+ * of the calibration's spread sd above it: then the shell ran code of the
+ * line's own before or after its program (a loop of builtins, `x=$(...)`
+ * without a program), which is the benchmark's, not start-up, and only
+ * the typical start-up is taken off. */
+#define SERIAL_MAX_SDS 4.0
+
+static double own_excess(double v, double med, double sd)
+{
+	if (!isfinite(v) || !(sd > 0))
+		return 0;
+	double e = v - med;
+	return e > SERIAL_MAX_SDS * sd ? 0 : e;
+}
+
+static double without_wake(const struct ctx *x, double wall,
+			   const struct shell_own *o)
 {
 	if (!x->cal.n_wake || !isfinite(wall))
 		return wall;
-	double w = wall - wake_taken_off(x, wake);
+	double w = wall - wake_taken_off(x, o->wake) -
+		   own_excess(o->serial, x->serial_med, x->serial_sd);
 	return w > 0 ? w : 0;
+}
+
+/* Its task-clock less what its shell's own CPU time took more or less
+ * than typical. */
+static double without_cpu_excess(const struct ctx *x, double task,
+				 const struct shell_own *o)
+{
+	if (!isfinite(task))
+		return task;
+	double t = task - own_excess(o->cpu, x->cpu_med, x->cpu_sd);
+	return t > 0 ? t : 0;
 }
 
 /* One calibration run of p into v[]: 0, -1 on error (sent), -2 if
  * interrupted. */
 static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
-			   int i, double v[MET_COUNT], double *wake)
+			   int i, double v[MET_COUNT], struct shell_own *o)
 {
 	struct spawn_result res;
 	set_iteration(x, "CBENCH_ITERATION=calibration-%zu", (size_t)i + 1);
@@ -745,7 +796,7 @@ static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
 		return -1;
 	}
 	results_values_from_spawn(&res, v);
-	*wake = res.wake_s;
+	*o = (struct shell_own){res.wake_s, res.serial_s, res.shell_cpu_s};
 	return 0;
 }
 
@@ -754,27 +805,35 @@ static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
  * kept when keep.  0, -1 (error sent), -2 (interrupted). */
 static int calibration_pair(struct ctx *x, long bench, size_t k, bool keep)
 {
-	double vs[MET_COUNT], vd[MET_COUNT], wake = NAN, no_shell;
+	double vs[MET_COUNT], vd[MET_COUNT];
+	struct shell_own own = {NAN, NAN, NAN}, no_shell;
 	for (int m = 0; m < MET_COUNT; m++)
 		vd[m] = 0;
 	int rc = 0;
 	bool sh_first = k % 2 == 0 || !x->cal.have_direct;
 	if (sh_first)
-		rc = calibration_run(x, bench, &x->cal.sh, (int)k, vs, &wake);
+		rc = calibration_run(x, bench, &x->cal.sh, (int)k, vs, &own);
 	if (rc == 0 && x->cal.have_direct)
 		rc = calibration_run(x, bench, &x->cal.direct, (int)k, vd, &no_shell);
 	if (rc == 0 && !sh_first)
-		rc = calibration_run(x, bench, &x->cal.sh, (int)k, vs, &wake);
+		rc = calibration_run(x, bench, &x->cal.sh, (int)k, vs, &own);
 	if (rc != 0 || !keep)
 		return rc;
 	for (int m = 0; m < MET_COUNT; m++) {
 		if (!isfinite(vs[m]) || !isfinite(vd[m]))
 			continue;
-		if (m == MET_WALL) {   /* its wake-up beside its difference */
-			xgrow((void **)&x->cal.wake, &x->cal.cap_wake,
+		if (m == MET_WALL) {   /* its shell's own beside its difference */
+			xgrow((void **)&x->cal.own, &x->cal.cap_own,
+			      x->cal.n[m] + 1, sizeof *x->cal.own);
+			x->cal.own[x->cal.n[m]] = own;
+			x->cal.n_wake += isfinite(own.wake);
+			x->cal.n_serial += isfinite(own.serial);
+			x->cal.n_cpu += isfinite(own.cpu);
+		}
+		if (m == MET_CTR_FIRST + CTR_TASK_CLOCK) {
+			xgrow((void **)&x->cal.task_cpu, &x->cal.cap_task_cpu,
 			      x->cal.n[m] + 1, sizeof(double));
-			x->cal.wake[x->cal.n[m]] = wake;
-			x->cal.n_wake += isfinite(wake);
+			x->cal.task_cpu[x->cal.n[m]] = own.cpu;
 		}
 		xgrow((void **)&x->cal.d[m], &x->cal.cap[m], x->cal.n[m] + 1,
 		      sizeof(double));
@@ -782,6 +841,32 @@ static int calibration_pair(struct ctx *x, long bench, size_t k, bool keep)
 	}
 	x->cal.pairs++;
 	return 0;
+}
+
+/* The median of the finite values of field off (offsetof in struct
+ * shell_own) of the n pairs (0: none), and their spread (*sd, 1.4826 MAD,
+ * when sd is not NULL). */
+static double median_finite(const struct ctx *x, size_t off, size_t n,
+			    double *sd)
+{
+	double *w = n ? xcalloc(n, sizeof *w) : NULL, med = 0;
+	if (sd)
+		*sd = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		double v;
+		memcpy(&v, (const char *)&x->cal.own[i] + off, sizeof v);
+		if (isfinite(v))
+			w[k++] = v;
+	}
+	struct stats_summary ws;
+	if (k && stats_summarize(w, k, x->cfg->confidence, &ws) == 0) {
+		med = ws.median;
+		if (sd)
+			*sd = 1.4826 * ws.mad;
+	}
+	free(w);
+	return med;
 }
 
 /* The overhead from every pair so far: per metric the median of the
@@ -794,21 +879,28 @@ static void calibration_estimate(struct ctx *x)
 	 * off, as a run has). */
 	size_t nw = x->cal.n[MET_WALL];
 	double *walls = NULL;
-	x->wake_med = 0;
+	x->wake_med = median_finite(x, offsetof(struct shell_own, wake), nw, NULL);
+	x->serial_med = median_finite(x, offsetof(struct shell_own, serial), nw,
+				      &x->serial_sd);
+	x->cpu_med = median_finite(x, offsetof(struct shell_own, cpu), nw,
+				   &x->cpu_sd);
 	if (x->cal.n_wake) {
-		double *w = xcalloc(x->cal.n_wake, sizeof *w);
-		size_t k = 0;
-		for (size_t i = 0; i < nw; i++)
-			if (isfinite(x->cal.wake[i]))
-				w[k++] = x->cal.wake[i];
-		struct stats_summary ws;
-		if (stats_summarize(w, k, x->cfg->confidence, &ws) == 0)
-			x->wake_med = ws.median;
-		free(w);
 		walls = xcalloc(nw, sizeof *walls);
 		for (size_t i = 0; i < nw; i++)
 			walls[i] = x->cal.d[MET_WALL][i] -
-				   wake_taken_off(x, x->cal.wake[i]);
+				   wake_taken_off(x, x->cal.own[i].wake) -
+				   own_excess(x->cal.own[i].serial, x->serial_med,
+					      x->serial_sd);
+	}
+	const int task = MET_CTR_FIRST + CTR_TASK_CLOCK;
+	size_t nt = x->cal.n[task];
+	double *tasks = NULL;
+	if (x->cal.n_cpu && nt) {
+		tasks = xcalloc(nt, sizeof *tasks);
+		for (size_t i = 0; i < nt; i++)
+			tasks[i] = x->cal.d[task][i] -
+				   own_excess(x->cal.task_cpu[i], x->cpu_med,
+					      x->cpu_sd);
 	}
 	for (int m = 0; m < MET_COUNT; m++) {
 		x->overhead[m] = x->overhead_se[m] = 0;
@@ -816,7 +908,8 @@ static void calibration_estimate(struct ctx *x)
 		if (!n || !metric_info((enum metric_id)m)->shell_corrected)
 			continue;
 		struct stats_summary s;
-		const double *d = m == MET_WALL && walls ? walls : x->cal.d[m];
+		const double *d = m == MET_WALL && walls ? walls
+				  : m == task && tasks ? tasks : x->cal.d[m];
 		if (stats_summarize(d, n, x->cfg->confidence, &s) != 0)
 			continue;
 		/* The median: a load spike in one run of a pair is noise, not
@@ -835,6 +928,7 @@ static void calibration_estimate(struct ctx *x)
 	}
 	x->overhead_n = x->cal.n[MET_WALL];
 	free(walls);
+	free(tasks);
 }
 
 /*
@@ -867,8 +961,18 @@ static void calibration_estimate(struct ctx *x)
  * measured (spawn_result.wake_s, from perf side-band records: sideband.c)
  * and taken off its wall time before anything else (without_wake); a run
  * whose records cannot tell has the calibration's median taken off
- * instead.  A line the shell execs in place (`exec prog`) has no fork and
- * wait, so it is over-corrected by the vfork (README, "Shells").
+ * instead.  The shell's own time around its program is measured the same
+ * way (spawn_result.serial_s: from the run's start to the program's exec,
+ * and from the last child's exit to the shell's exit, less the wake-up):
+ * the constant holds its median, and each run (pairs included) has what
+ * its own took more or less than that median taken off too
+ * (serial_excess).  It also depends on the run: on the VM a shell run
+ * that followed a 4 ms run spent 749 us up to its vfork against 692 us
+ * after `true`, and reaped and exited 24 us slower after a 4 ms program.
+ * More than SERIAL_MAX_SDS of the calibration's spread above the median
+ * is the line's own shell code, left in.  A line the shell execs in place
+ * (`exec prog`) has no fork and wait, so it is over-corrected by the
+ * vfork (README, "Shells").
  */
 static int calibrate_shell(struct ctx *x, long bench)
 {
@@ -1009,8 +1113,8 @@ struct bstate {
 	 * final calibration when the benchmark ends. */
 	double *raw[MET_COUNT];
 	size_t raw_cap;
-	double *wake;            /* each run's shell wake-up (without_wake) */
-	size_t wake_cap;
+	struct shell_own *own;   /* each run's (without_wake) */
+	size_t own_cap;
 	bool pair_due;           /* a calibration pair follows this run */
 };
 
@@ -1179,7 +1283,8 @@ static double shell_corrected(const struct ctx *x, int m, double v)
 
 /* Keep the raw values and the shell's wake-up of the run about to be
  * added (run r->n_runs). */
-static void keep_raw(struct bstate *s, const double v[MET_COUNT], double wake)
+static void keep_raw(struct bstate *s, const double v[MET_COUNT],
+		     const struct shell_own *o)
 {
 	size_t k = s->r->n_runs, cap = s->raw_cap;
 	for (int m = 0; m < MET_COUNT; m++) {
@@ -1190,17 +1295,19 @@ static void keep_raw(struct bstate *s, const double v[MET_COUNT], double wake)
 		s->raw[m][k] = v[m];
 	}
 	s->raw_cap = cap;
-	xgrow((void **)&s->wake, &s->wake_cap, k + 1, sizeof(double));
-	s->wake[k] = wake;
+	xgrow((void **)&s->own, &s->own_cap, k + 1, sizeof *s->own);
+	s->own[k] = *o;
 }
 
 /* A shell run's value of metric m less the shell's part: its wake-up
  * after the program (wall time), then the calibrated start-up. */
 static double shell_run_corrected(const struct ctx *x, int m, double v,
-				  double wake)
+				  const struct shell_own *o)
 {
 	if (m == MET_WALL)
-		v = without_wake(x, v, wake);
+		v = without_wake(x, v, o);
+	else if (m == MET_CTR_FIRST + CTR_TASK_CLOCK)
+		v = without_cpu_excess(x, v, o);
 	return shell_corrected(x, m, v);
 }
 
@@ -1219,7 +1326,7 @@ static void shell_recorrect(struct ctx *x, struct bstate *s)
 		if (r->has[m] && s->raw[m])
 			for (size_t k = 0; k < r->n_runs; k++)
 				r->col[m][k] = shell_run_corrected(x, m, s->raw[m][k],
-								   s->wake[k]);
+								   &s->own[k]);
 	double total = 0;
 	for (size_t k = 0; r->has[MET_WALL] && k < r->n_runs; k++)
 		if (isfinite(r->col[MET_WALL][k]))
@@ -1242,9 +1349,10 @@ static void record_run(struct ctx *x, struct bstate *s,
 	for (int m = MET_CUSTOM_FIRST; m < MET_COUNT; m++)
 		v[m] = custom[m];
 	if (s->p.via_shell) {
-		keep_raw(s, v, res->wake_s);
+		struct shell_own o = {res->wake_s, res->serial_s, res->shell_cpu_s};
+		keep_raw(s, v, &o);
 		for (int m = 0; m < MET_COUNT; m++)
-			v[m] = shell_run_corrected(x, m, v[m], res->wake_s);
+			v[m] = shell_run_corrected(x, m, v[m], &o);
 	}
 	uint8_t flags = 0;
 	if (c != 0)
@@ -2041,11 +2149,12 @@ void bench_close(struct bench_runner *br)
 	prepared_free(&x->cal.direct);
 	for (int m = 0; m < MET_COUNT; m++)
 		free(x->cal.d[m]);
-	free(x->cal.wake);
+	free(x->cal.own);
+	free(x->cal.task_cpu);
 	for (size_t i = 0; i < br->plan->n; i++) {
 		for (int m = 0; m < MET_COUNT; m++)
 			free(br->st[i].raw[m]);
-		free(br->st[i].wake);
+		free(br->st[i].own);
 	}
 	if (br->engine)
 		spawn_shutdown();

@@ -78,10 +78,13 @@ static int open_event(pid_t pid, bool exits)
 	if (exits) {
 		a.inherit = 1;
 		a.task = 1;
+		/* every exec of it and its descendants
+		 * (PERF_RECORD_MISC_COMM_EXEC): its own in place, and when
+		 * its program started */
+		a.comm = 1;
+		a.comm_exec = 1;
 	} else {
 		a.context_switch = 1;
-		a.comm = 1;        /* its exec in place (PERF_RECORD_MISC_COMM_EXEC) */
-		a.comm_exec = 1;
 	}
 	return (int)syscall(SYS_perf_event_open, &a, pid, -1, -1,
 			    PERF_FLAG_FD_CLOEXEC);
@@ -184,6 +187,35 @@ static bool next_rec(const struct ring *r, uint64_t *pos, struct rec *out,
 	return true;
 }
 
+/* What the whole buffer says of the command tid: its own exit (false
+ * when it is not there), how many execs of its own it holds, whether
+ * another process exec'd (a program started), and whether every record
+ * ever written was seen (*complete). */
+struct own_summary {
+	uint64_t exit;
+	int execs;
+	bool other_exec, complete;
+};
+
+static bool own_summary(const struct ring *r, uint32_t tid,
+			struct own_summary *o)
+{
+	struct rec x;
+	bool have = false;
+	memset(o, 0, sizeof *o);
+	for (uint64_t pos = 0; next_rec(r, &pos, &x, &o->complete);) {
+		if (x.type == PERF_RECORD_EXIT && x.tid == tid && !have) {
+			o->exit = x.time;   /* the newest: its last */
+			have = true;
+		}
+		if (x.type == PERF_RECORD_COMM && (x.misc & PERF_RECORD_MISC_COMM_EXEC)) {
+			o->execs += x.tid == tid;
+			o->other_exec = o->other_exec || x.pid != tid;
+		}
+	}
+	return have;
+}
+
 double sideband_wake_from(const unsigned char *data, size_t size,
 			  uint64_t head, uint32_t tid, int execs_before)
 {
@@ -196,23 +228,14 @@ double sideband_wake_from(const unsigned char *data, size_t size,
 	/* The command's own exit, and whether it exec'd in place (bash -c,
 	 * `exec prog`): then it is the program, whose children and threads
 	 * are its own work, and there is no shell to wake. */
-	uint64_t own_exit = 0, last = 0;
-	bool have_own = false, have_last = false;
-	int execs = 0;
-	for (uint64_t pos = 0; next_rec(&r, &pos, &x, &complete);) {
-		if (x.type == PERF_RECORD_EXIT && x.tid == tid && !have_own) {
-			own_exit = x.time;
-			have_own = true;
-		}
-		if (x.type == PERF_RECORD_COMM && x.tid == tid &&
-		    (x.misc & PERF_RECORD_MISC_COMM_EXEC))
-			execs++;
-	}
-	if (!have_own)
+	struct own_summary o;
+	if (!own_summary(&r, tid, &o))
 		return NAN;
-	if (execs > execs_before)
+	uint64_t own_exit = o.exit, last = 0;
+	bool have_last = false;
+	if (o.execs > execs_before)
 		return 0.0;
-	if (!complete && execs_before > 0 && execs == 0)
+	if (!o.complete && execs_before > 0 && o.execs == 0)
 		return NAN;  /* its own exec's record overwritten: cannot tell */
 	/* The last exit before it of a process it started itself: its wait4
 	 * wakes for its own children, not for their children or its threads
@@ -253,10 +276,117 @@ double sideband_wake_from(const unsigned char *data, size_t size,
 	return (double)(after - last) * 1e-9;
 }
 
-double sideband_wake_s(const struct sideband *sb, pid_t pid)
+/* The time of the command's own exec number k (0: the oldest in the
+ * buffer), or 0 when there is none. */
+static uint64_t own_exec(const struct ring *r, uint32_t tid, int k)
 {
-	if (sb->map == NULL)
+	uint64_t t[64];
+	int n = 0;
+	struct rec x;
+	bool complete;
+	for (uint64_t pos = 0; n < 64 && next_rec(r, &pos, &x, &complete);)
+		if (x.type == PERF_RECORD_COMM && x.tid == tid &&
+		    (x.misc & PERF_RECORD_MISC_COMM_EXEC))
+			t[n++] = x.time;   /* newest first */
+	return k < n ? t[n - 1 - k] : 0;
+}
+
+double sideband_serial_from(const unsigned char *data, size_t size,
+			    uint64_t head, uint32_t tid, int execs_before,
+			    uint64_t start_ns)
+{
+	double wake = sideband_wake_from(data, size, head, tid, execs_before);
+	if (!isfinite(wake))
 		return NAN;
+	struct ring r = {data, size, head};
+	struct rec x;
+	bool complete = false;
+	/* The earliest records are the ones needed: all of them seen, or
+	 * it cannot tell. */
+	struct own_summary o;
+	if (!own_summary(&r, tid, &o) || !o.complete)
+		return NAN;
+	/* The first exec of another process (the program starting) and the
+	 * last exit of its own children, before its own exit. */
+	uint64_t own_exit = o.exit, first = 0, last = 0;
+	bool have_first = false, have_last = false;
+	if (o.execs > execs_before) {   /* exec'd in place: it is the program */
+		uint64_t t = own_exec(&r, tid, execs_before);
+		return t >= start_ns ? (double)(t - start_ns) * 1e-9 : NAN;
+	}
+	for (uint64_t pos = 0; next_rec(&r, &pos, &x, &complete);) {
+		if (x.time > own_exit)
+			continue;
+		if (x.type == PERF_RECORD_COMM && x.pid != tid &&
+		    (x.misc & PERF_RECORD_MISC_COMM_EXEC) &&
+		    (!have_first || x.time < first)) {
+			first = x.time;
+			have_first = true;
+		}
+		if (x.type == PERF_RECORD_EXIT && x.pid != tid && x.ppid == tid &&
+		    (!have_last || x.time > last)) {
+			last = x.time;
+			have_last = true;
+		}
+	}
+	/* No program (builtins only): the shell's time is all there is. */
+	if (!have_first || !have_last || first < start_ns || last < first)
+		return NAN;
+	double after = (double)(own_exit - last) * 1e-9 - wake;
+	return (double)(first - start_ns) * 1e-9 + (after > 0 ? after : 0);
+}
+
+double sideband_cpu_from(const unsigned char *data, size_t size,
+			 uint64_t head, uint32_t tid, int execs_before)
+{
+	struct ring r = {data, size, head};
+	struct rec x;
+	bool complete = false;
+	struct own_summary o;
+	if (!own_summary(&r, tid, &o) || !o.complete)
+		return NAN;
+	uint64_t end = o.exit;
+	if (o.execs > execs_before) {   /* the shell's part ends at its exec */
+		end = own_exec(&r, tid, execs_before);
+		if (end == 0)
+			return NAN;
+	} else if (!o.other_exec) {
+		return NAN;         /* builtins only: all of it is the line's */
+	}
+	/* Its on-CPU intervals, oldest first: from each switch in to the
+	 * next switch out, the last one to the end. */
+	uint64_t t[256];
+	uint8_t in[256];
+	int n = 0;
+	for (uint64_t pos = 0; next_rec(&r, &pos, &x, &complete);)
+		if (x.type == PERF_RECORD_SWITCH && x.tid == tid && x.time <= end) {
+			if (n == 256)
+				return NAN;
+			t[n] = x.time;
+			in[n++] = !(x.misc & PERF_RECORD_MISC_SWITCH_OUT);
+		}
+	uint64_t on = 0, since = 0;
+	bool running = false;
+	for (int i = n - 1; i >= 0; i--) {
+		if (in[i] && !running) {
+			since = t[i];
+			running = true;
+		} else if (!in[i] && running) {
+			on += t[i] - since;
+			running = false;
+		}
+	}
+	if (running)
+		on += end - since;
+	return (double)on * 1e-9;
+}
+
+void sideband_read(const struct sideband *sb, pid_t pid, double start_s,
+		   double *wake_s, double *serial_s, double *cpu_s)
+{
+	*wake_s = *serial_s = *cpu_s = NAN;
+	if (sb->map == NULL)
+		return;
 	/* Processes the command left running still write exits into the
 	 * buffer; disabled (with the inherited copies), the events write
 	 * nothing more.  (Not PERF_EVENT_IOC_PAUSE_OUTPUT, as perf pauses a
@@ -264,14 +394,21 @@ double sideband_wake_s(const struct sideband *sb, pid_t pid)
 	 * which valgrind's memcheck reports as an unaddressable argument.) */
 	if (ioctl(sb->exit_fd, PERF_EVENT_IOC_DISABLE, 0) != 0 ||
 	    ioctl(sb->switch_fd, PERF_EVENT_IOC_DISABLE, 0) != 0)
-		return NAN;
+		return;
 	const struct perf_event_mmap_page *pg = sb->map;
 	size_t off = pg->data_offset ? (size_t)pg->data_offset : page_size();
 	size_t size = pg->data_size ? (size_t)pg->data_size
 		      : DATA_PAGES * page_size();
 	if (off > map_bytes() || size > map_bytes() - off)
-		return NAN;
+		return;
 	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	return sideband_wake_from((const unsigned char *)sb->map + off, size,
-				  head, (uint32_t)pid, sb->execs_before);
+	const unsigned char *data = (const unsigned char *)sb->map + off;
+	*wake_s = sideband_wake_from(data, size, head, (uint32_t)pid,
+				     sb->execs_before);
+	double ns = start_s * 1e9;
+	if (ns > 0 && ns < 1.8e19)
+		*serial_s = sideband_serial_from(data, size, head, (uint32_t)pid,
+						 sb->execs_before, (uint64_t)ns);
+	*cpu_s = sideband_cpu_from(data, size, head, (uint32_t)pid,
+				   sb->execs_before);
 }

@@ -850,10 +850,13 @@ static int run_collect(struct run *r, struct spawn_result *res,
 	res->wall_s = r->end - r->start;
 	/* Read off the clock: the buffer outlives the reap.  A run cut short
 	 * (timeout, stop, Ctrl-C) has no wake-up after its program. */
-	if (r->cmd->child_wake)
-		res->wake_s = res->outcome == SPAWN_EXITED ||
-			      res->outcome == SPAWN_SIGNALED
-			      ? sideband_wake_s(&r->sb, r->pid) : 0;
+	if (r->cmd->child_wake) {
+		if (res->outcome == SPAWN_EXITED || res->outcome == SPAWN_SIGNALED)
+			sideband_read(&r->sb, r->pid, r->start, &res->wake_s,
+				      &res->serial_s, &res->shell_cpu_s);
+		else
+			res->wake_s = 0;
+	}
 	res->code = res->outcome == SPAWN_STOPPED ? r->stopsig
 		    : WIFEXITED(r->status) ? WEXITSTATUS(r->status)
 		    : WTERMSIG(r->status);
@@ -893,7 +896,7 @@ static void result_clear(struct spawn_result *res)
 	memset(res, 0, sizeof *res);
 	for (int i = 0; i < CTR_MAX; i++)
 		res->ctr.value[i] = NAN;
-	res->wake_s = NAN;
+	res->wake_s = res->serial_s = res->shell_cpu_s = NAN;
 }
 
 int spawn_run(const struct spawn_cmd *cmd, struct spawn_result *res,

@@ -302,6 +302,144 @@ static void test_malformed_header_stops(void)
 	CHECK(isnan(wake(&r)));
 }
 
+/* ---- the shell's own time around its program (sideband_serial_from) ---- */
+
+static double cpu(const struct ring *r, int execs_before)
+{
+	return sideband_cpu_from(r->data, r->size, r->head, SHELL, execs_before);
+}
+
+static double serial(const struct ring *r, int execs_before, uint64_t start)
+{
+	return sideband_serial_from(r->data, r->size, r->head, SHELL,
+				    execs_before, start);
+}
+
+/* The run starts at 900 ns; the child execs the program at 1150 and it
+ * exits at 5000; the shell runs again at 5090 (its wake-up) and exits at
+ * 5120. */
+static void with_program(struct ring *r)
+{
+	sw(r, SHELL, 0, 1000);
+	task(r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	sw(r, SHELL, OUT, 1120);
+	comm_exec(r, 101, 1150);
+	task(r, PERF_RECORD_EXIT, 101, SHELL, 5000);
+	sw(r, SHELL, 0, 5090);
+	task(r, PERF_RECORD_EXIT, SHELL, 1, 5120);
+}
+
+static void test_serial_around_the_program(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	with_program(&r);
+	/* (1150 - 900) before + (5120 - 5000 - 90 wake) after = 250 + 30 */
+	CHECK_NEAR(serial(&r, 0, 900), 280 * NS, 1e-12);
+	CHECK_NEAR(wake(&r), 90 * NS, 1e-12);
+	/* on a CPU: (1120 - 1000) + (5120 - 5090) = 150 */
+	CHECK_NEAR(cpu(&r, 0), 150 * NS, 1e-12);
+	/* a start after the program's exec cannot be: unknown */
+	CHECK(isnan(serial(&r, 0, 1200)));
+}
+
+/* A pipeline: the first exec starts it, the last exit of the shell's
+ * own children ends it; a subshell's child (ppid 102) execs first. */
+static void test_serial_pipeline_and_subshell(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	task(&r, PERF_RECORD_FORK, 102, SHELL, 1110);
+	sw(&r, SHELL, OUT, 1130);
+	task(&r, PERF_RECORD_FORK, 103, 102, 1140);
+	comm_exec(&r, 103, 1145);
+	comm_exec(&r, 101, 1160);
+	task(&r, PERF_RECORD_EXIT, 103, 102, 3900);
+	task(&r, PERF_RECORD_EXIT, 102, SHELL, 4000);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 5000);
+	sw(&r, SHELL, 0, 5050);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 5100);
+	/* (1145 - 1000) + (5100 - 5000 - 50 wake) = 145 + 50 */
+	CHECK_NEAR(serial(&r, 0, 1000), 195 * NS, 1e-12);
+	/* (1130 - 1000) + (5100 - 5050) = 180 */
+	CHECK_NEAR(cpu(&r, 0), 180 * NS, 1e-12);
+}
+
+/* Only builtins (no exec of another process): the shell's time is the
+ * line's work, unknown as start-up. */
+static void test_serial_no_program(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	typical(&r);                 /* a child that never execs */
+	CHECK(isnan(serial(&r, 0, 900)));
+	CHECK(isnan(cpu(&r, 0)));
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 3000);
+	CHECK(isnan(serial(&r, 0, 900)));
+}
+
+/* An exec in place: from the start to that exec.  Opened before the
+ * shell's own exec (execs_before 1), the second exec is the one. */
+static void test_serial_exec_in_place(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	comm_exec(&r, SHELL, 1400);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 6000);
+	CHECK_NEAR(serial(&r, 0, 900), 500 * NS, 1e-12);   /* 1400 - 900 */
+	CHECK_NEAR(cpu(&r, 0), 400 * NS, 1e-12);           /* 1400 - 1000 */
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	comm_exec(&r, SHELL, 1100);  /* the shell's own exec */
+	comm_exec(&r, SHELL, 1700);  /* the program's, in place */
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 6000);
+	CHECK_NEAR(serial(&r, 1, 900), 800 * NS, 1e-12);   /* 1700 - 900 */
+	CHECK_NEAR(cpu(&r, 1), 700 * NS, 1e-12);           /* 1700 - 1000 */
+}
+
+/* The earliest records overwritten: the start-up cannot be told. */
+static void test_serial_overwritten(void)
+{
+	struct ring r;
+	ring_init(&r, 256);
+	sw(&r, SHELL, 0, 1000);
+	comm_exec(&r, 101, 1150);
+	for (uint32_t i = 0; i < 20; i++)
+		task(&r, PERF_RECORD_EXIT, 200 + i, 150, 1300 + 10 * i);
+	sw(&r, SHELL, OUT, 1200);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 5000);
+	sw(&r, SHELL, 0, 5300);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 5320);
+	CHECK_NEAR(wake(&r), 300 * NS, 1e-12);      /* the wake is still known */
+	CHECK(isnan(serial(&r, 0, 900)));
+	CHECK(isnan(cpu(&r, 0)));
+}
+
+/* Preempted and back: each stretch on a CPU counts, the waits not. */
+static void test_cpu_stretches(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	sw(&r, SHELL, PREEMPT, 1300);
+	sw(&r, SHELL, 0, 2000);
+	task(&r, PERF_RECORD_FORK, 101, SHELL, 2050);
+	sw(&r, SHELL, OUT, 2100);
+	comm_exec(&r, 101, 2150);
+	sw(&r, SHELL, 0, 2200);      /* back from vfork */
+	sw(&r, SHELL, OUT, 2210);    /* asleep in wait4 */
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 6000);
+	sw(&r, SHELL, 0, 6100);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 6140);
+	/* 300 + 100 + 10 + 40 = 450 */
+	CHECK_NEAR(cpu(&r, 0), 450 * NS, 1e-12);
+}
+
 int main(void)
 {
 	RUN(test_wake_after_the_program);
@@ -314,5 +452,11 @@ int main(void)
 	RUN(test_unknown_is_nan);
 	RUN(test_overwritten_records);
 	RUN(test_malformed_header_stops);
+	RUN(test_serial_around_the_program);
+	RUN(test_serial_pipeline_and_subshell);
+	RUN(test_serial_no_program);
+	RUN(test_serial_exec_in_place);
+	RUN(test_serial_overwritten);
+	RUN(test_cpu_stretches);
 	UNIT_EXIT();
 }

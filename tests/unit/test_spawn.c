@@ -374,23 +374,36 @@ static void test_shell_wake_measured(void)
 	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
 	CHECK(res.wake_s > 0);
 	CHECK(res.wake_s < res.wall_s);
+	/* its own time around the program: positive, and the 10 ms sleep
+	 * between its exec and exit is not in it */
+	CHECK(res.serial_s > 0);
+	CHECK(res.serial_s + res.wake_s < res.wall_s - 0.0095);
+	CHECK(res.shell_cpu_s > 0);
+	CHECK(res.shell_cpu_s < res.wall_s - 0.0095);
 	RUN_OK(none, &cmd, &res);
 	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
 	CHECK(res.wake_s == 0);
+	CHECK(isnan(res.serial_s));   /* no program: all the shell's */
+	CHECK(isnan(res.shell_cpu_s));
 	/* the shell replaced by the program: nothing of the shell's to wake */
 	RUN_OK(in_place, &cmd, &res);
 	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
 	CHECK(res.wake_s == 0);
+	CHECK(res.serial_s > 0);      /* up to the exec in place */
+	CHECK(res.serial_s < res.wall_s - 0.0095);
 	/* cut short by --timeout: no wake-up after a program to take off */
 	char *slow[] = {"/bin/sh", "-c", "/bin/sleep 5; exit 0", NULL};
 	cmd.timeout_s = 0.05;
 	RUN_OK(slow, &cmd, &res);
 	CHECK(res.outcome == SPAWN_TIMED_OUT);
 	CHECK(res.wake_s == 0);
+	CHECK(isnan(res.serial_s));
 	cmd.timeout_s = 0;
 	cmd.child_wake = false;
 	RUN_OK(waits, &cmd, &res);
 	CHECK(isnan(res.wake_s));
+	CHECK(isnan(res.serial_s));
+	CHECK(isnan(res.shell_cpu_s));
 }
 
 /* ---- run last: a stop request cannot be taken back ---- */
