@@ -966,13 +966,13 @@ static void calibration_estimate(struct ctx *x)
  * and from the last child's exit to the shell's exit, less the wake-up):
  * the constant holds its median, and each run (pairs included) has what
  * its own took more or less than that median taken off too
- * (serial_excess).  It also depends on the run: on the VM a shell run
+ * (own_excess).  It also depends on the run: on the VM a shell run
  * that followed a 4 ms run spent 749 us up to its vfork against 692 us
  * after `true`, and reaped and exited 24 us slower after a 4 ms program.
  * More than SERIAL_MAX_SDS of the calibration's spread above the median
  * is the line's own shell code, left in.  A line the shell execs in place
- * (`exec prog`) has no fork and wait, so it is over-corrected by the
- * vfork (README, "Shells").
+ * (`exec prog`) has no fork and wait: its counters are over-corrected by
+ * the vfork's context switches (README, "Shells").
  */
 static int calibrate_shell(struct ctx *x, long bench)
 {

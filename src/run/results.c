@@ -13,16 +13,22 @@
 #include <strings.h>
 
 static struct metric_info infos[MET_COUNT] = {
-	[MET_WALL] = {"wall_time", "Time", UNIT_SECONDS, true},
-	[MET_USER] = {"user_time", "User", UNIT_SECONDS, true},
-	[MET_SYSTEM] = {"system_time", "System", UNIT_SECONDS, true},
-	[MET_MAX_RSS] = {"peak_rss", "Peak RSS", UNIT_BYTES, false},
-	[MET_MINFLT] = {"minor_faults", "minor faults", UNIT_COUNT, true},
-	[MET_MAJFLT] = {"major_faults", "major faults", UNIT_COUNT, true},
-	[MET_VCSW] = {"voluntary_context_switches", "voluntary ctx switches",
-		      UNIT_COUNT, true},
-	[MET_IVCSW] = {"involuntary_context_switches", "involuntary ctx switches",
-		       UNIT_COUNT, true},
+	[MET_WALL] = {.key = "wall_time", .label = "Time",
+		.unit = UNIT_SECONDS, .shell_corrected = true},
+	[MET_USER] = {.key = "user_time", .label = "User",
+		.unit = UNIT_SECONDS, .shell_corrected = true},
+	[MET_SYSTEM] = {.key = "system_time", .label = "System",
+		.unit = UNIT_SECONDS, .shell_corrected = true},
+	[MET_MAX_RSS] = {.key = "peak_rss", .label = "Peak RSS",
+		.unit = UNIT_BYTES, .shell_corrected = false},
+	[MET_MINFLT] = {.key = "minor_faults", .label = "minor faults",
+		.unit = UNIT_COUNT, .shell_corrected = true},
+	[MET_MAJFLT] = {.key = "major_faults", .label = "major faults",
+		.unit = UNIT_COUNT, .shell_corrected = true},
+	[MET_VCSW] = {.key = "voluntary_context_switches", .label = "voluntary ctx switches",
+		.unit = UNIT_COUNT, .shell_corrected = true},
+	[MET_IVCSW] = {.key = "involuntary_context_switches", .label = "involuntary ctx switches",
+		.unit = UNIT_COUNT, .shell_corrected = true},
 };
 static bool infos_ready;
 /* The custom metrics' strings (key, unit text, pattern), owned here. */

@@ -35,8 +35,11 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Data pages of the ring buffer: 16 KiB hold over 300 records, the
- * newest of which are read (a shell running one program writes about 8). */
+/* Data pages of the ring buffer: 16 KiB hold over 300 records (a shell
+ * running one program writes about 10: switches, a fork, two execs, two
+ * exits).  The wake-up needs the newest of them; the start-up and the CPU
+ * time need all, so a line that starts more than about 100 processes has
+ * those unknown (the calibration's median is used). */
 #define DATA_PAGES 4
 
 static size_t page_size(void)
@@ -284,10 +287,13 @@ static uint64_t own_exec(const struct ring *r, uint32_t tid, int k)
 	int n = 0;
 	struct rec x;
 	bool complete;
-	for (uint64_t pos = 0; n < 64 && next_rec(r, &pos, &x, &complete);)
+	for (uint64_t pos = 0; next_rec(r, &pos, &x, &complete);)
 		if (x.type == PERF_RECORD_COMM && x.tid == tid &&
-		    (x.misc & PERF_RECORD_MISC_COMM_EXEC))
+		    (x.misc & PERF_RECORD_MISC_COMM_EXEC)) {
+			if (n == 64)
+				return 0;  /* more than it keeps: cannot tell */
 			t[n++] = x.time;   /* newest first */
+		}
 	return k < n ? t[n - 1 - k] : 0;
 }
 
@@ -312,7 +318,13 @@ double sideband_serial_from(const unsigned char *data, size_t size,
 	bool have_first = false, have_last = false;
 	if (o.execs > execs_before) {   /* exec'd in place: it is the program */
 		uint64_t t = own_exec(&r, tid, execs_before);
-		return t >= start_ns ? (double)(t - start_ns) * 1e-9 : NAN;
+		/* up to the first program, which may be a child before it
+		 * (bash -c 'prog1; prog2' execs prog2 in place) */
+		for (uint64_t pos = 0; t && next_rec(&r, &pos, &x, &complete);)
+			if (x.type == PERF_RECORD_COMM && x.pid != tid &&
+			    (x.misc & PERF_RECORD_MISC_COMM_EXEC) && x.time < t)
+				t = x.time;
+		return t && t >= start_ns ? (double)(t - start_ns) * 1e-9 : NAN;
 	}
 	for (uint64_t pos = 0; next_rec(&r, &pos, &x, &complete);) {
 		if (x.time > own_exit)

@@ -190,6 +190,12 @@ static void pathological_patterns_refused(void)
 		"v=((($)+)+)+", "v=((($)*)*)*", "v=(((a*)+)+)+", "v=(((\\b)?)?)?",
 		"v=((((|a)+){2})*)", "v=(((()*)*)*)",
 		"v=(((((((($)+)+)+)+)+)+)+)+)+)+)+))+)+)+)+",
+		/* a repetition of what matches "" holding more than two
+		 * anchors or empty alternatives: seconds to minutes */
+		"v=((\\b|()){0,4})+", "v=(\\b\\b\\b\\b\\b\\b\\b\\b\\b\\b)*",
+		"v=(x(\\b\\b\\b\\b\\b\\b\\b\\b\\b\\b)*)", "v=(a|\\b\\b\\b\\b\\b\\b\\b\\b\\b)*",
+		"v=(($|^)($|^)($|^)($|^)($|^)($|^)($|^)($|^)($|^)($|^))*",
+		"v=((\\b|)(\\b|)(\\b|)(\\b|)(\\b|)(\\b|))*", "v=(a|$|^|\\b)*",
 	};
 	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
 		CHECK(metric_output_define(refused[i], err, sizeof err) == -1);
@@ -206,7 +212,8 @@ static void pathological_patterns_refused(void)
 		"e=\\++", "f=([0-9]+(\\.[0-9]+)?)(e[0-9]+)?",
 		/* at most 8 defined at once: the rest after undefining */
 		"g=((a*)*)*x", "h=((a|b|c|d)(e|f)){10}", "i=(([0-9]+)?,?)*;",
-		"j=(^|,)([0-9]+)($|,)", "k=((a*b)+c)+",
+		"j=(^|,)([0-9]+)($|,)", "k=((a*b)+c)+", "l=(a|$|^)*x",
+		"m=(\\b|$)*", "n=((^|,)[0-9]+)*", "o=(x\\b\\b\\b\\b\\b\\b)*",
 	};
 	for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++) {
 		if (i == MET_CUSTOM_MAX)

@@ -400,6 +400,16 @@ static void test_serial_exec_in_place(void)
 	task(&r, PERF_RECORD_EXIT, SHELL, 1, 6000);
 	CHECK_NEAR(serial(&r, 1, 900), 800 * NS, 1e-12);   /* 1700 - 900 */
 	CHECK_NEAR(cpu(&r, 1), 700 * NS, 1e-12);           /* 1700 - 1000 */
+	/* bash -c 'prog1; prog2': prog1 a child, prog2 exec'd in place; the
+	 * start-up ends at prog1's exec */
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	comm_exec(&r, 101, 1200);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 4000);
+	comm_exec(&r, SHELL, 4100);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 6000);
+	CHECK_NEAR(serial(&r, 0, 900), 300 * NS, 1e-12);   /* 1200 - 900 */
 }
 
 /* The earliest records overwritten: the start-up cannot be told. */
