@@ -63,6 +63,11 @@ struct shell_own {
 	double wake, serial, cpu;
 };
 
+static struct shell_own own_of(const struct spawn_result *res)
+{
+	return (struct shell_own){res->wake_s, res->serial_s, res->shell_cpu_s};
+}
+
 struct ctx {
 	const struct bench_options *cfg;
 	struct bench_events ev;
@@ -796,7 +801,7 @@ static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
 		return -1;
 	}
 	results_values_from_spawn(&res, v);
-	*o = (struct shell_own){res.wake_s, res.serial_s, res.shell_cpu_s};
+	*o = own_of(&res);
 	return 0;
 }
 
@@ -1349,7 +1354,7 @@ static void record_run(struct ctx *x, struct bstate *s,
 	for (int m = MET_CUSTOM_FIRST; m < MET_COUNT; m++)
 		v[m] = custom[m];
 	if (s->p.via_shell) {
-		struct shell_own o = {res->wake_s, res->serial_s, res->shell_cpu_s};
+		struct shell_own o = own_of(res);
 		keep_raw(s, v, &o);
 		for (int m = 0; m < MET_COUNT; m++)
 			v[m] = shell_run_corrected(x, m, v[m], &o);

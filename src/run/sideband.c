@@ -219,31 +219,25 @@ static bool own_summary(const struct ring *r, uint32_t tid,
 	return have;
 }
 
-double sideband_wake_from(const unsigned char *data, size_t size,
-			  uint64_t head, uint32_t tid, int execs_before)
+/* The wake-up (sideband_wake_from) from r, whose summary is o. */
+static double wake_in(const struct ring *r, uint32_t tid, int execs_before,
+		      const struct own_summary *o)
 {
-	if (data == NULL || size < 8 || (size & (size - 1)) != 0)
-		return NAN;
-	struct ring r = {data, size, head};
 	struct rec x;
 	bool complete = false;
-
-	/* The command's own exit, and whether it exec'd in place (bash -c,
-	 * `exec prog`): then it is the program, whose children and threads
-	 * are its own work, and there is no shell to wake. */
-	struct own_summary o;
-	if (!own_summary(&r, tid, &o))
-		return NAN;
-	uint64_t own_exit = o.exit, last = 0;
+	/* Whether it exec'd in place (bash -c, `exec prog`): then it is the
+	 * program, whose children and threads are its own work, and there
+	 * is no shell to wake. */
+	uint64_t own_exit = o->exit, last = 0;
 	bool have_last = false;
-	if (o.execs > execs_before)
+	if (o->execs > execs_before)
 		return 0.0;
-	if (!o.complete && execs_before > 0 && o.execs == 0)
+	if (!o->complete && execs_before > 0 && o->execs == 0)
 		return NAN;  /* its own exec's record overwritten: cannot tell */
 	/* The last exit before it of a process it started itself: its wait4
 	 * wakes for its own children, not for their children or its threads
 	 * (processes left running exit later). */
-	for (uint64_t pos = 0; next_rec(&r, &pos, &x, &complete);)
+	for (uint64_t pos = 0; next_rec(r, &pos, &x, &complete);)
 		if (x.type == PERF_RECORD_EXIT && x.pid != tid && x.ppid == tid &&
 		    x.time <= own_exit && (!have_last || x.time > last)) {
 			last = x.time;
@@ -256,7 +250,7 @@ double sideband_wake_from(const unsigned char *data, size_t size,
 	 * switch in after. */
 	uint64_t before = 0, after = 0;
 	bool have_before = false, have_after = false, asleep = false;
-	for (uint64_t pos = 0; next_rec(&r, &pos, &x, &complete);) {
+	for (uint64_t pos = 0; next_rec(r, &pos, &x, &complete);) {
 		if (x.type != PERF_RECORD_SWITCH || x.tid != tid)
 			continue;
 		bool out = (x.misc & PERF_RECORD_MISC_SWITCH_OUT) != 0;
@@ -297,36 +291,33 @@ static uint64_t own_exec(const struct ring *r, uint32_t tid, int k)
 	return k < n ? t[n - 1 - k] : 0;
 }
 
-double sideband_serial_from(const unsigned char *data, size_t size,
-			    uint64_t head, uint32_t tid, int execs_before,
-			    uint64_t start_ns)
+/* The shell's time around its program (sideband_serial_from) from r,
+ * whose summary is o and wake-up wake. */
+static double serial_in(const struct ring *r, uint32_t tid, int execs_before,
+			uint64_t start_ns, const struct own_summary *o,
+			double wake)
 {
-	double wake = sideband_wake_from(data, size, head, tid, execs_before);
-	if (!isfinite(wake))
-		return NAN;
-	struct ring r = {data, size, head};
 	struct rec x;
 	bool complete = false;
 	/* The earliest records are the ones needed: all of them seen, or
 	 * it cannot tell. */
-	struct own_summary o;
-	if (!own_summary(&r, tid, &o) || !o.complete)
+	if (!isfinite(wake) || !o->complete)
 		return NAN;
 	/* The first exec of another process (the program starting) and the
 	 * last exit of its own children, before its own exit. */
-	uint64_t own_exit = o.exit, first = 0, last = 0;
+	uint64_t own_exit = o->exit, first = 0, last = 0;
 	bool have_first = false, have_last = false;
-	if (o.execs > execs_before) {   /* exec'd in place: it is the program */
-		uint64_t t = own_exec(&r, tid, execs_before);
+	if (o->execs > execs_before) {   /* exec'd in place: it is the program */
+		uint64_t t = own_exec(r, tid, execs_before);
 		/* up to the first program, which may be a child before it
 		 * (bash -c 'prog1; prog2' execs prog2 in place) */
-		for (uint64_t pos = 0; t && next_rec(&r, &pos, &x, &complete);)
+		for (uint64_t pos = 0; t && next_rec(r, &pos, &x, &complete);)
 			if (x.type == PERF_RECORD_COMM && x.pid != tid &&
 			    (x.misc & PERF_RECORD_MISC_COMM_EXEC) && x.time < t)
 				t = x.time;
 		return t && t >= start_ns ? (double)(t - start_ns) * 1e-9 : NAN;
 	}
-	for (uint64_t pos = 0; next_rec(&r, &pos, &x, &complete);) {
+	for (uint64_t pos = 0; next_rec(r, &pos, &x, &complete);) {
 		if (x.time > own_exit)
 			continue;
 		if (x.type == PERF_RECORD_COMM && x.pid != tid &&
@@ -348,21 +339,21 @@ double sideband_serial_from(const unsigned char *data, size_t size,
 	return (double)(first - start_ns) * 1e-9 + (after > 0 ? after : 0);
 }
 
-double sideband_cpu_from(const unsigned char *data, size_t size,
-			 uint64_t head, uint32_t tid, int execs_before)
+/* The shell's own CPU time (sideband_cpu_from) from r, whose summary is
+ * o. */
+static double cpu_in(const struct ring *r, uint32_t tid, int execs_before,
+		     const struct own_summary *o)
 {
-	struct ring r = {data, size, head};
 	struct rec x;
 	bool complete = false;
-	struct own_summary o;
-	if (!own_summary(&r, tid, &o) || !o.complete)
+	if (!o->complete)
 		return NAN;
-	uint64_t end = o.exit;
-	if (o.execs > execs_before) {   /* the shell's part ends at its exec */
-		end = own_exec(&r, tid, execs_before);
+	uint64_t end = o->exit;
+	if (o->execs > execs_before) {   /* the shell's part ends at its exec */
+		end = own_exec(r, tid, execs_before);
 		if (end == 0)
 			return NAN;
-	} else if (!o.other_exec) {
+	} else if (!o->other_exec) {
 		return NAN;         /* builtins only: all of it is the line's */
 	}
 	/* Its on-CPU intervals, oldest first: from each switch in to the
@@ -370,7 +361,7 @@ double sideband_cpu_from(const unsigned char *data, size_t size,
 	uint64_t t[256];
 	uint8_t in[256];
 	int n = 0;
-	for (uint64_t pos = 0; next_rec(&r, &pos, &x, &complete);)
+	for (uint64_t pos = 0; next_rec(r, &pos, &x, &complete);)
 		if (x.type == PERF_RECORD_SWITCH && x.tid == tid && x.time <= end) {
 			if (n == 256)
 				return NAN;
@@ -391,6 +382,47 @@ double sideband_cpu_from(const unsigned char *data, size_t size,
 	if (running)
 		on += end - since;
 	return (double)on * 1e-9;
+}
+
+/* The ring of data, and its summary of tid: false when the buffer is
+ * not one or the command's exit is not in it (all unknown). */
+static bool ring_of(const unsigned char *data, size_t size, uint64_t head,
+		    uint32_t tid, struct ring *r, struct own_summary *o)
+{
+	if (data == NULL || size < 8 || (size & (size - 1)) != 0)
+		return false;
+	*r = (struct ring){data, size, head};
+	return own_summary(r, tid, o);
+}
+
+double sideband_wake_from(const unsigned char *data, size_t size,
+			  uint64_t head, uint32_t tid, int execs_before)
+{
+	struct ring r;
+	struct own_summary o;
+	return ring_of(data, size, head, tid, &r, &o)
+	       ? wake_in(&r, tid, execs_before, &o) : NAN;
+}
+
+double sideband_serial_from(const unsigned char *data, size_t size,
+			    uint64_t head, uint32_t tid, int execs_before,
+			    uint64_t start_ns)
+{
+	struct ring r;
+	struct own_summary o;
+	if (!ring_of(data, size, head, tid, &r, &o))
+		return NAN;
+	return serial_in(&r, tid, execs_before, start_ns, &o,
+			 wake_in(&r, tid, execs_before, &o));
+}
+
+double sideband_cpu_from(const unsigned char *data, size_t size,
+			 uint64_t head, uint32_t tid, int execs_before)
+{
+	struct ring r;
+	struct own_summary o;
+	return ring_of(data, size, head, tid, &r, &o)
+	       ? cpu_in(&r, tid, execs_before, &o) : NAN;
 }
 
 void sideband_read(const struct sideband *sb, pid_t pid, double start_s,
@@ -414,13 +446,15 @@ void sideband_read(const struct sideband *sb, pid_t pid, double start_s,
 	if (off > map_bytes() || size > map_bytes() - off)
 		return;
 	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	const unsigned char *data = (const unsigned char *)sb->map + off;
-	*wake_s = sideband_wake_from(data, size, head, (uint32_t)pid,
-				     sb->execs_before);
+	struct ring r;
+	struct own_summary o;
+	uint32_t tid = (uint32_t)pid;
+	if (!ring_of((const unsigned char *)sb->map + off, size, head, tid, &r, &o))
+		return;
+	*wake_s = wake_in(&r, tid, sb->execs_before, &o);
 	double ns = start_s * 1e9;
 	if (ns > 0 && ns < 1.8e19)
-		*serial_s = sideband_serial_from(data, size, head, (uint32_t)pid,
-						 sb->execs_before, (uint64_t)ns);
-	*cpu_s = sideband_cpu_from(data, size, head, (uint32_t)pid,
-				   sb->execs_before);
+		*serial_s = serial_in(&r, tid, sb->execs_before, (uint64_t)ns, &o,
+				      *wake_s);
+	*cpu_s = cpu_in(&r, tid, sb->execs_before, &o);
 }
