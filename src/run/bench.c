@@ -739,39 +739,66 @@ static double wake_taken_off(const struct ctx *x, double wake)
 /* A shell run's own time around its program (shell_own.serial) or on a
  * CPU (.cpu) less the calibration's median med: what this run's start-up
  * and exit took more (or less) than the calibrated constant holds.  0 when
- * unknown (sd 0: none measured), and when it is more than SERIAL_MAX_SDS
- * of the calibration's spread sd above it: then the shell ran code of the
- * line's own before or after its program (a loop of builtins, `x=$(...)`
- * without a program), which is the benchmark's, not start-up, and only
- * the typical start-up is taken off. */
+ * unknown (sd 0: none measured).  How much of it is start-up depends on
+ * the line (enum own_rule): the calibration's `true` has no code of its
+ * own, so all of it is; a line whose runs typically spend more than
+ * SERIAL_CODE_SDS of the calibration's spread longer there than the
+ * calibration runs shell code of its own before or after its program (a
+ * loop of builtins, `x=$(...)` without a program), which is the
+ * benchmark's, not start-up, so none of it is and only the typical
+ * start-up is taken off; until a benchmark ends (while its runs come in),
+ * a run's excess counts unless it is more than SERIAL_MAX_SDS of the
+ * spread above.  On the VM a burst of the machine's load inside the
+ * shell's start-up went past that bound in up to 8 runs of 200, which
+ * kept 0 to 39 us per run in a 4 ms program's mean (5 invocations). */
 #define SERIAL_MAX_SDS 4.0
+#define SERIAL_CODE_SDS 2.0
 
-static double own_excess(double v, double med, double sd)
+enum own_rule {
+	OWN_BOUNDED,   /* not yet known: up to SERIAL_MAX_SDS */
+	OWN_STARTUP,   /* no code of its own: all of it */
+	OWN_CODE,      /* code of its own: none of it */
+};
+
+/* Which of the two rules the finished benchmark's runs call for, from
+ * the median of their values (bench_med) against the calibration's. */
+static enum own_rule own_rule_of(double bench_med, double med, double sd)
 {
-	if (!isfinite(v) || !(sd > 0))
-		return 0;
-	double e = v - med;
-	return e > SERIAL_MAX_SDS * sd ? 0 : e;
+	return bench_med > med + SERIAL_CODE_SDS * sd ? OWN_CODE : OWN_STARTUP;
 }
 
+static double own_excess(double v, double med, double sd, enum own_rule rule)
+{
+	if (!isfinite(v) || !(sd > 0) || rule == OWN_CODE)
+		return 0;
+	double e = v - med;
+	return rule == OWN_BOUNDED && e > SERIAL_MAX_SDS * sd ? 0 : e;
+}
+
+/* How a shell benchmark's runs have their own time taken off: for the
+ * wall time (from shell_own.serial) and the task-clock (.cpu). */
+struct own_rules {
+	enum own_rule wall, cpu;
+};
+
 static double without_wake(const struct ctx *x, double wall,
-			   const struct shell_own *o)
+			   const struct shell_own *o, enum own_rule rule)
 {
 	if (!x->cal.n_wake || !isfinite(wall))
 		return wall;
 	double w = wall - wake_taken_off(x, o->wake) -
-		   own_excess(o->serial, x->serial_med, x->serial_sd);
+		   own_excess(o->serial, x->serial_med, x->serial_sd, rule);
 	return w > 0 ? w : 0;
 }
 
 /* Its task-clock less what its shell's own CPU time took more or less
  * than typical. */
 static double without_cpu_excess(const struct ctx *x, double task,
-				 const struct shell_own *o)
+				 const struct shell_own *o, enum own_rule rule)
 {
 	if (!isfinite(task))
 		return task;
-	double t = task - own_excess(o->cpu, x->cpu_med, x->cpu_sd);
+	double t = task - own_excess(o->cpu, x->cpu_med, x->cpu_sd, rule);
 	return t > 0 ? t : 0;
 }
 
@@ -849,10 +876,10 @@ static int calibration_pair(struct ctx *x, long bench, size_t k, bool keep)
 }
 
 /* The median of the finite values of field off (offsetof in struct
- * shell_own) of the n pairs (0: none), and their spread (*sd, 1.4826 MAD,
+ * shell_own) of own[0..n) (0: none), and their spread (*sd, 1.4826 MAD,
  * when sd is not NULL). */
-static double median_finite(const struct ctx *x, size_t off, size_t n,
-			    double *sd)
+static double median_finite(const struct ctx *x, const struct shell_own *own,
+			    size_t off, size_t n, double *sd)
 {
 	double *w = n ? xcalloc(n, sizeof *w) : NULL, med = 0;
 	if (sd)
@@ -860,7 +887,7 @@ static double median_finite(const struct ctx *x, size_t off, size_t n,
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		double v;
-		memcpy(&v, (const char *)&x->cal.own[i] + off, sizeof v);
+		memcpy(&v, (const char *)&own[i] + off, sizeof v);
 		if (isfinite(v))
 			w[k++] = v;
 	}
@@ -881,13 +908,16 @@ static void calibration_estimate(struct ctx *x)
 {
 	/* The wake-ups first: the pairs' wall differences without them
 	 * (without_wake: a pair whose own is unknown has their median taken
-	 * off, as a run has). */
+	 * off, as a run has), and without all their own excess: `true` runs
+	 * no code of its own (own_excess). */
 	size_t nw = x->cal.n[MET_WALL];
 	double *walls = NULL;
-	x->wake_med = median_finite(x, offsetof(struct shell_own, wake), nw, NULL);
-	x->serial_med = median_finite(x, offsetof(struct shell_own, serial), nw,
-				      &x->serial_sd);
-	x->cpu_med = median_finite(x, offsetof(struct shell_own, cpu), nw,
+	const struct shell_own *own = x->cal.own;
+	x->wake_med = median_finite(x, own, offsetof(struct shell_own, wake), nw,
+				    NULL);
+	x->serial_med = median_finite(x, own, offsetof(struct shell_own, serial),
+				      nw, &x->serial_sd);
+	x->cpu_med = median_finite(x, own, offsetof(struct shell_own, cpu), nw,
 				   &x->cpu_sd);
 	if (x->cal.n_wake) {
 		walls = xcalloc(nw, sizeof *walls);
@@ -895,7 +925,7 @@ static void calibration_estimate(struct ctx *x)
 			walls[i] = x->cal.d[MET_WALL][i] -
 				   wake_taken_off(x, x->cal.own[i].wake) -
 				   own_excess(x->cal.own[i].serial, x->serial_med,
-					      x->serial_sd);
+					      x->serial_sd, OWN_STARTUP);
 	}
 	const int task = MET_CTR_FIRST + CTR_TASK_CLOCK;
 	size_t nt = x->cal.n[task];
@@ -905,7 +935,7 @@ static void calibration_estimate(struct ctx *x)
 		for (size_t i = 0; i < nt; i++)
 			tasks[i] = x->cal.d[task][i] -
 				   own_excess(x->cal.task_cpu[i], x->cpu_med,
-					      x->cpu_sd);
+					      x->cpu_sd, OWN_STARTUP);
 	}
 	for (int m = 0; m < MET_COUNT; m++) {
 		x->overhead[m] = x->overhead_se[m] = 0;
@@ -974,8 +1004,9 @@ static void calibration_estimate(struct ctx *x)
  * (own_excess).  It also depends on the run: on the VM a shell run
  * that followed a 4 ms run spent 749 us up to its vfork against 692 us
  * after `true`, and reaped and exited 24 us slower after a 4 ms program.
- * More than SERIAL_MAX_SDS of the calibration's spread above the median
- * is the line's own shell code, left in.  A line the shell execs in place
+ * A line whose typical run spends more than SERIAL_CODE_SDS of the
+ * calibration's spread longer there runs shell code of its own, left in
+ * (own_rule_of).  A line the shell execs in place
  * (`exec prog`) has no fork and wait: its counters are over-corrected by
  * the vfork's context switches (README, "Shells").
  */
@@ -1307,12 +1338,13 @@ static void keep_raw(struct bstate *s, const double v[MET_COUNT],
 /* A shell run's value of metric m less the shell's part: its wake-up
  * after the program (wall time), then the calibrated start-up. */
 static double shell_run_corrected(const struct ctx *x, int m, double v,
-				  const struct shell_own *o)
+				  const struct shell_own *o,
+				  const struct own_rules *rules)
 {
 	if (m == MET_WALL)
-		v = without_wake(x, v, o);
+		v = without_wake(x, v, o, rules->wall);
 	else if (m == MET_CTR_FIRST + CTR_TASK_CLOCK)
-		v = without_cpu_excess(x, v, o);
+		v = without_cpu_excess(x, v, o, rules->cpu);
 	return shell_corrected(x, m, v);
 }
 
@@ -1327,11 +1359,21 @@ static void shell_recorrect(struct ctx *x, struct bstate *s)
 	if (r == NULL || !r->via_shell || !x->calibrated)
 		return;
 	calibration_estimate(x);
+	/* Whether the line runs shell code of its own (own_excess), now
+	 * that all its runs are in. */
+	struct own_rules rules = {
+		own_rule_of(median_finite(x, s->own, offsetof(struct shell_own, serial),
+					  r->n_runs, NULL),
+			    x->serial_med, x->serial_sd),
+		own_rule_of(median_finite(x, s->own, offsetof(struct shell_own, cpu),
+					  r->n_runs, NULL),
+			    x->cpu_med, x->cpu_sd),
+	};
 	for (int m = 0; m < MET_COUNT; m++)
 		if (r->has[m] && s->raw[m])
 			for (size_t k = 0; k < r->n_runs; k++)
 				r->col[m][k] = shell_run_corrected(x, m, s->raw[m][k],
-								   &s->own[k]);
+								   &s->own[k], &rules);
 	double total = 0;
 	for (size_t k = 0; r->has[MET_WALL] && k < r->n_runs; k++)
 		if (isfinite(r->col[MET_WALL][k]))
@@ -1357,7 +1399,9 @@ static void record_run(struct ctx *x, struct bstate *s,
 		struct shell_own o = own_of(res);
 		keep_raw(s, v, &o);
 		for (int m = 0; m < MET_COUNT; m++)
-			v[m] = shell_run_corrected(x, m, v[m], &o);
+			v[m] = shell_run_corrected(x, m, v[m], &o,
+						   &(struct own_rules){OWN_BOUNDED,
+								       OWN_BOUNDED});
 	}
 	uint8_t flags = 0;
 	if (c != 0)

@@ -117,3 +117,35 @@ test_shell_line_code_is_not_startup() {
 	awk -v c="$c" -v r="$r" 'BEGIN { exit !(c > r / 2) }' ||
 		fail "corrected mean $c s against $r s raw: the line's loop was taken off as start-up"
 }
+
+
+# Whether a line runs shell code of its own is decided from its typical
+# run when the benchmark ends: a line whose runs mostly start as the
+# calibration's `true` does has every run's own start-up taken off, even
+# one that took far longer (a burst of the machine's load inside the
+# shell; here a loop of builtins in one run only, several ms).  Were that
+# run's excess kept, it would be the longest run by far, with the loop's
+# CPU time in its task-clock.
+test_shell_one_slow_startup_taken_off() {
+	sideband_works || skip "perf_event_open side-band records refused here"
+	local loop='i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done'
+	cb -r 9 --export-json o.json \
+		"if [ \"\$CBENCH_ITERATION\" = 3 ]; then $loop; fi; /usr/bin/true" \
+		>out 2>err || fail "exit $?: $(cat err)"
+	cb -N -r 3 --export-json raw.json "sh -c '$loop'" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	local l
+	l=$(jq '.results[0].metrics.wall_time.median' raw.json)
+	awk -v l="$l" 'BEGIN { exit !(l >= 0.003) }' ||
+		fail "the loop took $l s: too short to tell"
+	# CBENCH_ITERATION counts from 0, run_index from 1
+	expect_eq "the place of run 3" "$(jq '.results[0].runs.run_index[3]' o.json)" 4
+	jq -e --argjson l "$l" '.results[0].runs.wall_time as $w
+		| ($w | del(.[3]) | sort | .[4]) as $m
+		| $w[3] < $m + $l / 2' o.json >/dev/null ||
+		fail "run 3 kept its slow start-up: $(jq -c .results[0].runs.wall_time o.json)"
+	jq -e --argjson l "$l" '.results[0].runs.task_clock as $t
+		| ($t | del(.[3]) | sort | .[4]) as $m
+		| $t[3] < $m + $l / 2' o.json >/dev/null ||
+		fail "run 3 kept the loop's CPU time: $(jq -c .results[0].runs.task_clock o.json)"
+}
