@@ -100,6 +100,12 @@ struct bench_result {
 	 * each metric (0: none), from shell_pairs calibration pairs. */
 	double shell_se[MET_COUNT];
 	size_t shell_pairs;
+	/* With via_shell, once the side band measured the shell's own time:
+	 * whether the line was found to run shell code of its own, for the
+	 * wall time and the task-clock (then only the typical start-up was
+	 * taken off its runs, not each run's own). */
+	bool shell_own_decided;
+	bool shell_own_code[2];
 
 	size_t n_runs, cap;
 	double total_wall_s;   /* sum of the wall-time column */

@@ -476,6 +476,13 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	if (r->via_shell && r->shell_pairs)
 		cJSON_AddItemToObjectCS(j, "shell_calibration_pairs",
 				      num((double)r->shell_pairs));
+	/* Whether the line runs shell code of its own around its program
+	 * (README, "Shells"). */
+	if (r->via_shell && r->shell_own_decided) {
+		cJSON *oc = cJSON_AddObjectToObject(j, "shell_own_code");
+		cJSON_AddBoolToObject(oc, "wall_time", r->shell_own_code[0]);
+		cJSON_AddBoolToObject(oc, "task_clock", r->shell_own_code[1]);
+	}
 	cJSON_AddItemToObjectCS(j, "stop_reason", str(r->stop_reason));
 	/* How far consecutive runs depend on each other (the machine's
 	 * drift), and the factor the mean's standard error was widened by. */

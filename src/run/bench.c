@@ -753,6 +753,11 @@ static double wake_taken_off(const struct ctx *x, double wake)
  * kept 0 to 39 us per run in a 4 ms program's mean (5 invocations). */
 #define SERIAL_MAX_SDS 4.0
 #define SERIAL_CODE_SDS 2.0
+/* ... and at least this fraction of the calibration's median: what the
+ * shell's reap and exit take depends on the program's length (24 us more
+ * after a 4 ms program than after `true`, above), which on a quiet machine
+ * can be more than 2 spreads of a tight calibration. */
+#define SERIAL_CODE_FRACTION 0.2
 
 enum own_rule {
 	OWN_BOUNDED,   /* not yet known: up to SERIAL_MAX_SDS */
@@ -764,7 +769,8 @@ enum own_rule {
  * the median of their values (bench_med) against the calibration's. */
 static enum own_rule own_rule_of(double bench_med, double med, double sd)
 {
-	return bench_med > med + SERIAL_CODE_SDS * sd ? OWN_CODE : OWN_STARTUP;
+	double bound = fmax(SERIAL_CODE_SDS * sd, SERIAL_CODE_FRACTION * med);
+	return bench_med > med + bound ? OWN_CODE : OWN_STARTUP;
 }
 
 static double own_excess(double v, double med, double sd, enum own_rule rule)
@@ -1369,6 +1375,11 @@ static void shell_recorrect(struct ctx *x, struct bstate *s)
 					  r->n_runs, NULL),
 			    x->cpu_med, x->cpu_sd),
 	};
+	if (x->cal.n_wake) {
+		r->shell_own_code[0] = rules.wall == OWN_CODE;
+		r->shell_own_code[1] = rules.cpu == OWN_CODE;
+		r->shell_own_decided = true;
+	}
 	for (int m = 0; m < MET_COUNT; m++)
 		if (r->has[m] && s->raw[m])
 			for (size_t k = 0; k < r->n_runs; k++)
