@@ -1392,6 +1392,9 @@ static void shell_recorrect(struct ctx *x, struct bstate *s)
 	r->total_wall_s = total;
 	memcpy(r->shell_se, x->overhead_se, sizeof r->shell_se);
 	r->shell_pairs = x->overhead_n;
+	/* The stopping rule's running sums held the values as they came in:
+	 * rel_halfwidth sums the corrected column afresh. */
+	s->wall.of = NULL;
 }
 
 /* A measured run's values (custom[] the --metric ones), the shell's
