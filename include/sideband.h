@@ -43,10 +43,12 @@ int sideband_open(struct sideband *sb, pid_t pid, bool before_exec);
  * exec'd a program in place (then it is the program, and its children and
  * threads are the program's work).  NaN when the records cannot tell (the
  * events were not opened, or the records needed were overwritten).
- * *serial_s, the shell's own time around its program: from start_s to
+ * *serial_s, the shell's own time around its program: from when it
+ * first ran at or after start_s (its first switch in: its wait to be
+ * scheduled is not its start-up, as a direct command keeps its own) to
  * the program's exec (the first exec of another process) and from the
  * last exit of its own children to its own exit, less the wake-up; for
- * an exec in place, from start_s to that exec.  NaN when the records
+ * an exec in place, from then to that exec.  NaN when the records
  * cannot tell or there is no program (builtins only).  *cpu_s, the
  * shell's own time on a CPU (its switch records), up to its exit or its
  * exec in place; NaN likewise.  In seconds.  Disables the events: call
@@ -67,7 +69,7 @@ double sideband_wake_from(const unsigned char *data, size_t size,
 /* *cpu_s from the same. */
 double sideband_cpu_from(const unsigned char *data, size_t size,
 			 uint64_t head, uint32_t tid, int execs_before);
-/* *serial_s from the same, start_ns the run's start. */
+/* *serial_s from the same, start_ns the run's start (CLOCK_MONOTONIC). */
 double sideband_serial_from(const unsigned char *data, size_t size,
 			    uint64_t head, uint32_t tid, int execs_before,
 			    uint64_t start_ns);

@@ -740,42 +740,45 @@ static double wake_taken_off(const struct ctx *x, double wake)
  * CPU (.cpu) less the calibration's median med: what this run's start-up
  * and exit took more (or less) than the calibrated constant holds.  0 when
  * unknown (sd 0: none measured).  How much of it is start-up depends on
- * the line (enum own_rule): the calibration's `true` has no code of its
- * own, so all of it is; a line whose runs typically spend more than
- * SERIAL_CODE_SDS of the calibration's spread longer there than the
- * calibration runs shell code of its own before or after its program (a
- * loop of builtins, `x=$(...)` without a program), which is the
- * benchmark's, not start-up, so none of it is and only the typical
- * start-up is taken off; until a benchmark ends (while its runs come in),
- * a run's excess counts unless it is more than SERIAL_MAX_SDS of the
- * spread above.  On the VM a burst of the machine's load inside the
- * shell's start-up went past that bound in up to 8 runs of 200, which
- * kept 0 to 39 us per run in a 4 ms program's mean (5 invocations). */
+ * the line (enum own_rule).  A run's excess more than SERIAL_MAX_SDS of
+ * the calibration's spread above may be shell code of the line's own
+ * before or after its program (a loop of builtins, `x=$(...)` without a
+ * program), which is the benchmark's, not start-up, and is kept: so while
+ * the runs come in, and for a line whose typical run spends more than
+ * SERIAL_CODE_SDS spreads longer there than the calibration pairs made
+ * in the same minutes.  Otherwise (when the benchmark ends), the line has
+ * no code of its own and all of every run's excess is start-up, a burst
+ * of the machine's load inside it too: on the VM such bursts went past
+ * the bound in up to 8 runs of 200, which kept 0 to 39 us per run in a
+ * 4 ms program's mean (5 invocations).  The calibration's `true` has no
+ * code of its own: all of its pairs' excess is start-up. */
 #define SERIAL_MAX_SDS 4.0
 #define SERIAL_CODE_SDS 2.0
-/* ... and at least this fraction of the calibration's median: what the
- * shell's reap and exit take depends on the program's length (24 us more
- * after a 4 ms program than after `true`, above), which on a quiet machine
- * can be more than 2 spreads of a tight calibration. */
+/* ... or this fraction of the pairs' median, if more: a line's few
+ * builtins (`[ -f x ] &&`, `cd dir &&`: tens of us) and what the shell's
+ * reap and exit take more after a long program (24 us after a 4 ms one,
+ * below) can be more than 2 spreads of a quiet machine's calibration;
+ * they are taken off with the start-up. */
 #define SERIAL_CODE_FRACTION 0.2
 
 enum own_rule {
-	OWN_BOUNDED,   /* not yet known: up to SERIAL_MAX_SDS */
+	OWN_BOUNDED,   /* may hold code of its own: up to SERIAL_MAX_SDS */
 	OWN_STARTUP,   /* no code of its own: all of it */
-	OWN_CODE,      /* code of its own: none of it */
 };
 
-/* Which of the two rules the finished benchmark's runs call for, from
- * the median of their values (bench_med) against the calibration's. */
-static enum own_rule own_rule_of(double bench_med, double med, double sd)
+/* The rule a finished benchmark's runs call for, from the median of their
+ * values (bench_med) against that of the calibration pairs made among
+ * them (pair_med; the machine's load moves medians from one minute to the
+ * next) and the calibration's spread sd. */
+static enum own_rule own_rule_of(double bench_med, double pair_med, double sd)
 {
-	double bound = fmax(SERIAL_CODE_SDS * sd, SERIAL_CODE_FRACTION * med);
-	return bench_med > med + bound ? OWN_CODE : OWN_STARTUP;
+	double bound = fmax(SERIAL_CODE_SDS * sd, SERIAL_CODE_FRACTION * pair_med);
+	return bench_med > pair_med + bound ? OWN_BOUNDED : OWN_STARTUP;
 }
 
 static double own_excess(double v, double med, double sd, enum own_rule rule)
 {
-	if (!isfinite(v) || !(sd > 0) || rule == OWN_CODE)
+	if (!isfinite(v) || !(sd > 0))
 		return 0;
 	double e = v - med;
 	return rule == OWN_BOUNDED && e > SERIAL_MAX_SDS * sd ? 0 : e;
@@ -1003,7 +1006,8 @@ static void calibration_estimate(struct ctx *x)
  * and taken off its wall time before anything else (without_wake); a run
  * whose records cannot tell has the calibration's median taken off
  * instead.  The shell's own time around its program is measured the same
- * way (spawn_result.serial_s: from the run's start to the program's exec,
+ * way (spawn_result.serial_s: from the shell's first run after the
+ * release to the program's exec,
  * and from the last child's exit to the shell's exit, less the wake-up):
  * the constant holds its median, and each run (pairs included) has what
  * its own took more or less than that median taken off too
@@ -1011,7 +1015,8 @@ static void calibration_estimate(struct ctx *x)
  * that followed a 4 ms run spent 749 us up to its vfork against 692 us
  * after `true`, and reaped and exited 24 us slower after a 4 ms program.
  * A line whose typical run spends more than SERIAL_CODE_SDS of the
- * calibration's spread longer there runs shell code of its own, left in
+ * calibration's spread longer there may run shell code of its own: what
+ * a run spends more than SERIAL_MAX_SDS spreads longer is left in
  * (own_rule_of).  A line the shell execs in place
  * (`exec prog`) has no fork and wait: its counters are over-corrected by
  * the vfork's context switches (README, "Shells").
@@ -1366,18 +1371,21 @@ static void shell_recorrect(struct ctx *x, struct bstate *s)
 		return;
 	calibration_estimate(x);
 	/* Whether the line runs shell code of its own (own_excess), now
-	 * that all its runs are in. */
+	 * that all its runs are in, against the pairs made among them (one
+	 * after each shell run: the last ones). */
+	size_t nw = x->cal.n[MET_WALL], w = r->n_runs < nw ? r->n_runs : nw;
+	const struct shell_own *win = x->cal.own + (nw - w);
+	const size_t so = offsetof(struct shell_own, serial),
+		     co = offsetof(struct shell_own, cpu);
 	struct own_rules rules = {
-		own_rule_of(median_finite(x, s->own, offsetof(struct shell_own, serial),
-					  r->n_runs, NULL),
-			    x->serial_med, x->serial_sd),
-		own_rule_of(median_finite(x, s->own, offsetof(struct shell_own, cpu),
-					  r->n_runs, NULL),
-			    x->cpu_med, x->cpu_sd),
+		own_rule_of(median_finite(x, s->own, so, r->n_runs, NULL),
+			    median_finite(x, win, so, w, NULL), x->serial_sd),
+		own_rule_of(median_finite(x, s->own, co, r->n_runs, NULL),
+			    median_finite(x, win, co, w, NULL), x->cpu_sd),
 	};
 	if (x->cal.n_wake) {
-		r->shell_own_code[0] = rules.wall == OWN_CODE;
-		r->shell_own_code[1] = rules.cpu == OWN_CODE;
+		r->shell_own_code[0] = rules.wall == OWN_BOUNDED;
+		r->shell_own_code[1] = rules.cpu == OWN_BOUNDED;
 		r->shell_own_decided = true;
 	}
 	for (int m = 0; m < MET_COUNT; m++)
