@@ -72,8 +72,11 @@ struct bench_outcome {
 	double shell_overhead_s;  /* calibrated wall-time overhead, 0 if none */
 	double shell_overhead_sd; /* its standard deviation, 0 if unknown */
 	double shell_wake_s;      /* the shell's typical wake-up after its
-				     program, taken off each run; NaN if not
+				     program (kept in the runs); NaN if not
 				     measured */
+	double shell_reap_s;      /* the typical wait to reap the shell after
+				     its exit, each run's own taken off; NaN
+				     if not measured */
 	bool pmu;             /* hardware counters were available */
 	bool user_only;       /* counters exclude kernel mode */
 	bool exec_exact;      /* ptrace worked: clock and counters start at exec */

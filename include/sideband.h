@@ -1,8 +1,8 @@
 /*
- * sideband.h: when a shell woke up after its program, how long it took
- * around the program and how long it ran itself (perf_event_open's
- * side-band records), so that a shell command's runs can be corrected for
- * them one by one (bench.c; README, "Shells").
+ * sideband.h: how long a shell took around its program and on a CPU, and
+ * how long cbench then waited to reap it (perf_event_open's side-band
+ * records), so that a shell command's runs can be corrected for them one
+ * by one (bench.c; README, "Shells").
  *
  * Two software "dummy" events are opened on the frozen command: one on its
  * own task that records its context switches, and one inherited by every
@@ -36,25 +36,32 @@ void sideband_init(struct sideband *sb);
 int sideband_open(struct sideband *sb, pid_t pid, bool before_exec);
 
 /* Once pid has ended (its exit record is written; the buffer outlives
- * the reap), with start_s the CLOCK_MONOTONIC time its run started:
- * *wake_s, from the exit of the last of its own children (before its
- * own exit) to pid running again, when pid was asleep at that exit.  0
- * when it started no child, was running or preempted at that moment, or
- * exec'd a program in place (then it is the program, and its children and
- * threads are the program's work).  NaN when the records cannot tell (the
- * events were not opened, or the records needed were overwritten).
+ * the reap), with start_s and end_s the CLOCK_MONOTONIC times its run
+ * started and it was reaped:
+ * *wake_s, the shell's wake-up after its program (sideband_wake_from;
+ * informational: it stays in the time, as a direct run's reap does).
+ * *reap_s, from its own exit (its PERF_RECORD_EXIT, emitted in the
+ * kernel's exit path after its memory and files are released) to end_s:
+ * the rest of its exit and cbench's wake-up to reap it, which a command
+ * run directly has once, after its program, and a shell run has twice:
+ * the shell's wait to reap its program (kept: it is the program's, like
+ * a direct run's) and then this.  0 when it exec'd a program in place
+ * (then it is the program: its reap is a direct run's).  NaN when the
+ * records cannot tell (the events were not opened, or the records
+ * needed were overwritten).
  * *serial_s, the shell's own time around its program: from when it
  * first ran at or after start_s (its first switch in: its wait to be
  * scheduled is not its start-up, as a direct command keeps its own) to
- * the program's exec (the first exec of another process) and from the
- * last exit of its own children to its own exit, less the wake-up; for
- * an exec in place, from then to that exec.  NaN when the records
+ * the program's exec (the first exec of another process) and from when
+ * it ran again after the last exit of its own children to its own exit;
+ * for an exec in place, from then to that exec.  NaN when the records
  * cannot tell or there is no program (builtins only).  *cpu_s, the
  * shell's own time on a CPU (its switch records), up to its exit or its
  * exec in place; NaN likewise.  In seconds.  Disables the events: call
  * once. */
 void sideband_read(const struct sideband *sb, pid_t pid, double start_s,
-		   double *wake_s, double *serial_s, double *cpu_s);
+		   double end_s, double *wake_s, double *reap_s,
+		   double *serial_s, double *cpu_s);
 
 void sideband_close(struct sideband *sb);
 
@@ -63,7 +70,14 @@ void sideband_close(struct sideband *sb);
  * PERF_RECORD_SWITCH, _COMM, _EXIT and _FORK records with sample_id_all
  * (pid, tid, time); execs_before of the command's own execs are not an
  * exec in place (1 when the events were opened before its exec).  For the
- * unit tests. */
+ * unit tests.  *reap_s, end_ns the time it was reaped: */
+double sideband_reap_from(const unsigned char *data, size_t size,
+			  uint64_t head, uint32_t tid, int execs_before,
+			  uint64_t end_ns);
+/* The shell's wake-up after its program: from the exit of the last of
+ * its own children (before its own exit) to it running again, when it
+ * was asleep then; 0 when it started none, was running or preempted then,
+ * or exec'd in place.  serial_s ends its part after the program there. */
 double sideband_wake_from(const unsigned char *data, size_t size,
 			  uint64_t head, uint32_t tid, int execs_before);
 /* *cpu_s from the same. */

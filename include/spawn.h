@@ -54,8 +54,9 @@ struct spawn_cmd {
 	int aslr;                  /* SPAWN_ASLR_*: personality before exec */
 	bool keep_group;           /* leave the command's process group
 				      running when it ends (else killed) */
-	bool child_wake;           /* measure spawn_result.wake_s (a shell's
-				      wake-up after its program: sideband.h) */
+	bool shell_sideband;       /* measure spawn_result.wake_s, reap_s,
+				      serial_s and shell_cpu_s (a shell's
+				      runs: sideband.h) */
 };
 
 /* Address-space randomisation of the command (spawn_cmd.aslr). */
@@ -77,17 +78,23 @@ struct spawn_result {
 	bool self_stopped;         /* cbench itself was stopped (SIGSTOP,
 				      Ctrl-Z) during the run: its wall time
 				      and timeout are not the command's */
-	double wake_s;             /* spawn_cmd.child_wake: from the exit of
-				      the last of the command's own children
-				      to the command running again (0: none,
-				      it did not sleep, it exec'd in place, or
+	double wake_s;             /* spawn_cmd.shell_sideband: from the exit
+				      of the last of the command's own
+				      children to the command running again
+				      (0: none, it did not sleep, it exec'd
+				      in place, or the run was cut short);
+				      NaN unknown */
+	double reap_s;             /* spawn_cmd.shell_sideband: from the
+				      command's own exit to its reap (the
+				      rest of its exit, cbench's wake-up;
+				      0: it exec'd a program in place, or
 				      the run was cut short); NaN unknown */
-	double serial_s;           /* spawn_cmd.child_wake: the shell's own
-				      time before its program's exec and
-				      after its last child's exit, less
-				      wake_s (sideband_read); NaN unknown,
-				      cut short or no program */
-	double shell_cpu_s;        /* spawn_cmd.child_wake: the shell's own
+	double serial_s;           /* spawn_cmd.shell_sideband: the shell's
+				      own time before its program's exec
+				      and after its last child's exit, from
+				      when it ran again (sideband_read);
+				      NaN unknown, cut short or no program */
+	double shell_cpu_s;        /* spawn_cmd.shell_sideband: the shell's own
 				      time on a CPU, up to its exit or exec
 				      in place; NaN likewise */
 };

@@ -238,6 +238,8 @@ static cJSON *context(const struct export_doc *d)
 			      ? num(o->shell_overhead_s) : cJSON_CreateNull());
 	cJSON_AddItemToObjectCS(j, "shell_wake_s", o->shell && isfinite(o->shell_wake_s)
 			      ? num(o->shell_wake_s) : cJSON_CreateNull());
+	cJSON_AddItemToObjectCS(j, "shell_reap_s", o->shell && isfinite(o->shell_reap_s)
+			      ? num(o->shell_reap_s) : cJSON_CreateNull());
 	machine_more(j, d->ctx);
 	noise_context(j, d->ctx);
 	cJSON_AddItemToObjectCS(j, "options", options(d));

@@ -5,8 +5,8 @@
  * (GNU make's rule); the others run under a shell whose start-up cost is
  * calibrated, by running `SHELL -c /path/to/true` against `true` run
  * directly (calibrate_shell), and subtracted from time and from every
- * counter of those runs, never below zero; each shell run's own wake-up
- * of the shell after its program is measured and taken off its wall time.
+ * counter of those runs, never below zero; each shell run's own wait to
+ * be reaped after the shell exits is measured and taken off its wall time.
  *
  * Silent: every warning, note and error is a struct bench_message sent
  * through the caller's events, as are progress, starts and ends.
@@ -56,16 +56,18 @@ struct prepared {
 };
 
 /* What a shell run's side band measured of the shell itself, NaN where
- * unknown (spawn_result.wake_s, serial_s, shell_cpu_s): its wake-up after
- * its program, its own time around the program less that, and its own
- * time on a CPU. */
+ * unknown (spawn_result.wake_s, reap_s, serial_s, shell_cpu_s): its
+ * wake-up after its program (kept: informational), cbench's wait to reap
+ * it after it exited, its own time around the program, and its own time
+ * on a CPU. */
 struct shell_own {
-	double wake, serial, cpu;
+	double wake, reap, serial, cpu;
 };
 
 static struct shell_own own_of(const struct spawn_result *res)
 {
-	return (struct shell_own){res->wake_s, res->serial_s, res->shell_cpu_s};
+	return (struct shell_own){res->wake_s, res->reap_s, res->serial_s,
+				  res->shell_cpu_s};
 }
 
 struct ctx {
@@ -89,19 +91,21 @@ struct ctx {
 		struct prepared sh, direct;
 		bool have_direct;
 		size_t pairs;
-		/* Each kept pair's wake-up of the shell after `true`
-		 * (spawn_result.wake_s, NaN where unknown), beside its wall
-		 * difference in d[MET_WALL], which still holds it: the
-		 * estimate takes it off (without_wake), as from the runs. */
+		/* Each kept pair's wait to reap its shell
+		 * (spawn_result.reap_s, NaN where unknown) and the shell's
+		 * own times, beside its wall difference in d[MET_WALL],
+		 * which still holds them: the estimate takes them off
+		 * (without_reap), as from the runs. */
 		struct shell_own *own;
 		size_t cap_own;
 		/* its shell's CPU time, beside its task-clock difference */
 		double *task_cpu;
 		size_t cap_task_cpu;
-		size_t n_wake;   /* of them measured */
+		size_t n_reap;   /* of them measured */
 		size_t n_serial, n_cpu;
 	} cal;
-	double wake_med;         /* median of the pairs' wake (0: none measured): taken
+	double wake_med;         /* median of the pairs' wake (the JSON's) */
+	double reap_med;         /* median of the pairs' reap (0: none measured): taken
 				    off a shell run whose own is unknown */
 	double serial_med;       /* median of the pairs' shell_own.serial (0:
 				    none measured), and their spread (1.4826
@@ -503,7 +507,7 @@ static int run(struct ctx *x, long bench, const struct prepared *p,
 		.cpus = x->in_hook ? x->hook_pin : x->cmd_pin,
 		.aslr = x->aslr,
 		.keep_group = x->cfg->keep_background || x->keep_group,
-		.child_wake = measured && p->via_shell,
+		.shell_sideband = measured && p->via_shell,
 	};
 	if (x->pad_slot && !x->in_hook)
 		repad(x);
@@ -710,12 +714,12 @@ static void calibrated_note(struct ctx *x, long bench)
 		.shell_page_faults = x->overhead[MET_CTR_FIRST + CTR_PAGE_FAULTS],
 		.runs = SHELL_CALIBRATION_RUNS,
 	};
-	char faults[32], wake[256] = "";
+	char faults[32], reap[256] = "";
 	text_count(m.shell_page_faults, faults, sizeof faults);
-	if (x->cal.n_wake)
-		snprintf(wake, sizeof wake, ", and so is each run's wait for "
-			 "the shell to wake up after its program (typically "
-			 "%.3f ms)%s", x->wake_med * 1e3, x->cal.n_serial
+	if (x->cal.n_reap)
+		snprintf(reap, sizeof reap, ", and so is each run's wait to "
+			 "be reaped after the shell exits (typically "
+			 "%.3f ms)%s", x->reap_med * 1e3, x->cal.n_serial
 			 ? "; each run's own start-up is measured, and what it "
 			 "took more or less than typical taken off too" : "");
 	say(x, m, "%s '%s'; its start-up (%.3f ± %.3f ms wall, %s page faults, "
@@ -725,15 +729,16 @@ static void calibrated_note(struct ctx *x, long bench)
 	    ? "--shell: running every command under"
 	    : "shell syntax: running such commands under",
 	    x->shell_path, m.shell_mean_s * 1e3, m.shell_sd_s * 1e3, faults,
-	    SHELL_CALIBRATION_RUNS, wake);
+	    SHELL_CALIBRATION_RUNS, reap);
 }
 
-/* A shell run's wall time without the shell's wake-up after its program:
- * its own (spawn_result.wake_s), or the calibration's median when unknown;
+/* What a shell run's wall time has taken off for its reap after the shell
+ * exits: its own (spawn_result.reap_s), or the calibration's median when
+ * unknown;
  * nothing when the calibration measured none (perf_event_open refused). */
-static double wake_taken_off(const struct ctx *x, double wake)
+static double reap_taken_off(const struct ctx *x, double reap)
 {
-	return isfinite(wake) ? wake : x->wake_med;
+	return isfinite(reap) ? reap : x->reap_med;
 }
 
 /* A shell run's own time around its program (shell_own.serial) or on a
@@ -790,12 +795,12 @@ struct own_rules {
 	enum own_rule wall, cpu;
 };
 
-static double without_wake(const struct ctx *x, double wall,
+static double without_reap(const struct ctx *x, double wall,
 			   const struct shell_own *o, enum own_rule rule)
 {
-	if (!x->cal.n_wake || !isfinite(wall))
+	if (!x->cal.n_reap || !isfinite(wall))
 		return wall;
-	double w = wall - wake_taken_off(x, o->wake) -
+	double w = wall - reap_taken_off(x, o->reap) -
 		   own_excess(o->serial, x->serial_med, x->serial_sd, rule);
 	return w > 0 ? w : 0;
 }
@@ -847,7 +852,7 @@ static int calibration_run(struct ctx *x, long bench, const struct prepared *p,
 static int calibration_pair(struct ctx *x, long bench, size_t k, bool keep)
 {
 	double vs[MET_COUNT], vd[MET_COUNT];
-	struct shell_own own = {NAN, NAN, NAN}, no_shell;
+	struct shell_own own = {NAN, NAN, NAN, NAN}, no_shell;
 	for (int m = 0; m < MET_COUNT; m++)
 		vd[m] = 0;
 	int rc = 0;
@@ -867,7 +872,7 @@ static int calibration_pair(struct ctx *x, long bench, size_t k, bool keep)
 			xgrow((void **)&x->cal.own, &x->cal.cap_own,
 			      x->cal.n[m] + 1, sizeof *x->cal.own);
 			x->cal.own[x->cal.n[m]] = own;
-			x->cal.n_wake += isfinite(own.wake);
+			x->cal.n_reap += isfinite(own.reap);
 			x->cal.n_serial += isfinite(own.serial);
 			x->cal.n_cpu += isfinite(own.cpu);
 		}
@@ -915,8 +920,8 @@ static double median_finite(const struct ctx *x, const struct shell_own *own,
  * error. */
 static void calibration_estimate(struct ctx *x)
 {
-	/* The wake-ups first: the pairs' wall differences without them
-	 * (without_wake: a pair whose own is unknown has their median taken
+	/* The reaps first: the pairs' wall differences without them
+	 * (without_reap: a pair whose own is unknown has their median taken
 	 * off, as a run has), and without all their own excess: `true` runs
 	 * no code of its own (own_excess). */
 	size_t nw = x->cal.n[MET_WALL];
@@ -924,15 +929,17 @@ static void calibration_estimate(struct ctx *x)
 	const struct shell_own *own = x->cal.own;
 	x->wake_med = median_finite(x, own, offsetof(struct shell_own, wake), nw,
 				    NULL);
+	x->reap_med = median_finite(x, own, offsetof(struct shell_own, reap), nw,
+				    NULL);
 	x->serial_med = median_finite(x, own, offsetof(struct shell_own, serial),
 				      nw, &x->serial_sd);
 	x->cpu_med = median_finite(x, own, offsetof(struct shell_own, cpu), nw,
 				   &x->cpu_sd);
-	if (x->cal.n_wake) {
+	if (x->cal.n_reap) {
 		walls = xcalloc(nw, sizeof *walls);
 		for (size_t i = 0; i < nw; i++)
 			walls[i] = x->cal.d[MET_WALL][i] -
-				   wake_taken_off(x, x->cal.own[i].wake) -
+				   reap_taken_off(x, x->cal.own[i].reap) -
 				   own_excess(x->cal.own[i].serial, x->serial_med,
 					      x->serial_sd, OWN_STARTUP);
 	}
@@ -996,19 +1003,26 @@ static void calibration_estimate(struct ctx *x)
  * child and wait4 in the shell, for `true` as for any program.  So the
  * calibration measures the shell's start-up, its vfork and exec of the
  * program, and, once the program has exited, the shell scheduled again to
- * reap it and exit.  That last wake-up depends on the program: on an idle
- * CPU of the 2-core VM it took a median 106 us after `true` but 193 us
- * after a 4 ms program (an idle vCPU sleeps deeper the longer it sleeps),
- * and behind other load it queues (a perf sched trace: mean 208 vs 706 us
- * for `true` and a 3.6 ms program).  So it is not left to the constant:
- * every shell run, the calibration's among them, has its own wake-up
- * measured (spawn_result.wake_s, from perf side-band records: sideband.c)
- * and taken off its wall time before anything else (without_wake); a run
- * whose records cannot tell has the calibration's median taken off
- * instead.  The shell's own time around its program is measured the same
- * way (spawn_result.serial_s: from the shell's first run after the
- * release to the program's exec,
- * and from the last child's exit to the shell's exit, less the wake-up):
+ * reap it and exit, and cbench to reap the shell.  A direct run has one
+ * such reap (the program's exit, then cbench's wake-up), the shell's run
+ * two, and a reap depends on the run: a process's exit takes longer after
+ * a longer run (on the 2-core VM, from the exit tracepoint to its last
+ * switch, 53 us after 0.5 ms of CPU, 106 us after 5 ms: perf sched
+ * tracing), and behind other load the wake-up queues (a perf sched
+ * trace: mean 208 vs 706 us for `true` and a 3.6 ms program).  The
+ * shell's reap of its program is the one a direct run has, so it stays;
+ * the second, from the shell's exit record to cbench's reap of it, is
+ * not left to the constant: every shell run, the calibration's among
+ * them, has its own measured (spawn_result.reap_s, from perf side-band
+ * records: sideband.c) and taken off its wall time before anything else
+ * (without_reap); a run whose records cannot tell has the calibration's
+ * median taken off instead.  (Taking off the shell's wake-up after its
+ * program instead, from the program's exit record, took off the rest of
+ * the program's own exit too, and with it 32 us too much after a 5 ms
+ * program: README, "Shells".)  The shell's own time around its program
+ * is measured the same way (spawn_result.serial_s: from the shell's
+ * first run after the release to the program's exec, and from when it
+ * ran again after the last child's exit to its own exit):
  * the constant holds its median, and each run (pairs included) has what
  * its own took more or less than that median taken off too
  * (own_excess).  It also depends on the run: on the VM a shell run
@@ -1160,7 +1174,7 @@ struct bstate {
 	 * final calibration when the benchmark ends. */
 	double *raw[MET_COUNT];
 	size_t raw_cap;
-	struct shell_own *own;   /* each run's (without_wake) */
+	struct shell_own *own;   /* each run's (without_reap) */
 	size_t own_cap;
 	bool pair_due;           /* a calibration pair follows this run */
 };
@@ -1328,8 +1342,8 @@ static double shell_corrected(const struct ctx *x, int m, double v)
 	return v > x->overhead[m] ? v - x->overhead[m] : 0;
 }
 
-/* Keep the raw values and the shell's wake-up of the run about to be
- * added (run r->n_runs). */
+/* Keep the raw values and the shell's own measures of the run about to
+ * be added (run r->n_runs). */
 static void keep_raw(struct bstate *s, const double v[MET_COUNT],
 		     const struct shell_own *o)
 {
@@ -1346,14 +1360,15 @@ static void keep_raw(struct bstate *s, const double v[MET_COUNT],
 	s->own[k] = *o;
 }
 
-/* A shell run's value of metric m less the shell's part: its wake-up
- * after the program (wall time), then the calibrated start-up. */
+/* A shell run's value of metric m less the shell's part: its reap after
+ * the shell's exit and its own start-up's excess (wall time) or its own
+ * CPU time's (task-clock), then the calibrated start-up. */
 static double shell_run_corrected(const struct ctx *x, int m, double v,
 				  const struct shell_own *o,
 				  const struct own_rules *rules)
 {
 	if (m == MET_WALL)
-		v = without_wake(x, v, o, rules->wall);
+		v = without_reap(x, v, o, rules->wall);
 	else if (m == MET_CTR_FIRST + CTR_TASK_CLOCK)
 		v = without_cpu_excess(x, v, o, rules->cpu);
 	return shell_corrected(x, m, v);
@@ -1383,7 +1398,7 @@ static void shell_recorrect(struct ctx *x, struct bstate *s)
 		own_rule_of(median_finite(x, s->own, co, r->n_runs, NULL),
 			    median_finite(x, win, co, w, NULL), x->cpu_sd),
 	};
-	if (x->cal.n_wake) {
+	if (x->cal.n_reap) {
 		r->shell_own_code[0] = rules.wall == OWN_BOUNDED;
 		r->shell_own_code[1] = rules.cpu == OWN_BOUNDED;
 		r->shell_own_decided = true;
@@ -1763,7 +1778,8 @@ static void after_bench(struct ctx *x, struct loop *l)
 			out->shell = xstrdup(x->shell_path);
 		out->shell_overhead_s = x->overhead[MET_WALL];
 		out->shell_overhead_sd = x->overhead_sd;
-		out->shell_wake_s = x->cal.n_wake ? x->wake_med : NAN;
+		out->shell_wake_s = x->cal.n_reap ? x->wake_med : NAN;
+		out->shell_reap_s = x->cal.n_reap ? x->reap_med : NAN;
 	}
 	out->exec_exact = spawn_ptrace_errno() == 0;
 }

@@ -1,15 +1,22 @@
 /*
- * sideband.c: a shell's wake-up after its program, from perf_event_open's
- * side-band records (see sideband.h).
+ * sideband.c: a shell's time around its program and on a CPU, and
+ * cbench's wait to reap it, from perf_event_open's side-band records (see
+ * sideband.h).
  *
  * Why: Debian's sh does not exec a single command in place; it vforks, the
  * child execs the program, and the shell sleeps in wait4.  When the program
- * exits, the shell has to be scheduled again (to reap it and exit) before
- * cbench can reap the shell.  On an idle CPU of a VM that wake-up costs
- * about 0.1 ms (the idle vCPU has to be woken); behind other load it
- * queues, for up to milliseconds, and more after a long CPU-bound program
- * than after `true`.  A constant calibrated with `true` removes the first,
- * never the second; this measures it per run.
+ * exits, the shell has to be scheduled again to reap it and exit, and then
+ * cbench to reap the shell.  A command run directly has one such reap, the
+ * shell's run two, and each takes a wake-up of a sleeping process (on an
+ * idle CPU of a VM about 0.1 ms; behind other load it queues, for up to
+ * milliseconds) after the exit of a process, whose own exit takes longer
+ * after a longer run (measured with perf sched tracing on the 2-core VM,
+ * from the exit tracepoint to the last switch: 53 us after 0.5 ms of CPU,
+ * 106 us after 5 ms).  The first one, the shell's reap of its program, is
+ * the one a direct run has (the program's exit, a parent's wake-up); the
+ * second, from the shell's own exit record to cbench's reap, is measured
+ * here per run and taken off (bench.c).  A constant calibrated with
+ * `true` would take off the typical one, never one that queued.
  *
  * The records (include/uapi/linux/perf_event.h): PERF_RECORD_SWITCH is a
  * header and the sample_id (with PERF_SAMPLE_TID | PERF_SAMPLE_TIME: u32
@@ -273,6 +280,26 @@ static double wake_in(const struct ring *r, uint32_t tid, int execs_before,
 	return (double)(after - last) * 1e-9;
 }
 
+/* cbench's wait to reap the command tid (sideband_reap_from) from r,
+ * whose summary is o: from its exit to end_ns.  A process is reaped when
+ * its last thread has exited: the newest exit of a thread of it (the
+ * shell is one thread; one given with -S need not be). */
+static double reap_in(const struct ring *r, uint32_t tid, int execs_before,
+		      uint64_t end_ns, const struct own_summary *o)
+{
+	if (o->execs > execs_before)
+		return 0.0;  /* exec'd in place: the program's own reap */
+	if (!o->complete && execs_before > 0 && o->execs == 0)
+		return NAN;  /* its own exec's record overwritten: cannot tell */
+	uint64_t last = o->exit;
+	struct rec x;
+	bool complete;
+	for (uint64_t pos = 0; next_rec(r, &pos, &x, &complete);)
+		if (x.type == PERF_RECORD_EXIT && x.pid == tid && x.time > last)
+			last = x.time;
+	return end_ns > last ? (double)(end_ns - last) * 1e-9 : 0.0;
+}
+
 /* The time of the command's own exec number k (0: the oldest in the
  * buffer), or 0 when there is none. */
 static uint64_t own_exec(const struct ring *r, uint32_t tid, int k)
@@ -311,7 +338,8 @@ static uint64_t first_in(const struct ring *r, uint32_t tid, uint64_t start_ns)
 }
 
 /* The shell's time around its program (sideband_serial_from) from r,
- * whose summary is o and wake-up wake. */
+ * whose summary is o and wake-up after its program wake (not its own:
+ * after the program's exit, the shell's time starts when it runs). */
 static double serial_in(const struct ring *r, uint32_t tid, int execs_before,
 			uint64_t start_ns, const struct own_summary *o,
 			double wake)
@@ -415,6 +443,16 @@ static bool ring_of(const unsigned char *data, size_t size, uint64_t head,
 	return own_summary(r, tid, o);
 }
 
+double sideband_reap_from(const unsigned char *data, size_t size,
+			  uint64_t head, uint32_t tid, int execs_before,
+			  uint64_t end_ns)
+{
+	struct ring r;
+	struct own_summary o;
+	return ring_of(data, size, head, tid, &r, &o)
+	       ? reap_in(&r, tid, execs_before, end_ns, &o) : NAN;
+}
+
 double sideband_wake_from(const unsigned char *data, size_t size,
 			  uint64_t head, uint32_t tid, int execs_before)
 {
@@ -445,10 +483,19 @@ double sideband_cpu_from(const unsigned char *data, size_t size,
 	       ? cpu_in(&r, tid, execs_before, &o) : NAN;
 }
 
-void sideband_read(const struct sideband *sb, pid_t pid, double start_s,
-		   double *wake_s, double *serial_s, double *cpu_s)
+/* A CLOCK_MONOTONIC time in seconds as the records' nanoseconds, 0 when
+ * it is not one. */
+static uint64_t ns_of(double s)
 {
-	*wake_s = *serial_s = *cpu_s = NAN;
+	double ns = s * 1e9;
+	return ns > 0 && ns < 1.8e19 ? (uint64_t)ns : 0;
+}
+
+void sideband_read(const struct sideband *sb, pid_t pid, double start_s,
+		   double end_s, double *wake_s, double *reap_s,
+		   double *serial_s, double *cpu_s)
+{
+	*wake_s = *reap_s = *serial_s = *cpu_s = NAN;
 	if (sb->map == NULL)
 		return;
 	/* Processes the command left running still write exits into the
@@ -471,10 +518,12 @@ void sideband_read(const struct sideband *sb, pid_t pid, double start_s,
 	uint32_t tid = (uint32_t)pid;
 	if (!ring_of((const unsigned char *)sb->map + off, size, head, tid, &r, &o))
 		return;
+	uint64_t start_ns = ns_of(start_s), end_ns = ns_of(end_s);
 	*wake_s = wake_in(&r, tid, sb->execs_before, &o);
-	double ns = start_s * 1e9;
-	if (ns > 0 && ns < 1.8e19)
-		*serial_s = serial_in(&r, tid, sb->execs_before, (uint64_t)ns, &o,
+	if (end_ns)
+		*reap_s = reap_in(&r, tid, sb->execs_before, end_ns, &o);
+	if (start_ns)
+		*serial_s = serial_in(&r, tid, sb->execs_before, start_ns, &o,
 				      *wake_s);
 	*cpu_s = cpu_in(&r, tid, sb->execs_before, &o);
 }

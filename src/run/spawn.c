@@ -34,10 +34,11 @@
  * is released to exec.  Counters are still exec-exact then; the wall clock
  * includes the exec itself.
  *
- * With child_wake (a shell's runs), two side-band perf events are opened on
- * the frozen child beside the counters (sideband.c) and read once the run
- * is reaped, off the clock: how long the shell took to run again after its
- * program exited (spawn_result.wake_s), which bench.c takes off.
+ * With shell_sideband (a shell's runs), two side-band perf events are
+ * opened on the frozen child beside the counters (sideband.c) and read
+ * once the run is reaped, off the clock: the shell's own time around its
+ * program and on a CPU, and how long after the shell's exit it was reaped
+ * (spawn_result.reap_s), which bench.c takes off.
  *
  * cbench is a child subreaper (prctl PR_SET_CHILD_SUBREAPER), so whatever a
  * command leaves behind is re-parented to cbench rather than to init: after
@@ -306,7 +307,7 @@ struct run {
 	struct child_args args;
 	pid_t pid;
 	int pidfd;                   /* the child's pidfd, or -1 */
-	struct sideband sb;          /* child_wake: opened at the release */
+	struct sideband sb;          /* shell_sideband: opened at the release */
 	bool reaped;                 /* traced child died before the exec stop */
 	double start, end;           /* clock at the release and at the reap */
 	int status;                  /* wait status */
@@ -363,12 +364,12 @@ static void run_close(struct run *r)
 	}
 }
 
-/* The side-band events of a child_wake run, on the frozen child (before
+/* The side-band events of a shell_sideband run, on the frozen child (before
  * the clock starts).  Where perf_event_open refuses them once, they are
- * not tried again: the runs go on without (spawn_result.wake_s NaN). */
+ * not tried again: the runs go on without (spawn_result.reap_s NaN). */
 static void side_open(struct run *r, bool before_exec)
 {
-	if (!r->cmd->child_wake || state.sideband_refused)
+	if (!r->cmd->shell_sideband || state.sideband_refused)
 		return;
 	if (sideband_open(&r->sb, r->pid, before_exec) != 0 && errno != ENOMEM &&
 	    errno != EMFILE && errno != ENFILE)
@@ -849,13 +850,14 @@ static int run_collect(struct run *r, struct spawn_result *res,
 	res->exec_exact = r->traced;
 	res->wall_s = r->end - r->start;
 	/* Read off the clock: the buffer outlives the reap.  A run cut short
-	 * (timeout, stop, Ctrl-C) has no wake-up after its program. */
-	if (r->cmd->child_wake) {
+	 * (timeout, stop, Ctrl-C) has nothing taken off. */
+	if (r->cmd->shell_sideband) {
 		if (res->outcome == SPAWN_EXITED || res->outcome == SPAWN_SIGNALED)
-			sideband_read(&r->sb, r->pid, r->start, &res->wake_s,
+			sideband_read(&r->sb, r->pid, r->start, r->end,
+				      &res->wake_s, &res->reap_s,
 				      &res->serial_s, &res->shell_cpu_s);
 		else
-			res->wake_s = 0;
+			res->wake_s = res->reap_s = 0;
 	}
 	res->code = res->outcome == SPAWN_STOPPED ? r->stopsig
 		    : WIFEXITED(r->status) ? WEXITSTATUS(r->status)
@@ -896,7 +898,7 @@ static void result_clear(struct spawn_result *res)
 	memset(res, 0, sizeof *res);
 	for (int i = 0; i < CTR_MAX; i++)
 		res->ctr.value[i] = NAN;
-	res->wake_s = res->serial_s = res->shell_cpu_s = NAN;
+	res->wake_s = res->reap_s = res->serial_s = res->shell_cpu_s = NAN;
 }
 
 int spawn_run(const struct spawn_cmd *cmd, struct spawn_result *res,

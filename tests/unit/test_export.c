@@ -247,6 +247,7 @@ static int edge_fixture(struct fixture *fx)
 	fx->out.shell = xstrdup("/bin/sh");
 	fx->out.shell_overhead_s = 0.0011;
 	fx->out.shell_wake_s = 0.00009;
+	fx->out.shell_reap_s = 0.00012;
 	fx->out.user_only = true;
 	fx->doc = export_doc_new(&fx->ctx, &fx->out, NULL);
 	return 0;

@@ -2,7 +2,7 @@
  * Unit tests for the side-band reader (sideband.c): ring buffers written
  * here the way the kernel writes a backward one (each record below the
  * previous, the newest at data_head), with the record layouts of
- * include/uapi/linux/perf_event.h, and the wake-up read from them checked
+ * include/uapi/linux/perf_event.h, and what is read from them checked
  * against the timestamps put in (the expected values are differences of
  * those timestamps, in nanoseconds, worked out beside each check).  The
  * engine's real records are checked in test_spawn.c.
@@ -459,6 +459,60 @@ static void test_cpu_stretches(void)
 	CHECK_NEAR(serial(&r, 0, 1000), 1190 * NS, 1e-12);
 }
 
+static double reap(const struct ring *r, int execs_before, uint64_t end)
+{
+	return sideband_reap_from(r->data, r->size, r->head, SHELL,
+				  execs_before, end);
+}
+
+/* cbench's wait to reap the shell: from the shell's own exit record to
+ * the reap, whatever its children did; processes it left running that
+ * exit later do not move it; a reap stamped before the record (clocks
+ * read in another order) is 0, never negative. */
+static void test_reap_after_the_shells_exit(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	typical(&r);                        /* the shell exits at 5120 */
+	CHECK_NEAR(reap(&r, 0, 5300), 180 * NS, 1e-12);   /* 5300 - 5120 */
+	task(&r, PERF_RECORD_EXIT, 102, SHELL, 5200);     /* left running */
+	CHECK_NEAR(reap(&r, 0, 5300), 180 * NS, 1e-12);   /* still 5120 */
+	CHECK(reap(&r, 0, 5100) == 0);
+	/* a shell of threads (-S) is reaped after its last thread's exit */
+	thread(&r, PERF_RECORD_EXIT, SHELL, 103, 1, 5250);
+	CHECK_NEAR(reap(&r, 0, 5300), 50 * NS, 1e-12);    /* 5300 - 5250 */
+	/* a line without a program (builtins only) is reaped all the same */
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 1500);
+	CHECK_NEAR(reap(&r, 0, 1640), 140 * NS, 1e-12);   /* 1640 - 1500 */
+}
+
+/* A shell that exec'd in place is the program: its reap is a direct
+ * run's, nothing is taken off (0); opened before its own exec, that exec
+ * is not one in place; its exec's record overwritten, it cannot tell. */
+static void test_reap_exec_in_place(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	comm_exec(&r, SHELL, 1050);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 5120);
+	CHECK(reap(&r, 0, 5300) == 0);
+	CHECK_NEAR(reap(&r, 1, 5300), 180 * NS, 1e-12);   /* 5300 - 5120 */
+	ring_init(&r, 256);   /* five 48-byte records and some */
+	comm_exec(&r, SHELL, 900);
+	for (uint32_t i = 0; i < 20; i++)
+		task(&r, PERF_RECORD_EXIT, 200 + i, 150, 1300 + 10 * i);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 5120);
+	CHECK(isnan(reap(&r, 1, 5300)));
+	/* nothing written, or no exit of its own yet: unknown */
+	ring_init(&r, 4096);
+	CHECK(isnan(reap(&r, 0, 5300)));
+	sw(&r, SHELL, 0, 1000);
+	CHECK(isnan(reap(&r, 0, 5300)));
+}
+
 int main(void)
 {
 	RUN(test_wake_after_the_program);
@@ -477,5 +531,7 @@ int main(void)
 	RUN(test_serial_exec_in_place);
 	RUN(test_serial_overwritten);
 	RUN(test_cpu_stretches);
+	RUN(test_reap_after_the_shells_exit);
+	RUN(test_reap_exec_in_place);
 	UNIT_EXIT();
 }

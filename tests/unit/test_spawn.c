@@ -348,12 +348,15 @@ static void test_counters_attached(void)
 	CHECK(isnan(res.ctr.value[CTR_INSTRUCTIONS]));
 }
 
-/* A shell's wake-up after its program (sideband.c), where perf_event_open
- * gives side-band records: measured when asked, positive when the shell
- * slept in wait4 while its child ran (the command is not the last, so no
- * shell execs it in place), exactly 0 when it started no process or
- * exec'd the program in place, and not measured (NaN) when not asked. */
-static void test_shell_wake_measured(void)
+/* What the side band measures of a shell (sideband.c), where
+ * perf_event_open gives side-band records, checked against the run's own
+ * wall time: measured when asked; the shell's wake-up after its program
+ * positive when it slept in wait4 while its child ran (the command is
+ * not the last, so no shell execs it in place); the wait to reap the
+ * shell after its exit positive, 0 when it exec'd the program in place
+ * (then it is the program) or the run was cut short; not measured (NaN)
+ * when not asked. */
+static void test_shell_sideband_measured(void)
 {
 	SKIP_UNLESS_MODE_WORKS();
 	struct sideband sb;
@@ -368,40 +371,46 @@ static void test_shell_wake_measured(void)
 	char *none[] = {"/bin/sh", "-c", "exit 0", NULL};
 	char *in_place[] = {"/bin/sh", "-c", "exec /bin/sleep 0.01", NULL};
 	struct spawn_cmd cmd = {.stdin_fd = -1, .output = SPAWN_OUT_NULL,
-				.stdout_fd = -1, .child_wake = true};
+				.stdout_fd = -1, .shell_sideband = true};
 	struct spawn_result res;
 	RUN_OK(waits, &cmd, &res);
 	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
 	CHECK(res.wake_s > 0);
-	CHECK(res.wake_s < res.wall_s);
-	/* its own time around the program: positive, and the 10 ms sleep
-	 * between its exec and exit is not in it */
+	CHECK(res.reap_s > 0);
+	/* its own time around the program, its wake-up and its reap:
+	 * positive, and the 10 ms sleep between its exec and exit is in
+	 * none of them */
 	CHECK(res.serial_s > 0);
-	CHECK(res.serial_s + res.wake_s < res.wall_s - 0.0095);
+	CHECK(res.serial_s + res.wake_s + res.reap_s < res.wall_s - 0.0095);
 	CHECK(res.shell_cpu_s > 0);
 	CHECK(res.shell_cpu_s < res.wall_s - 0.0095);
 	RUN_OK(none, &cmd, &res);
 	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
 	CHECK(res.wake_s == 0);
+	CHECK(res.reap_s > 0 && res.reap_s < res.wall_s);
 	CHECK(isnan(res.serial_s));   /* no program: all the shell's */
 	CHECK(isnan(res.shell_cpu_s));
-	/* the shell replaced by the program: nothing of the shell's to wake */
+	/* the shell replaced by the program: nothing of the shell's to wake
+	 * or reap */
 	RUN_OK(in_place, &cmd, &res);
 	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
 	CHECK(res.wake_s == 0);
+	CHECK(res.reap_s == 0);
 	CHECK(res.serial_s > 0);      /* up to the exec in place */
 	CHECK(res.serial_s < res.wall_s - 0.0095);
-	/* cut short by --timeout: no wake-up after a program to take off */
+	/* cut short by --timeout: nothing to take off */
 	char *slow[] = {"/bin/sh", "-c", "/bin/sleep 5; exit 0", NULL};
 	cmd.timeout_s = 0.05;
 	RUN_OK(slow, &cmd, &res);
 	CHECK(res.outcome == SPAWN_TIMED_OUT);
 	CHECK(res.wake_s == 0);
+	CHECK(res.reap_s == 0);
 	CHECK(isnan(res.serial_s));
 	cmd.timeout_s = 0;
-	cmd.child_wake = false;
+	cmd.shell_sideband = false;
 	RUN_OK(waits, &cmd, &res);
 	CHECK(isnan(res.wake_s));
+	CHECK(isnan(res.reap_s));
 	CHECK(isnan(res.serial_s));
 	CHECK(isnan(res.shell_cpu_s));
 }
@@ -493,7 +502,7 @@ static void run_mode(const char *name, bool traced, const char *env_var)
 	RUN_IN_MODE(test_stdin_from_fd);
 	RUN_IN_MODE(test_environment_passed);
 	RUN_IN_MODE(test_counters_attached);
-	RUN_IN_MODE(test_shell_wake_measured);
+	RUN_IN_MODE(test_shell_sideband_measured);
 	spawn_shutdown();
 }
 
