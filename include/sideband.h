@@ -46,9 +46,10 @@ int sideband_open(struct sideband *sb, pid_t pid, bool before_exec);
  * run directly has once, after its program, and a shell run has twice:
  * the shell's wait to reap its program (kept: it is the program's, like
  * a direct run's) and then this.  0 when it exec'd a program in place
- * (then it is the program: its reap is a direct run's).  NaN when the
- * records cannot tell (the events were not opened, or the records
- * needed were overwritten).
+ * or ran none (builtins only): then it is the program, and its reap a
+ * direct run's.  NaN when the records cannot tell (the events were not
+ * opened, or records were overwritten, which may hide an exec in
+ * place).
  * *serial_s, the shell's own time around its program: from when it
  * first ran at or after start_s (its first switch in: its wait to be
  * scheduled is not its start-up, as a direct command keeps its own) to

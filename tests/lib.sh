@@ -62,8 +62,8 @@ ptrace_works() {
 	"$HELPERS/probe" ptrace >/dev/null 2>&1
 }
 
-# sideband_works: can perf_event_open's side-band records be mapped (the
-# shell's wake-up measure)?  (seccomp or a kernel without perf may say no)
+# sideband_works: can perf_event_open's side-band records be mapped (what
+# the shell correction measures of each shell run)?  (seccomp or a kernel without perf may say no)
 sideband_works() {
 	"$HELPERS/probe" sideband >/dev/null 2>&1
 }

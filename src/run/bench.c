@@ -101,7 +101,7 @@ struct ctx {
 		/* its shell's CPU time, beside its task-clock difference */
 		double *task_cpu;
 		size_t cap_task_cpu;
-		size_t n_reap;   /* of them measured */
+		size_t n_reap, n_wake;   /* of them measured */
 		size_t n_serial, n_cpu;
 	} cal;
 	double wake_med;         /* median of the pairs' wake (the JSON's) */
@@ -873,6 +873,7 @@ static int calibration_pair(struct ctx *x, long bench, size_t k, bool keep)
 			      x->cal.n[m] + 1, sizeof *x->cal.own);
 			x->cal.own[x->cal.n[m]] = own;
 			x->cal.n_reap += isfinite(own.reap);
+			x->cal.n_wake += isfinite(own.wake);
 			x->cal.n_serial += isfinite(own.serial);
 			x->cal.n_cpu += isfinite(own.cpu);
 		}
@@ -1018,8 +1019,8 @@ static void calibration_estimate(struct ctx *x)
  * (without_reap); a run whose records cannot tell has the calibration's
  * median taken off instead.  (Taking off the shell's wake-up after its
  * program instead, from the program's exit record, took off the rest of
- * the program's own exit too, and with it 32 us too much after a 5 ms
- * program: README, "Shells".)  The shell's own time around its program
+ * the program's own exit too, and with it 11 to 18 us too much after a
+ * 5 ms program: README, "Shells".)  The shell's own time around its program
  * is measured the same way (spawn_result.serial_s: from the shell's
  * first run after the release to the program's exec, and from when it
  * ran again after the last child's exit to its own exit):
@@ -1778,7 +1779,7 @@ static void after_bench(struct ctx *x, struct loop *l)
 			out->shell = xstrdup(x->shell_path);
 		out->shell_overhead_s = x->overhead[MET_WALL];
 		out->shell_overhead_sd = x->overhead_sd;
-		out->shell_wake_s = x->cal.n_reap ? x->wake_med : NAN;
+		out->shell_wake_s = x->cal.n_wake ? x->wake_med : NAN;
 		out->shell_reap_s = x->cal.n_reap ? x->reap_med : NAN;
 	}
 	out->exec_exact = spawn_ptrace_errno() == 0;

@@ -44,9 +44,10 @@
 
 /* Data pages of the ring buffer: 16 KiB hold over 300 records (a shell
  * running one program writes about 10: switches, a fork, two execs, two
- * exits).  The wake-up needs the newest of them; the start-up and the CPU
- * time need all, so a line that starts more than about 100 processes has
- * those unknown (the calibration's median is used). */
+ * exits).  The start-up, the CPU time and the reap need all of them (the
+ * reap, to rule out an exec in place), so a line that starts more than
+ * about 100 processes has those unknown (the calibration's median is
+ * used). */
 #define DATA_PAGES 4
 
 static size_t page_size(void)
@@ -289,8 +290,14 @@ static double reap_in(const struct ring *r, uint32_t tid, int execs_before,
 {
 	if (o->execs > execs_before)
 		return 0.0;  /* exec'd in place: the program's own reap */
-	if (!o->complete && execs_before > 0 && o->execs == 0)
-		return NAN;  /* its own exec's record overwritten: cannot tell */
+	/* Records overwritten: an exec in place among them cannot be ruled
+	 * out (the reap is then the program's own). */
+	if (!o->complete)
+		return NAN;
+	/* Builtins only: the shell is the line's program, and its reap the
+	 * program's own, as a direct run's. */
+	if (!o->other_exec)
+		return 0.0;
 	uint64_t last = o->exit;
 	struct rec x;
 	bool complete;
@@ -318,13 +325,17 @@ static uint64_t own_exec(const struct ring *r, uint32_t tid, int k)
 	return k < n ? t[n - 1 - k] : 0;
 }
 
-/* When tid first ran at or after start_ns (its first switch in), or
- * start_ns when no record says.  Released (ptrace detach, the go pipe),
- * the command waits to be scheduled: behind load a median 21 us but a
- * mean of 33 and up to 4 ms on the 2-core VM.  A command run directly
- * keeps that wait in its time, so the shell's run keeps its own: only
- * what follows is the shell's start-up. */
-static uint64_t first_in(const struct ring *r, uint32_t tid, uint64_t start_ns)
+/* When tid first ran at or after start_ns (its first switch in) and
+ * before its program's exec at limit, or start_ns when no record says.
+ * Released (ptrace detach, the go pipe), the command waits to be
+ * scheduled: behind load a median 21 us but a mean of 33 and up to 4 ms
+ * on the 2-core VM.  A command run directly keeps that wait in its time,
+ * so the shell's run keeps its own: only what follows is the shell's
+ * start-up.  A command still running at its release (the fallback
+ * launch's child, not yet asleep on the go pipe) has no such switch: its
+ * next one, after its vfork, is not its start. */
+static uint64_t first_in(const struct ring *r, uint32_t tid, uint64_t start_ns,
+			 uint64_t limit)
 {
 	struct rec x;
 	bool complete;
@@ -332,7 +343,7 @@ static uint64_t first_in(const struct ring *r, uint32_t tid, uint64_t start_ns)
 	for (uint64_t pos = 0; next_rec(r, &pos, &x, &complete);)
 		if (x.type == PERF_RECORD_SWITCH && x.tid == tid &&
 		    !(x.misc & PERF_RECORD_MISC_SWITCH_OUT) && x.time >= start_ns &&
-		    (t == 0 || x.time < t))
+		    x.time < limit && (t == 0 || x.time < t))
 			t = x.time;
 	return t ? t : start_ns;
 }
@@ -354,7 +365,6 @@ static double serial_in(const struct ring *r, uint32_t tid, int execs_before,
 	 * last exit of its own children, before its own exit. */
 	uint64_t own_exit = o->exit, first = 0, last = 0;
 	bool have_first = false, have_last = false;
-	start_ns = first_in(r, tid, start_ns);
 	if (o->execs > execs_before) {   /* exec'd in place: it is the program */
 		uint64_t t = own_exec(r, tid, execs_before);
 		/* up to the first program, which may be a child before it
@@ -363,6 +373,7 @@ static double serial_in(const struct ring *r, uint32_t tid, int execs_before,
 			if (x.type == PERF_RECORD_COMM && x.pid != tid &&
 			    (x.misc & PERF_RECORD_MISC_COMM_EXEC) && x.time < t)
 				t = x.time;
+		start_ns = first_in(r, tid, start_ns, t);
 		return t && t >= start_ns ? (double)(t - start_ns) * 1e-9 : NAN;
 	}
 	for (uint64_t pos = 0; next_rec(r, &pos, &x, &complete);) {
@@ -383,6 +394,7 @@ static double serial_in(const struct ring *r, uint32_t tid, int execs_before,
 	/* No program (builtins only): the shell's time is all there is. */
 	if (!have_first || !have_last || first < start_ns || last < first)
 		return NAN;
+	start_ns = first_in(r, tid, start_ns, first);
 	double after = (double)(own_exit - last) * 1e-9 - wake;
 	return (double)(first - start_ns) * 1e-9 + (after > 0 ? after : 0);
 }

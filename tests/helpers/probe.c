@@ -1,7 +1,7 @@
 /* probe: does this kernel allow what a test needs?  Exit 0 if yes.
  *   probe ptrace   - can a child be traced (PTRACE_TRACEME + exec stop)?
  *   probe pmu      - can a hardware counter (instructions) be opened?
- *   probe sideband - can the shell wake-up's side-band events be opened
+ *   probe sideband - can the shell correction's side-band events be opened
  *                    (src/run/sideband.c, linked in: see the Makefile)? */
 #include "sideband.h"
 
