@@ -63,7 +63,8 @@ ptrace_works() {
 }
 
 # sideband_works: can perf_event_open's side-band records be mapped (what
-# the shell correction measures of each shell run)?  (seccomp or a kernel without perf may say no)
+# the shell correction measures of each shell run)?  (seccomp or a kernel
+# without perf may say no)
 sideband_works() {
 	"$HELPERS/probe" sideband >/dev/null 2>&1
 }

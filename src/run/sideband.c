@@ -199,11 +199,12 @@ static bool next_rec(const struct ring *r, uint64_t *pos, struct rec *out,
 }
 
 /* What the whole buffer says of the command tid: its own exit (false
- * when it is not there), how many execs of its own it holds, whether
+ * when it is not there), the newest exit of any thread of its process
+ * (when it could be reaped), how many execs of its own it holds, whether
  * another process exec'd (a program started), and whether every record
  * ever written was seen (*complete). */
 struct own_summary {
-	uint64_t exit;
+	uint64_t exit, process_exit;
 	int execs;
 	bool other_exec, complete;
 };
@@ -219,6 +220,9 @@ static bool own_summary(const struct ring *r, uint32_t tid,
 			o->exit = x.time;   /* the newest: its last */
 			have = true;
 		}
+		if (x.type == PERF_RECORD_EXIT && x.pid == tid &&
+		    x.time > o->process_exit)
+			o->process_exit = x.time;
 		if (x.type == PERF_RECORD_COMM && (x.misc & PERF_RECORD_MISC_COMM_EXEC)) {
 			o->execs += x.tid == tid;
 			o->other_exec = o->other_exec || x.pid != tid;
@@ -281,12 +285,12 @@ static double wake_in(const struct ring *r, uint32_t tid, int execs_before,
 	return (double)(after - last) * 1e-9;
 }
 
-/* cbench's wait to reap the command tid (sideband_reap_from) from r,
- * whose summary is o: from its exit to end_ns.  A process is reaped when
- * its last thread has exited: the newest exit of a thread of it (the
- * shell is one thread; one given with -S need not be). */
-static double reap_in(const struct ring *r, uint32_t tid, int execs_before,
-		      uint64_t end_ns, const struct own_summary *o)
+/* cbench's wait to reap the command (sideband_reap_from), whose summary
+ * is o: from its exit to end_ns.  A process is reaped when its last
+ * thread has exited (o->process_exit: the shell is one thread; one given
+ * with -S need not be). */
+static double reap_in(int execs_before, uint64_t end_ns,
+		      const struct own_summary *o)
 {
 	if (o->execs > execs_before)
 		return 0.0;  /* exec'd in place: the program's own reap */
@@ -298,12 +302,7 @@ static double reap_in(const struct ring *r, uint32_t tid, int execs_before,
 	 * program's own, as a direct run's. */
 	if (!o->other_exec)
 		return 0.0;
-	uint64_t last = o->exit;
-	struct rec x;
-	bool complete;
-	for (uint64_t pos = 0; next_rec(r, &pos, &x, &complete);)
-		if (x.type == PERF_RECORD_EXIT && x.pid == tid && x.time > last)
-			last = x.time;
+	uint64_t last = o->process_exit;
 	return end_ns > last ? (double)(end_ns - last) * 1e-9 : 0.0;
 }
 
@@ -462,7 +461,7 @@ double sideband_reap_from(const unsigned char *data, size_t size,
 	struct ring r;
 	struct own_summary o;
 	return ring_of(data, size, head, tid, &r, &o)
-	       ? reap_in(&r, tid, execs_before, end_ns, &o) : NAN;
+	       ? reap_in(execs_before, end_ns, &o) : NAN;
 }
 
 double sideband_wake_from(const unsigned char *data, size_t size,
@@ -533,7 +532,7 @@ void sideband_read(const struct sideband *sb, pid_t pid, double start_s,
 	uint64_t start_ns = ns_of(start_s), end_ns = ns_of(end_s);
 	*wake_s = wake_in(&r, tid, sb->execs_before, &o);
 	if (end_ns)
-		*reap_s = reap_in(&r, tid, sb->execs_before, end_ns, &o);
+		*reap_s = reap_in(sb->execs_before, end_ns, &o);
 	if (start_ns)
 		*serial_s = serial_in(&r, tid, sb->execs_before, start_ns, &o,
 				      *wake_s);
