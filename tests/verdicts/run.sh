@@ -173,6 +173,14 @@ wait "$load_pid" 2>/dev/null
 load_pid=
 echo
 bash "$here/shell_residue.sh" || rc=1
+# The same with both modes on one CPU (the last): a direct program and the
+# shell's program are otherwise placed on different CPUs by the kernel
+# (README, "Shells"), which moves the residue with the CPUs' speeds.
+if [ "$(nproc)" -gt 1 ]; then
+	echo
+	RESIDUE_OPTIONS="--pin $(($(nproc) - 1)) ${RESIDUE_OPTIONS:-}" \
+		bash "$here/shell_residue.sh" || rc=1
+fi
 awk -v s="$started" -v e="$EPOCHREALTIME" \
 	'BEGIN { t = e - s; printf "total time: %d min %02d s\n", t / 60, t % 60 }'
 exit $rc

@@ -16,6 +16,7 @@ the t-interval of that average (scipy.stats.t.ppf(0.975, k - 1) * sd /
 sqrt(k) over the k per-invocation values)."""
 import json
 import math
+import os
 import statistics
 import sys
 
@@ -42,9 +43,11 @@ for i in range(1, invocations + 1):
     with open("%s/r%d.json" % (d, i)) as f:
         files.append({r["name"]: r for r in json.load(f)["results"]})
 
+options = os.environ.get("RESIDUE_OPTIONS", "").strip()
 print("shell residue: 'spin N' run directly against 'spin N #' under sh -c "
-      "(start-up subtracted), interleaved; %d invocations of %d rounds; "
-      "95 %% intervals over the invocations" % (invocations, runs))
+      "(start-up subtracted), interleaved; %d invocations of %d rounds%s; "
+      "95 %% intervals over the invocations"
+      % (invocations, runs, "; options: " + options if options else ""))
 whole, within = True, True
 for n in spins:
     length = statistics.median(

@@ -25,7 +25,11 @@
 #
 # Environment: CBENCH, HELPERS (from make), RESIDUE_INVOCATIONS (10),
 # RESIDUE_RUNS (200), RESIDUE_SPINS ("0 2 5": spin's millions of loop
-# iterations, about 0.5, 3 and 7 ms).
+# iterations, about 0.5, 3 and 7 ms), RESIDUE_OPTIONS (extra cbench
+# options for every invocation, split into words: `--pin 1` runs both
+# modes on one CPU, so that they differ only by the shell; without it the
+# kernel places a direct program and the shell's program on different
+# CPUs, whose speeds differ on a VM: README, "Shells").
 set -u
 : "${CBENCH:?} ${HELPERS:?}"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,10 +48,13 @@ for n in $SPINS; do
 		"$TRUE" "$HELPERS/spin $n #")
 done
 for ((i = 1; i <= INVOCATIONS; i++)); do
-	if ! "$CBENCH" -w 3 -r "$RUNS" --export-json "$tmp/r$i.json" "${args[@]}" \
+	# shellcheck disable=SC2086 # RESIDUE_OPTIONS is split into words
+	if ! "$CBENCH" ${RESIDUE_OPTIONS:-} -w 3 -r "$RUNS" \
+		--export-json "$tmp/r$i.json" "${args[@]}" \
 		>/dev/null 2>"$tmp/err"; then
 		echo "shell residue: cbench failed: $(head -n 1 "$tmp/err")" >&2
 		exit 1
 	fi
 done
-"$PY" "$here/shell_residue.py" "$tmp" "$INVOCATIONS" "$RUNS" $SPINS
+RESIDUE_OPTIONS=${RESIDUE_OPTIONS:-} \
+	"$PY" "$here/shell_residue.py" "$tmp" "$INVOCATIONS" "$RUNS" $SPINS
