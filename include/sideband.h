@@ -8,7 +8,8 @@
  * own task that records its context switches, and one inherited by every
  * process it starts that records their forks, execs and exits, redirected into the first
  * one's ring buffer (PERF_EVENT_IOC_SET_OUTPUT: an inherited per-task event
- * cannot be mapped itself).  The buffer is written backward in overwrite
+ * cannot be mapped itself).  A third, not inherited, counts the command's
+ * own page faults (the shell's, without its program's).  The buffer is written backward in overwrite
  * mode, so that it always holds the newest records, which are the ones
  * read.  Timestamps are CLOCK_MONOTONIC (use_clockid).
  */
@@ -24,6 +25,7 @@ struct sideband {
 	int switch_fd;           /* the command's own context switches */
 	int exit_fd;             /* its descendants' exits, into switch_fd's buffer */
 	void *map;               /* switch_fd's ring buffer, or NULL */
+	int fault_fd;            /* its own page faults (not its children's), or -1 */
 	int execs_before;        /* execs of its own still to come at the open */
 };
 
@@ -31,9 +33,14 @@ struct sideband {
 void sideband_init(struct sideband *sb);
 
 /* Open the events on pid, which must not run yet: stopped after its exec,
- * or (before_exec) parked before it.  Returns 0, or -1 with errno
- * (perf_event_open refused, no memory): the run goes on without it. */
-int sideband_open(struct sideband *sb, pid_t pid, bool before_exec);
+ * or (before_exec) parked before it (its page faults are then counted
+ * from its exec on).  user_only: count only the page faults taken in user
+ * mode, as the command's counters do at perf_event_paranoid 2
+ * (counters_user_only).  Returns 0, or -1 with errno (perf_event_open
+ * refused, no memory): the run goes on without it; the page-fault counter
+ * alone refused leaves its count unknown. */
+int sideband_open(struct sideband *sb, pid_t pid, bool before_exec,
+		  bool user_only);
 
 /* Once pid has ended (its exit record is written; the buffer outlives
  * the reap), with start_s and end_s the CLOCK_MONOTONIC times its run
@@ -58,11 +65,14 @@ int sideband_open(struct sideband *sb, pid_t pid, bool before_exec);
  * for an exec in place, from then to that exec.  NaN when the records
  * cannot tell or there is no program (builtins only).  *cpu_s, the
  * shell's own time on a CPU (its switch records), up to its exit or its
- * exec in place; NaN likewise.  In seconds.  Disables the events: call
- * once. */
+ * exec in place; NaN likewise.  In seconds.  *faults, the shell's own
+ * page faults, a whole number: NaN where its program's cannot be told
+ * from them (an exec in place, or records overwritten that may hide one),
+ * where it ran no program (builtins only: they are the line's), or where
+ * the counter was refused.  Disables the events: call once. */
 void sideband_read(const struct sideband *sb, pid_t pid, double start_s,
 		   double end_s, double *wake_s, double *reap_s,
-		   double *serial_s, double *cpu_s);
+		   double *serial_s, double *cpu_s, double *faults);
 
 void sideband_close(struct sideband *sb);
 

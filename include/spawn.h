@@ -97,6 +97,10 @@ struct spawn_result {
 	double shell_cpu_s;        /* spawn_cmd.shell_sideband: the shell's own
 				      time on a CPU, up to its exit or exec
 				      in place; NaN likewise */
+	double shell_faults;       /* spawn_cmd.shell_sideband: the shell's own
+				      page faults, without its program's
+				      (sideband_read); NaN unknown, cut
+				      short, exec in place or no program */
 };
 
 /* Call once before the first run (records inherited signal dispositions,

@@ -63,7 +63,7 @@ static size_t map_bytes(void)
 
 void sideband_init(struct sideband *sb)
 {
-	sb->switch_fd = sb->exit_fd = -1;
+	sb->switch_fd = sb->exit_fd = sb->fault_fd = -1;
 	sb->map = NULL;
 	sb->execs_before = 0;
 }
@@ -101,7 +101,26 @@ static int open_event(pid_t pid, bool exits)
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
-int sideband_open(struct sideband *sb, pid_t pid, bool before_exec)
+/* A counting (not sampling) page-fault event on pid's own task, not its
+ * children's: the shell's own faults, which a run's inherited counter
+ * holds beside its program's.  Before the exec, disabled until it. */
+static int open_faults(pid_t pid, bool before_exec, bool user_only)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_PAGE_FAULTS;
+	a.exclude_kernel = user_only;
+	a.exclude_hv = 1;
+	a.disabled = before_exec;
+	a.enable_on_exec = before_exec;
+	return (int)syscall(SYS_perf_event_open, &a, pid, -1, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+int sideband_open(struct sideband *sb, pid_t pid, bool before_exec,
+		  bool user_only)
 {
 	sideband_init(sb);
 	sb->execs_before = before_exec ? 1 : 0;
@@ -121,6 +140,7 @@ int sideband_open(struct sideband *sb, pid_t pid, bool before_exec)
 		errno = e;
 		return -1;
 	}
+	sb->fault_fd = open_faults(pid, before_exec, user_only);
 	return 0;
 }
 
@@ -130,6 +150,8 @@ void sideband_close(struct sideband *sb)
 		munmap(sb->map, map_bytes());
 	if (sb->exit_fd >= 0)
 		close(sb->exit_fd);
+	if (sb->fault_fd >= 0)
+		close(sb->fault_fd);
 	if (sb->switch_fd >= 0)
 		close(sb->switch_fd);
 	sideband_init(sb);
@@ -502,11 +524,21 @@ static uint64_t ns_of(double s)
 	return ns > 0 && ns < 1.8e19 ? (uint64_t)ns : 0;
 }
 
+/* The count of the page-fault event fd (open_faults), NaN when there is
+ * none or it cannot be read. */
+static double fault_count(int fd)
+{
+	uint64_t v;
+	if (fd < 0 || read(fd, &v, sizeof v) != (ssize_t)sizeof v)
+		return NAN;
+	return (double)v;
+}
+
 void sideband_read(const struct sideband *sb, pid_t pid, double start_s,
 		   double end_s, double *wake_s, double *reap_s,
-		   double *serial_s, double *cpu_s)
+		   double *serial_s, double *cpu_s, double *faults)
 {
-	*wake_s = *reap_s = *serial_s = *cpu_s = NAN;
+	*wake_s = *reap_s = *serial_s = *cpu_s = *faults = NAN;
 	if (sb->map == NULL)
 		return;
 	/* Processes the command left running still write exits into the
@@ -537,4 +569,8 @@ void sideband_read(const struct sideband *sb, pid_t pid, double start_s,
 		*serial_s = serial_in(&r, tid, sb->execs_before, start_ns, &o,
 				      *wake_s);
 	*cpu_s = cpu_in(&r, tid, sb->execs_before, &o);
+	/* Its own faults are the shell's only while it is the shell: after
+	 * an exec in place they are its program's. */
+	if (o.complete && o.execs <= sb->execs_before && o.other_exec)
+		*faults = fault_count(sb->fault_fd);
 }

@@ -371,7 +371,12 @@ static void side_open(struct run *r, bool before_exec)
 {
 	if (!r->cmd->shell_sideband || state.sideband_refused)
 		return;
-	if (sideband_open(&r->sb, r->pid, before_exec) != 0 && errno != ENOMEM &&
+	/* its own page faults as its counters count them (without
+	 * counters, user mode only: allowed at any perf_event_paranoid) */
+	const struct counters *c = r->cmd->counters;
+	if (sideband_open(&r->sb, r->pid, before_exec,
+			  c == NULL || counters_user_only(c)) != 0 &&
+	    errno != ENOMEM &&
 	    errno != EMFILE && errno != ENFILE)
 		state.sideband_refused = true;
 }
@@ -855,7 +860,8 @@ static int run_collect(struct run *r, struct spawn_result *res,
 		if (res->outcome == SPAWN_EXITED || res->outcome == SPAWN_SIGNALED)
 			sideband_read(&r->sb, r->pid, r->start, r->end,
 				      &res->wake_s, &res->reap_s,
-				      &res->serial_s, &res->shell_cpu_s);
+				      &res->serial_s, &res->shell_cpu_s,
+				      &res->shell_faults);
 		else
 			res->wake_s = res->reap_s = 0;
 	}
@@ -899,6 +905,7 @@ static void result_clear(struct spawn_result *res)
 	for (int i = 0; i < CTR_MAX; i++)
 		res->ctr.value[i] = NAN;
 	res->wake_s = res->reap_s = res->serial_s = res->shell_cpu_s = NAN;
+	res->shell_faults = NAN;
 }
 
 int spawn_run(const struct spawn_cmd *cmd, struct spawn_result *res,

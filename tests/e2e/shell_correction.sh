@@ -89,6 +89,37 @@ test_shell_reap_taken_off_each_run() {
 	jq -e '.results | length == 1' direct.json >/dev/null || fail "no result"
 }
 
+# The shell's own page faults are counted in every run (a page-fault
+# counter on the shell alone, beside its side-band records) and taken off
+# that run, so that what the line makes the shell do beyond the
+# calibration's `sh -c true` is off too: a 20 KB comment after the
+# program costs dash about 5 page faults more (with `perf stat
+# --no-inherit`), which the calibrated constant alone left in every run.
+# The comment costs little time, so the line has no code of its own.
+test_shell_own_faults_taken_off_each_run() {
+	sideband_works || skip "perf_event_open side-band records refused here"
+	ptrace_works || skip "ptrace refused by this kernel"
+	local long
+	long=$(printf '%020000d' 0)
+	cb -r 9 --export-json o.json -n direct -n shell "$HELPERS/spin 0" \
+		"$HELPERS/spin 0 # $long" >out 2>err || fail "exit $?: $(cat err)"
+	jq -e '[.results[1].runs.page_faults[] | . == floor] | all' o.json \
+		>/dev/null || fail "corrected page faults are not whole numbers"
+	local d s
+	d=$(jq '.results[0].metrics.page_faults.median' o.json)
+	s=$(jq '.results[1].metrics.page_faults.median' o.json)
+	awk -v d="$d" -v s="$s" 'BEGIN { x = s - d; if (x < 0) x = -x; exit !(x <= 2) }' ||
+		fail "direct $d vs corrected shell $s page faults (median): $(jq -c .results[1].shell_own_code o.json)"
+	# the positive side: the comment's cost is real, in the raw counts
+	cb -N -r 5 --export-json raw.json "sh -c '$HELPERS/spin 0'" \
+		"sh -c '$HELPERS/spin 0 # $long'" >out 2>err || fail "exit $?"
+	local a b
+	a=$(jq '.results[0].metrics.page_faults.median' raw.json)
+	b=$(jq '.results[1].metrics.page_faults.median' raw.json)
+	awk -v a="$a" -v b="$b" 'BEGIN { exit !(b - a >= 3) }' ||
+		fail "the comment cost the shell $a -> $b page faults: the check would not see it"
+}
+
 # The shell's wake-up after its program is its reap of the program, which
 # a command run directly has too (cbench's): it stays in the time.
 # stopparent stops the shell and has it continued 300 ms after it (the

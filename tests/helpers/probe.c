@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 	}
 	if (argc == 2 && strcmp(argv[1], "sideband") == 0) {
 		struct sideband sb;   /* src/run/sideband.c, on this process */
-		if (sideband_open(&sb, getpid(), false) != 0) {
+		if (sideband_open(&sb, getpid(), false, true) != 0) {
 			perror("perf_event_open side-band records");
 			return 1;
 		}

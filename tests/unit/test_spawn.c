@@ -360,7 +360,7 @@ static void test_shell_sideband_measured(void)
 {
 	SKIP_UNLESS_MODE_WORKS();
 	struct sideband sb;
-	if (sideband_open(&sb, getpid(), false) != 0) {
+	if (sideband_open(&sb, getpid(), false, true) != 0) {
 		static char why[300];
 		snprintf(why, sizeof why, "perf_event_open refused: %s",
 			 strerror(errno));
@@ -384,12 +384,24 @@ static void test_shell_sideband_measured(void)
 	CHECK(res.serial_s + res.wake_s + res.reap_s < res.wall_s - 0.0095);
 	CHECK(res.shell_cpu_s > 0);
 	CHECK(res.shell_cpu_s < res.wall_s - 0.0095);
+	/* its own page faults: a whole number, the shell's alone */
+	CHECK(res.shell_faults > 0 && res.shell_faults == floor(res.shell_faults));
+	/* dd's 8 MiB buffer takes over 2000 faults, in rusage (the shell's
+	 * and its children's) but not in the shell's own */
+	char *faults[] = {"/bin/sh", "-c",
+			  "/bin/dd if=/dev/zero of=/dev/null bs=8M count=1 "
+			  "2>/dev/null; exit 0", NULL};
+	RUN_OK(faults, &cmd, &res);
+	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
+	CHECK(res.minflt > 2000);
+	CHECK(res.shell_faults > 0 && res.shell_faults < 500);
 	RUN_OK(none, &cmd, &res);
 	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
 	CHECK(res.wake_s == 0);
 	CHECK(res.reap_s == 0);       /* no program: the shell is the line's */
 	CHECK(isnan(res.serial_s));   /* no program: all the shell's */
 	CHECK(isnan(res.shell_cpu_s));
+	CHECK(isnan(res.shell_faults)); /* the line's, not start-up */
 	/* the shell replaced by the program: nothing of the shell's to wake
 	 * or reap */
 	RUN_OK(in_place, &cmd, &res);
@@ -398,6 +410,7 @@ static void test_shell_sideband_measured(void)
 	CHECK(res.reap_s == 0);
 	CHECK(res.serial_s > 0);      /* up to the exec in place */
 	CHECK(res.serial_s < res.wall_s - 0.0095);
+	CHECK(isnan(res.shell_faults)); /* its program's after the exec */
 	/* cut short by --timeout: nothing to take off */
 	char *slow[] = {"/bin/sh", "-c", "/bin/sleep 5; exit 0", NULL};
 	cmd.timeout_s = 0.05;
@@ -406,6 +419,7 @@ static void test_shell_sideband_measured(void)
 	CHECK(res.wake_s == 0);
 	CHECK(res.reap_s == 0);
 	CHECK(isnan(res.serial_s));
+	CHECK(isnan(res.shell_faults));
 	cmd.timeout_s = 0;
 	cmd.shell_sideband = false;
 	RUN_OK(waits, &cmd, &res);
@@ -413,6 +427,7 @@ static void test_shell_sideband_measured(void)
 	CHECK(isnan(res.reap_s));
 	CHECK(isnan(res.serial_s));
 	CHECK(isnan(res.shell_cpu_s));
+	CHECK(isnan(res.shell_faults));
 }
 
 /* ---- run last: a stop request cannot be taken back ---- */
