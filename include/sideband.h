@@ -8,8 +8,9 @@
  * own task that records its context switches, and one inherited by every
  * process it starts that records their forks, execs and exits, redirected into the first
  * one's ring buffer (PERF_EVENT_IOC_SET_OUTPUT: an inherited per-task event
- * cannot be mapped itself).  A third, not inherited, counts the command's
- * own page faults (the shell's, without its program's).  The buffer is written backward in overwrite
+ * cannot be mapped itself).  A third counts the page faults of the
+ * command and of its children up to their exec (the shell's, without its
+ * programs').  The buffer is written backward in overwrite
  * mode, so that it always holds the newest records, which are the ones
  * read.  Timestamps are CLOCK_MONOTONIC (use_clockid).
  */
@@ -25,7 +26,9 @@ struct sideband {
 	int switch_fd;           /* the command's own context switches */
 	int exit_fd;             /* its descendants' exits, into switch_fd's buffer */
 	void *map;               /* switch_fd's ring buffer, or NULL */
-	int fault_fd;            /* its own page faults (not its children's), or -1 */
+	int fault_fd;            /* its own page faults (not its programs'), or -1 */
+	bool faults_at_exec;     /* fault_fd also counts its children up to
+				    their exec, and itself up to one in place */
 	int execs_before;        /* execs of its own still to come at the open */
 };
 
@@ -66,10 +69,11 @@ int sideband_open(struct sideband *sb, pid_t pid, bool before_exec,
  * cannot tell or there is no program (builtins only).  *cpu_s, the
  * shell's own time on a CPU (its switch records), up to its exit or its
  * exec in place; NaN likewise.  In seconds.  *faults, the shell's own
- * page faults, a whole number: NaN where its program's cannot be told
- * from them (an exec in place, or records overwritten that may hide one),
- * where it ran no program (builtins only: they are the line's), or where
- * the counter was refused.  Disables the events: call once. */
+ * page faults and its children's before their exec (its vfork child's),
+ * a whole number: NaN where its program's cannot be told from them (an
+ * exec in place where the count does not end there, or records
+ * overwritten), where it ran no program (builtins only: they are the
+ * line's), or where the counter was refused.  Disables the events: call once. */
 void sideband_read(const struct sideband *sb, pid_t pid, double start_s,
 		   double end_s, double *wake_s, double *reap_s,
 		   double *serial_s, double *cpu_s, double *faults);

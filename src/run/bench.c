@@ -1051,11 +1051,12 @@ static void calibration_estimate(struct ctx *x)
  * counts so that corrected counters stay whole, and its standard error,
  * which the analysis adds to the intervals of shell benchmarks.  The
  * page faults have the shell's own, counted in each run (sideband.c's
- * page-fault counter on the shell alone), taken off first, the pairs'
- * too (without_own_faults): dash's own faults move with address-space
- * randomisation (59 to 65 for `sh -c true`) and with the line and the
- * environment, which the constant alone left in the runs (1.3 faults
- * in one make verdicts pass).
+ * page-fault counter on the shell and its children up to their exec),
+ * taken off first, the pairs' too (without_own_faults): dash's own faults
+ * move with address-space randomisation (59 to 65 for `sh -c true`) and
+ * with the line, and its vfork child's with the environment, which the
+ * constant alone left in the runs (1.1 to 1.3 faults in one make
+ * verdicts pass).
  *
  * What this path is: dash (Debian's sh, 0.5.12) does not exec a single
  * command in place; `strace -f sh -c /path/prog` shows vfork, execve in the

@@ -64,6 +64,7 @@ static size_t map_bytes(void)
 void sideband_init(struct sideband *sb)
 {
 	sb->switch_fd = sb->exit_fd = sb->fault_fd = -1;
+	sb->faults_at_exec = false;
 	sb->map = NULL;
 	sb->execs_before = 0;
 }
@@ -101,10 +102,18 @@ static int open_event(pid_t pid, bool exits)
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
-/* A counting (not sampling) page-fault event on pid's own task, not its
- * children's: the shell's own faults, which a run's inherited counter
- * holds beside its program's.  Before the exec, disabled until it. */
-static int open_faults(pid_t pid, bool before_exec, bool user_only)
+/* A counting (not sampling) page-fault event on pid: what the shell
+ * itself faults, without its programs.  Opened after its exec (the
+ * traced launch), it is inherited by the processes it starts and removed
+ * from each at its exec (remove_on_exec, Linux 5.13), which adds a
+ * child's count so far to it: the shell's own, and its children's until
+ * they become programs (its vfork child before the exec, subshells);
+ * its own ends at an exec in place.  Where that is refused (an older
+ * kernel), or before its exec (the fallback launch: it would be removed
+ * at the shell's own exec), its own task's only, from its exec on
+ * (*at_exec false: its program's after an exec in place). */
+static int open_faults(pid_t pid, bool before_exec, bool user_only,
+		       bool *at_exec)
 {
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof a);
@@ -113,10 +122,22 @@ static int open_faults(pid_t pid, bool before_exec, bool user_only)
 	a.config = PERF_COUNT_SW_PAGE_FAULTS;
 	a.exclude_kernel = user_only;
 	a.exclude_hv = 1;
-	a.disabled = before_exec;
-	a.enable_on_exec = before_exec;
-	return (int)syscall(SYS_perf_event_open, &a, pid, -1, -1,
-			    PERF_FLAG_FD_CLOEXEC);
+	int fd = -1;
+	if (!before_exec) {
+		a.inherit = 1;
+		a.remove_on_exec = 1;
+		fd = (int)syscall(SYS_perf_event_open, &a, pid, -1, -1,
+				  PERF_FLAG_FD_CLOEXEC);
+		a.inherit = a.remove_on_exec = 0;
+	}
+	*at_exec = fd >= 0;
+	if (fd < 0) {
+		a.disabled = before_exec;
+		a.enable_on_exec = before_exec;
+		fd = (int)syscall(SYS_perf_event_open, &a, pid, -1, -1,
+				  PERF_FLAG_FD_CLOEXEC);
+	}
+	return fd;
 }
 
 int sideband_open(struct sideband *sb, pid_t pid, bool before_exec,
@@ -140,7 +161,8 @@ int sideband_open(struct sideband *sb, pid_t pid, bool before_exec,
 		errno = e;
 		return -1;
 	}
-	sb->fault_fd = open_faults(pid, before_exec, user_only);
+	sb->fault_fd = open_faults(pid, before_exec, user_only,
+				   &sb->faults_at_exec);
 	return 0;
 }
 
@@ -569,8 +591,10 @@ void sideband_read(const struct sideband *sb, pid_t pid, double start_s,
 		*serial_s = serial_in(&r, tid, sb->execs_before, start_ns, &o,
 				      *wake_s);
 	*cpu_s = cpu_in(&r, tid, sb->execs_before, &o);
-	/* Its own faults are the shell's only while it is the shell: after
-	 * an exec in place they are its program's. */
-	if (o.complete && o.execs <= sb->execs_before && o.other_exec)
+	/* The shell's while it is the shell: after an exec in place its
+	 * program's, unless the count ended there; none when it ran no
+	 * program (builtins only: they are the line's). */
+	bool in_place = o.execs > sb->execs_before;
+	if (o.complete && (in_place ? sb->faults_at_exec : o.other_exec))
 		*faults = fault_count(sb->fault_fd);
 }

@@ -90,8 +90,8 @@ test_shell_reap_taken_off_each_run() {
 }
 
 # The shell's own page faults are counted in every run (a page-fault
-# counter on the shell alone, beside its side-band records) and taken off
-# that run, so that what the line makes the shell do beyond the
+# counter on the shell and its children up to their exec, beside its
+# side-band records) and taken off that run, so that what the line makes the shell do beyond the
 # calibration's `sh -c true` is off too: a 20 KB comment after the
 # program costs dash about 5 page faults more (with `perf stat
 # --no-inherit`), which the calibrated constant alone left in every run.
