@@ -10,7 +10,8 @@
  * one's ring buffer (PERF_EVENT_IOC_SET_OUTPUT: an inherited per-task event
  * cannot be mapped itself).  A third counts the page faults of the
  * command and of its children up to their exec (the shell's, without its
- * programs').  The buffer is written backward in overwrite
+ * programs'); before the command's exec (the fallback launch) or on a
+ * kernel before 5.13 (no remove_on_exec), of the command alone.  The buffer is written backward in overwrite
  * mode, so that it always holds the newest records, which are the ones
  * read.  Timestamps are CLOCK_MONOTONIC (use_clockid).
  */

@@ -98,9 +98,12 @@ struct spawn_result {
 				      time on a CPU, up to its exit or exec
 				      in place; NaN likewise */
 	double shell_faults;       /* spawn_cmd.shell_sideband: the shell's own
-				      page faults, without its program's
+				      page faults and its children's before
+				      their exec, without its programs'
 				      (sideband_read); NaN unknown, cut
-				      short, exec in place or no program */
+				      short or no program, and an exec in
+				      place where the count is the shell's
+				      alone */
 };
 
 /* Call once before the first run (records inherited signal dispositions,

@@ -121,6 +121,9 @@ struct ctx {
 				    rounded: taken off a shell run whose own
 				    are unknown; and their spread */
 	double faults_sd;
+	bool faults_known;       /* faults_med holds measured pairs (set with
+				    it, so that a run is never corrected
+				    with a constant that still holds them) */
 	char **envp;
 	char iter_slot[64];
 	char hf_slot[64];        /* HYPERFINE_ITERATION=..., at envp[hf_at] */
@@ -721,7 +724,7 @@ static void calibrated_note(struct ctx *x, long bench)
 		.bench = bench, .shell_mean_s = x->overhead[MET_WALL],
 		.shell_sd_s = x->overhead_sd,
 		.shell_page_faults = x->overhead[MET_CTR_FIRST + CTR_PAGE_FAULTS] +
-				     (x->cal.n_faults ? x->faults_med : 0),
+				     (x->faults_known ? x->faults_med : 0),
 		.runs = SHELL_CALIBRATION_RUNS,
 	};
 	char faults[32], reap[256] = "";
@@ -835,7 +838,7 @@ static double without_cpu_excess(const struct ctx *x, double task,
 static double without_own_faults(const struct ctx *x, double faults,
 				 const struct shell_own *o, enum own_rule rule)
 {
-	if (!x->cal.n_faults || !isfinite(faults))
+	if (!x->faults_known || !isfinite(faults))
 		return faults;
 	double e = isfinite(o->faults) ? o->faults - x->faults_med : 0;
 	if (rule == OWN_BOUNDED && e > SERIAL_MAX_SDS * fmax(x->faults_sd, 1))
@@ -990,14 +993,16 @@ static void calibration_estimate(struct ctx *x)
 	}
 	/* The shell's own page faults, counted in each run, are taken off
 	 * each run whole (without_own_faults); the constant holds the rest
-	 * (its vfork child's before the exec, the exec's difference). */
+	 * (the exec's difference, and where the count is the shell's alone,
+	 * its vfork child's before the exec). */
 	const int pf = MET_CTR_FIRST + CTR_PAGE_FAULTS;
 	size_t np = x->cal.n[pf];
 	double *pfs = NULL;
 	x->faults_med = round(median_finite(x, x->cal.own,
 					    offsetof(struct shell_own, faults),
 					    nw, &x->faults_sd));
-	if (x->cal.n_faults && np) {
+	x->faults_known = x->cal.n_faults > 0;
+	if (x->faults_known && np) {
 		pfs = xcalloc(np, sizeof *pfs);
 		for (size_t i = 0; i < np; i++)
 			pfs[i] = x->cal.d[pf][i] -

@@ -122,12 +122,14 @@ static int open_faults(pid_t pid, bool before_exec, bool user_only,
 	a.config = PERF_COUNT_SW_PAGE_FAULTS;
 	a.exclude_kernel = user_only;
 	a.exclude_hv = 1;
+	static bool no_remove_on_exec;   /* refused once: not tried again */
 	int fd = -1;
-	if (!before_exec) {
+	if (!before_exec && !no_remove_on_exec) {
 		a.inherit = 1;
 		a.remove_on_exec = 1;
 		fd = (int)syscall(SYS_perf_event_open, &a, pid, -1, -1,
 				  PERF_FLAG_FD_CLOEXEC);
+		no_remove_on_exec = fd < 0 && errno == EINVAL;
 		a.inherit = a.remove_on_exec = 0;
 	}
 	*at_exec = fd >= 0;
