@@ -55,8 +55,8 @@ struct spawn_cmd {
 	bool keep_group;           /* leave the command's process group
 				      running when it ends (else killed) */
 	bool shell_sideband;       /* measure spawn_result.wake_s, reap_s,
-				      serial_s and shell_cpu_s (a shell's
-				      runs: sideband.h) */
+				      serial_s, shell_cpu_s and shell_faults
+				      (a shell's runs: sideband.h) */
 };
 
 /* Address-space randomisation of the command (spawn_cmd.aslr). */

@@ -42,6 +42,11 @@ expect_grep() {
 	grep -qE -- "$2" "$3" || fail "$1: /$2/ not found in: $(head -c 600 "$3")"
 }
 
+# within A B TOL: |A - B| <= TOL (numbers, as awk reads them).
+within() {
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { x = a - b; if (x < 0) x = -x; exit !(x <= t) }'
+}
+
 expect_no_grep() {
 	! grep -qE -- "$2" "$3" || fail "$1: /$2/ unexpectedly found in: $(head -c 600 "$3")"
 }

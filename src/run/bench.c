@@ -803,7 +803,8 @@ static double own_excess(double v, double med, double sd, enum own_rule rule)
 }
 
 /* How a shell benchmark's runs have their own time taken off: for the
- * wall time (from shell_own.serial) and the task-clock (.cpu). */
+ * wall time (from shell_own.serial), the task-clock (.cpu) and the page
+ * faults (.faults). */
 struct own_rules {
 	enum own_rule wall, cpu, faults;
 };
@@ -830,20 +831,18 @@ static double without_cpu_excess(const struct ctx *x, double task,
 }
 
 /* Its page faults less its shell's own, counted in the run (the
- * calibration's median where unknown), as own_excess does for the time:
- * all of them for a line without code of its own, and for one with, the
- * typical ones and what a run took more up to SERIAL_MAX_SDS spreads (at
- * least 1 fault: whole numbers often have a MAD of 0).  Whole numbers,
+ * calibration's median where unknown): the typical ones and, as for the
+ * time, what the run's own took more or less (own_excess; a spread of at
+ * least 1 fault, as whole numbers often have a MAD of 0).  Whole numbers,
  * as both are. */
 static double without_own_faults(const struct ctx *x, double faults,
 				 const struct shell_own *o, enum own_rule rule)
 {
 	if (!x->faults_known || !isfinite(faults))
 		return faults;
-	double e = isfinite(o->faults) ? o->faults - x->faults_med : 0;
-	if (rule == OWN_BOUNDED && e > SERIAL_MAX_SDS * fmax(x->faults_sd, 1))
-		e = 0;
-	double f = faults - x->faults_med - e;
+	double f = faults - x->faults_med -
+		   own_excess(o->faults, x->faults_med, fmax(x->faults_sd, 1),
+			      rule);
 	return f > 0 ? f : 0;
 }
 
@@ -1459,15 +1458,16 @@ static void shell_recorrect(struct ctx *x, struct bstate *s)
 	const struct shell_own *win = x->cal.own + (nw - w);
 	const size_t so = offsetof(struct shell_own, serial),
 		     co = offsetof(struct shell_own, cpu);
-	struct own_rules rules = {
+	enum own_rule wall =
 		own_rule_of(median_finite(x, s->own, so, r->n_runs, NULL),
-			    median_finite(x, win, so, w, NULL), x->serial_sd),
+			    median_finite(x, win, so, w, NULL), x->serial_sd);
+	/* A line's own code is told by its time: its page faults follow. */
+	struct own_rules rules = {
+		wall,
 		own_rule_of(median_finite(x, s->own, co, r->n_runs, NULL),
 			    median_finite(x, win, co, w, NULL), x->cpu_sd),
-		OWN_BOUNDED,
+		wall,
 	};
-	/* A line's own code is told by its time: its page faults follow. */
-	rules.faults = rules.wall;
 	if (x->cal.n_reap) {
 		r->shell_own_code[0] = rules.wall == OWN_BOUNDED;
 		r->shell_own_code[1] = rules.cpu == OWN_BOUNDED;

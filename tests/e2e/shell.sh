@@ -47,7 +47,7 @@ test_shell_correction_close_to_direct() {
 	# Without the correction the shell adds about 60 faults; with it the
 	# medians are within 1 as a rule, and the direct runs themselves vary
 	# by 2-3 from run to run here (stack and heap placement), so allow 3.
-	awk -v d="$d" -v s="$s" 'BEGIN { x = s - d; if (x < 0) x = -x; exit !(x <= 3) }' ||
+	within "$s" "$d" 3 ||
 		fail "direct $d vs corrected shell $s page faults (median)"
 }
 

@@ -42,7 +42,7 @@ test_shell_correction_holds_for_lengths() {
 	for k in 0 2; do
 		d=$(jq ".results[$k].metrics.page_faults.median" o.json)
 		s=$(jq ".results[$((k + 1))].metrics.page_faults.median" o.json)
-		awk -v d="$d" -v s="$s" 'BEGIN { x = s - d; if (x < 0) x = -x; exit !(x <= 3) }' ||
+		within "$s" "$d" 3 ||
 			fail "$(jq -r ".results[$k].name" o.json): direct $d vs corrected shell $s page faults (median)"
 	done
 	# the decision on code of the line's own is recorded for the shell
@@ -108,7 +108,7 @@ test_shell_own_faults_taken_off_each_run() {
 	local d s
 	d=$(jq '.results[0].metrics.page_faults.median' o.json)
 	s=$(jq '.results[1].metrics.page_faults.median' o.json)
-	awk -v d="$d" -v s="$s" 'BEGIN { x = s - d; if (x < 0) x = -x; exit !(x <= 2) }' ||
+	within "$s" "$d" 2 ||
 		fail "direct $d vs corrected shell $s page faults (median): $(jq -c .results[1].shell_own_code o.json)"
 	# the positive side: the comment's cost is real, in the raw counts
 	cb -N -r 5 --export-json raw.json "sh -c '$HELPERS/spin 0'" \
