@@ -49,6 +49,12 @@ print("shell residue: 'spin N' run directly against 'spin N #' under sh -c "
       "95 %% intervals over the invocations"
       % (invocations, runs, "; options: " + options if options else ""))
 whole, within = True, True
+# The issue's criterion for the wall time: at most a tenth of the residue
+# the shell left before its correction was exact, +134 to +267 us (issue
+# 13, measured on the 2-core VM): a tenth of the smallest, 13.4 us, unless
+# RESIDUE_LIMIT_US says otherwise.
+limit = float(os.environ.get("RESIDUE_LIMIT_US") or 13.4)
+wall_means, wall_medians = [], []
 for n in spins:
     length = statistics.median(
         v for res in files for v in res["direct %s" % n]["runs"]["wall_time"]
@@ -73,6 +79,9 @@ for n in spins:
             continue
         m, h = interval(means)
         md, hd = interval(medians)
+        if key == "wall_time":
+            wall_means.append(m)
+            wall_medians.append(md)
         print("  %-16s %-12s mean %+8.1f %-2s ± %6.1f   median %+8.1f %-2s "
               "± %6.1f" % (label, key, m, unit, h, md, unit, hd))
     # The shell's time left beyond the program's own CPU time: each
@@ -100,3 +109,16 @@ for n in spins:
 print("  page faults through the shell are whole numbers: %s; mean residue "
       "within 1 in every invocation: %s" % ("yes" if whole else "NO",
                                             "yes" if within else "NO"))
+
+
+def verdict(values):
+    """yes/NO: every value within the limit, and their range."""
+    ok = all(abs(v) <= limit for v in values)
+    return "%s (%+.1f to %+.1f us)" % ("yes" if ok else "NO", min(values),
+                                       max(values))
+
+
+if wall_means:
+    print("  wall-time residue within %.1f us, a tenth of the +134 us the "
+          "shell left before its correction was exact: means %s, medians %s"
+          % (limit, verdict(wall_means), verdict(wall_medians)))
