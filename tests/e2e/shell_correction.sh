@@ -194,3 +194,46 @@ test_shell_one_slow_startup_taken_off() {
 	expect_eq "no code of its own" "$(jq -c '.results[0].shell_own_code' o.json)" \
 		'{"wall_time":false,"task_clock":false}'
 }
+
+# make verdicts' shell-residue report (tests/verdicts/shell_residue.py)
+# on exports made up here, whose residues are known: its last line holds
+# the wall-time residue's means and medians to RESIDUE_LIMIT_US (13.4 us
+# by default).  Shell runs 5 us slower than their direct rounds are within
+# it; a shell benchmark whose every run is 50 us slower is not, nor one
+# whose median is within but whose mean a few slow runs pull past it.
+RESIDUE_PY=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/tests/verdicts/shell_residue.py
+test_residue_report_criterion() {
+	/usr/bin/python3 -c 'import scipy' 2>/dev/null ||
+		skip "scipy not installed for /usr/bin/python3"
+	# residue DIR US [SLOW_US]: two invocations of one program (spin 0,
+	# 40 rounds of 1 ms plus up to 30 us of spread), shell = direct + US,
+	# and the last 4 rounds of each SLOW_US more.
+	residue() {
+		mkdir -p "$1"
+		/usr/bin/python3 - "$1" "$2" "${3:-0}" <<'PY'
+import json, sys
+d, us, slow = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+for i in (1, 2):
+    direct = [1e-3 + ((k * 7 + i) % 31) * 1e-6 for k in range(40)]
+    shell = [w + (us + (slow if k >= 36 else 0)) * 1e-6
+             for k, w in enumerate(direct)]
+    res = [{"name": name, "runs": {"wall_time": w, "task_clock": w,
+                                   "page_faults": [50] * 40}}
+           for name, w in (("direct 0", direct), ("shell 0", shell))]
+    with open("%s/r%d.json" % (d, i), "w") as f:
+        json.dump({"results": res}, f)
+PY
+		/usr/bin/python3 "$RESIDUE_PY" "$1" 2 40 0 >"$1.out" 2>&1 ||
+			fail "shell_residue.py failed: $(cat "$1.out")"
+	}
+	residue near 5
+	expect_grep "the residue" 'wall_time +mean +\+5\.0 us' near.out
+	expect_grep "5 us is within" 'within 13\.4 us, .*: means yes \(\+5\.0 to \+5\.0 us\), medians yes \(\+5\.0 to \+5\.0 us\)$' near.out
+	residue far 50
+	expect_grep "50 us is not" 'within 13\.4 us, .*: means NO \(\+50\.0 to \+50\.0 us\), medians NO' far.out
+	# 4 of 40 rounds 150 us slower: a mean of 20 us, a median of 5
+	residue tail 5 150
+	expect_grep "a tail pulls the mean" 'means NO \(\+20\.0 to \+20\.0 us\), medians yes \(\+5\.0 to \+5\.0 us\)$' tail.out
+	RESIDUE_LIMIT_US=25 /usr/bin/python3 "$RESIDUE_PY" tail 2 40 0 >limit.out 2>&1
+	expect_grep "RESIDUE_LIMIT_US" 'within 25\.0 us, .*: means yes \(\+20\.0 to \+20\.0 us\)' limit.out
+}
