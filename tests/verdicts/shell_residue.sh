@@ -13,7 +13,13 @@
 # slower than one that follows `true` (the side band showed the shell's
 # start-up up to its vfork at 749 us after `spin 5` against 692 us after
 # `true`, and direct `true` at 728 against 591 us), so without the gap the
-# shell run, always after the direct one, carried that into the residue.  All of them share the invocation's one
+# shell run, always after the direct one, carried that into the residue.
+# The rounds are shuffled (--order shuffled: each round runs the three in
+# a random order), because what a run follows moves it even so: with the
+# order fixed, on one CPU, `spin 5` (2.2 ms) came out 87 +- 24 us faster
+# through the shell, nearly all of it its CPU time (-72 +- 21 us), and
+# with shuffled rounds in the minutes before, -11 +- 12 us (task-clock
+# -0.7 +- 11.7), while `spin 0` was within 5 us both ways.  All of them share the invocation's one
 # calibration, so the programs' residues differ only by what depends on
 # the program's length.  Each round's runs are neighbours in time, so the
 # differences of the rounds cancel the machine's drift.  shell_residue.py
@@ -49,7 +55,7 @@ for n in $SPINS; do
 done
 for ((i = 1; i <= INVOCATIONS; i++)); do
 	# shellcheck disable=SC2086 # RESIDUE_OPTIONS is split into words
-	if ! "$CBENCH" ${RESIDUE_OPTIONS:-} -w 3 -r "$RUNS" \
+	if ! "$CBENCH" --order shuffled ${RESIDUE_OPTIONS:-} -w 3 -r "$RUNS" \
 		--export-json "$tmp/r$i.json" "${args[@]}" \
 		>/dev/null 2>"$tmp/err"; then
 		echo "shell residue: cbench failed: $(head -n 1 "$tmp/err")" >&2
