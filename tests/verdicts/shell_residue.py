@@ -3,10 +3,10 @@
 shell_residue.sh.  Reads DIR/r<i>.json (cbench's --export-json with the
 benchmarks "direct N" and "shell N" for every N, in shuffled rounds
 (--order shuffled): results[k].runs.<metric> are in run order, so run j
-of one and run j of the other are one round) and prints, per program and metric, the mean and
-the median of the rounds' differences (shell - direct), and of the
-rounds' wall-time differences less their task-clock differences (the
-shell's time left beyond the program's own CPU time).
+of one and run j of the other are one round) and prints, per program
+and metric, the mean and the median of the rounds' differences (shell -
+direct), and of the rounds' wall-time differences less their task-clock
+differences (the shell's time left beyond the program's own CPU time).
 
 Each invocation calibrates the shell once, so its rounds share that
 calibration's error: the rounds of all invocations are not independent
@@ -45,8 +45,8 @@ for i in range(1, invocations + 1):
 
 options = os.environ.get("RESIDUE_OPTIONS", "").strip()
 print("shell residue: 'spin N' run directly against 'spin N #' under sh -c "
-      "(start-up subtracted), in shuffled rounds; %d invocations of %d rounds%s; "
-      "95 %% intervals over the invocations"
+      "(start-up subtracted), in shuffled rounds; %d invocations of %d "
+      "rounds%s; 95 %% intervals over the invocations"
       % (invocations, runs, "; options: " + options if options else ""))
 whole, within = True, True
 # The issue's criterion for the wall time: at most a tenth of the residue

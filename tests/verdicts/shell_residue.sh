@@ -14,17 +14,15 @@
 # start-up up to its vfork at 749 us after `spin 5` against 692 us after
 # `true`, and direct `true` at 728 against 591 us), so without the gap the
 # shell run, always after the direct one, carried that into the residue.
-# The rounds are shuffled (--order shuffled: each round runs the three in
-# a random order), because what a run follows moves it even so: with the
-# order fixed, on one CPU, `spin 5` (2.2 ms) came out 87 +- 24 us faster
-# through the shell, nearly all of it its CPU time (-72 +- 21 us), and
-# with shuffled rounds in the minutes before, -11 +- 12 us (task-clock
-# -0.7 +- 11.7), while `spin 0` was within 5 us both ways.  All of them share the invocation's one
-# calibration, so the programs' residues differ only by what depends on
-# the program's length.  Each round's runs are neighbours in time, so the
-# differences of the rounds cancel the machine's drift.  shell_residue.py
-# prints, per program and metric, the mean and the median of the rounds'
-# differences (shell minus direct), averaged over the invocations, with a
+# The rounds are shuffled (--order shuffled: each round runs every
+# benchmark of the invocation once, in a random order), because what a
+# run follows moves it even so (tests/verdicts/README.md gives the
+# figures).  All of them share the invocation's one calibration, so the
+# programs' residues differ only by what depends on the program's length.
+# Each round's runs are neighbours in time, so the differences of the
+# rounds cancel the machine's drift.  shell_residue.py prints, per
+# program and metric, the mean and the median of the rounds' differences
+# (shell minus direct), averaged over the invocations, with a
 # 95 % interval from their spread (each invocation has its own calibration,
 # whose error is shared by all its rounds), and whether the shell runs'
 # page faults are whole numbers within 1 of the direct ones.
