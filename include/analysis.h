@@ -73,6 +73,11 @@ struct analysis_bench {
 	double acf1;              /* lag-1 autocorrelation of the wall times */
 	double dependence;        /* its factor on the mean's standard error */
 	double bimodality;        /* of the wall times, NaN if undefined */
+	/* What the run before changed in the wall time: runs after one of
+	 * its own against runs after another benchmark's (stats.h); the
+	 * warning STATS_WARN_CARRYOVER when they differ (STATS_CARRYOVER_*,
+	 * at the document's level). */
+	struct stats_carryover carry;
 	size_t clamped;           /* shell runs whose wall time was clamped
 				     at 0 when the start-up was subtracted */
 	/* Comparisons with the base on every metric both measured (none for

@@ -134,8 +134,12 @@ enum stop_reason planner_next(const struct plan_stop *stop, size_t n,
  * takes the next measured run:
  *   sequential   the lowest active index: all of benchmark 0's runs, then
  *                benchmark 1's, ...
- *   interleaved  round-robin: one run of each active benchmark in turn, so a
- *                round skips benchmarks that already have enough runs;
+ *   interleaved  rounds of one run of each active benchmark in turn (a
+ *                round skips benchmarks that already have enough runs),
+ *                every other round in reverse (0 1 2, 2 1 0, 0 1 2, ...):
+ *                a crossover, so that a benchmark's runs do not always
+ *                follow the same other one (with two, each follows
+ *                itself as often as the other: A B B A A B ...);
  *   shuffled     like interleaved, but each round visits the benchmarks in a
  *                fresh random order (Fisher-Yates over a SplitMix64 stream
  *                seeded with seed), so every benchmark's runs stay spread

@@ -132,7 +132,37 @@ enum stats_warning {
 	STATS_WARN_DRIFT = 1 << 5,      /* consecutive runs strongly
 					   correlated: the machine's speed
 					   drifted (set by the analysis) */
+	STATS_WARN_CARRYOVER = 1 << 6,  /* runs after another benchmark's
+					   took longer or shorter than runs
+					   after its own (set by the
+					   analysis) */
 };
+
+/*
+ * What the run before changes: a benchmark's runs split by whether the
+ * previous measured run of the invocation (run index - 1) was one of its
+ * own or another benchmark's.  Its first run is left out (its warmups or
+ * setup came before it), and so are runs without a finite value or run
+ * index and runs after one of its own without a run index.  Interleaved or shuffled rounds give both groups; sequential
+ * runs only the first.
+ */
+struct stats_carryover {
+	size_t n_self, n_other;          /* runs in each group */
+	double after_self, after_other;  /* their medians; NaN if empty */
+	double change;                   /* after_other / after_self - 1 */
+	double p;                        /* Mann-Whitney U, two-sided
+					    (stats_mann_whitney_p); NaN
+					    unless both groups have a run */
+};
+void stats_carryover(const double *x, const double *run_index, size_t n,
+		     struct stats_carryover *out);
+
+/* A difference between the two groups is worth a warning when both have
+ * at least STATS_CARRYOVER_MIN_N runs, the rank test's p is below the
+ * analysis' 1 - confidence, and the medians differ by STATS_CARRYOVER_REL
+ * or more. */
+#define STATS_CARRYOVER_MIN_N 5
+#define STATS_CARRYOVER_REL 0.05
 
 /* A serial-dependence factor (stats_robust.h) at or above this is worth
  * a warning: the mean's standard error is half as large again as

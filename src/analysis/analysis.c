@@ -100,6 +100,25 @@ static void summarize(const struct bench_result *r,
 	}
 }
 
+/* Runs after its own against runs after another benchmark's: a warning
+ * when the difference is both clear (the rank test at the document's
+ * level) and large enough to matter (STATS_CARRYOVER_REL). */
+static void carryover(struct analysis_bench *b, const struct bench_result *r,
+		      const struct analysis_options *opt)
+{
+	memset(&b->carry, 0, sizeof b->carry);
+	b->carry.after_self = b->carry.after_other = NAN;
+	b->carry.change = b->carry.p = NAN;
+	if (b->sum[MET_WALL].n == 0 || r->run_index == NULL)
+		return;
+	stats_carryover(r->col[MET_WALL], r->run_index, r->n_runs, &b->carry);
+	const struct stats_carryover *c = &b->carry;
+	if (c->n_self >= STATS_CARRYOVER_MIN_N &&
+	    c->n_other >= STATS_CARRYOVER_MIN_N && c->p < 1 - opt->confidence &&
+	    fabs(c->change) >= STATS_CARRYOVER_REL)
+		b->warnings |= STATS_WARN_CARRYOVER;
+}
+
 /* Summaries, outliers and warnings of one benchmark. */
 static void bench_compute(struct analysis_bench *b, const struct bench_result *r,
 			  const struct analysis_options *opt)
@@ -127,6 +146,7 @@ static void bench_compute(struct analysis_bench *b, const struct bench_result *r
 			b->bimodality = stats_bimodality_coefficient(r->col[MET_WALL],
 								     r->n_runs);
 	}
+	carryover(b, r, opt);
 	if (r->via_shell && r->has[MET_WALL])
 		for (size_t k = 0; k < r->n_runs; k++)
 			b->clamped += r->col[MET_WALL][k] == 0;

@@ -840,6 +840,39 @@ bool stats_many_outliers(const struct stats_summary *s)
 	return s->max > hi || s->min < lo;
 }
 
+void stats_carryover(const double *x, const double *run_index, size_t n,
+		     struct stats_carryover *out)
+{
+	double *self = xmalloc((n ? n : 1) * sizeof *self);
+	double *other = xmalloc((n ? n : 1) * sizeof *other);
+	size_t ns = 0, no = 0;
+	for (size_t k = 1; k < n; k++) {
+		if (!isfinite(x[k]) || !isfinite(run_index[k]) ||
+		    !isfinite(run_index[k - 1]))
+			continue;
+		/* a benchmark's runs are in run-index order: the run before
+		 * run k was its own if and only if its own run k - 1 was */
+		if (run_index[k - 1] == run_index[k] - 1)
+			self[ns++] = x[k];
+		else
+			other[no++] = x[k];
+	}
+	out->n_self = ns, out->n_other = no;
+	size_t ks, ko;
+	double *ss = sorted_finite(self, ns, &ks);
+	double *so = sorted_finite(other, no, &ko);
+	out->after_self = stats_quantile_sorted(ss, ks, 0.5);
+	out->after_other = stats_quantile_sorted(so, ko, 0.5);
+	out->change = ks && ko && out->after_self != 0
+		      ? out->after_other / out->after_self - 1 : NAN;
+	out->p = ks && ko ? stats_mann_whitney_p(self, ns, other, no, NULL, NULL)
+			  : NAN;
+	free(ss);
+	free(so);
+	free(self);
+	free(other);
+}
+
 double stats_bimodality_coefficient(const double *x, size_t n)
 {
 	size_t k;

@@ -183,9 +183,10 @@ const struct cli_option cli_options[] = {
 	 .scope = SCOPE_RUN, .def = ORDER_INTERLEAVED, .show_def = DEF_VALUE,
 	 .off = OFF(order),
 	 .help = "Run order across benchmarks: sequential (all runs of one, "
-		 "then the next), interleaved (one run of each in turn, so a "
-		 "change in the machine's speed affects every command alike) or "
-		 "shuffled (rounds in a random order)"},
+		 "then the next), interleaved (one run of each in turn, every "
+		 "other round in reverse, so a change in the machine's speed "
+		 "affects every command alike) or shuffled (rounds in a random "
+		 "order)"},
 	{.id = OPT_SEED, .long_name = "seed", .arity = ARG_ONE,
 	 .kind = KIND_UINT, .arg_name = "NUM", .scope = SCOPE_BOTH,
 	 .show_def = DEF_TEXT,

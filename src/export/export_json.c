@@ -490,6 +490,16 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	 * drift), and the factor the mean's standard error was widened by. */
 	cJSON_AddItemToObjectCS(j, "autocorrelation", num(d->an->bench[i].acf1));
 	cJSON_AddItemToObjectCS(j, "dependence_factor", num(d->an->bench[i].dependence));
+	/* What the run before changed: wall times after one of its own runs
+	 * against after another benchmark's (README, "Run order"). */
+	const struct stats_carryover *c = &d->an->bench[i].carry;
+	cJSON *co = cJSON_AddObjectToObject(j, "carryover");
+	cJSON_AddItemToObjectCS(co, "after_itself", num(c->after_self));
+	cJSON_AddItemToObjectCS(co, "after_others", num(c->after_other));
+	cJSON_AddItemToObjectCS(co, "runs_after_itself", num((double)c->n_self));
+	cJSON_AddItemToObjectCS(co, "runs_after_others", num((double)c->n_other));
+	cJSON_AddItemToObjectCS(co, "change", num(c->change));
+	cJSON_AddItemToObjectCS(co, "p_value", num(c->p));
 	cJSON_AddItemToObjectCS(j, "runs", runs(d, i, lz));
 	cJSON *ms = cJSON_AddObjectToObject(j, "metrics");
 	for (int m = 0; m < MET_COUNT; m++)

@@ -553,6 +553,7 @@ struct planner_order {
 	enum run_order order;
 	size_t n;
 	size_t pos;          /* next slot of the round to look at */
+	bool backward;       /* interleaved: this round visits n-1 .. 0 */
 	size_t *round;       /* shuffled: this round's permutation */
 	uint64_t state;      /* SplitMix64 */
 };
@@ -627,9 +628,12 @@ long planner_order_next(struct planner_order *o, const bool *active)
 		break;
 	case ORDER_INTERLEAVED:
 		for (;;) {
-			if (o->pos >= o->n)
+			if (o->pos >= o->n) {
 				o->pos = 0;
-			size_t i = o->pos++;
+				o->backward = !o->backward;
+			}
+			size_t slot = o->pos++;
+			size_t i = o->backward ? o->n - 1 - slot : slot;
 			if (active[i])
 				return (long)i;
 		}

@@ -427,6 +427,24 @@ static void warn(const struct text_style *st, const char *fmt, ...)
 	text_wrap(stderr, text, 11, 11, width);
 }
 
+/* Runs after another benchmark's took longer (or less) than after its own
+ * (STATS_WARN_CARRYOVER). */
+static void carryover_warning(const struct text_style *st,
+			      const struct stats_carryover *c, enum time_unit unit)
+{
+	char a[24], b[24];
+	ftime(a, sizeof a, c->after_other, unit);
+	ftime(b, sizeof b, c->after_self, unit);
+	warn(st, "its runs took %.0f %% %s after another benchmark's run than "
+	     "after one of its own (medians %s and %s %s, %zu and %zu runs, "
+	     "Mann-Whitney p = %.2g): what ran just before changes its time, "
+	     "so beside the others it does not take what it takes alone. "
+	     "Compare commands of similar length, or benchmark it on its own "
+	     "for its own time.",
+	     fabs(c->change) * 100, c->change > 0 ? "longer" : "less", a, b,
+	     text_unit_name(unit), c->n_other, c->n_self, c->p);
+}
+
 /* "1 run", "3 runs". */
 static const char *runs_word(size_t n)
 {
@@ -577,6 +595,8 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 		     "wide as they would make it. Compare commands in one "
 		     "invocation, interleaved (the default), keep other work off "
 		     "the machine, or take more runs.", ab->acf1, ab->dependence);
+	if (m & STATS_WARN_CARRYOVER)
+		carryover_warning(st, &ab->carry, unit);
 	if (m & STATS_WARN_BIMODAL)
 		warn(st, "the run times form two groups (bimodality coefficient "
 		     "%.2f > 5/9): e.g. CPU frequency changes, cache effects or two "

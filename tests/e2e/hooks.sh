@@ -25,7 +25,7 @@ test_hooks_per_command_with_parameters_interleaved() {
 		-c 'echo c{v} >> log' 'echo r{v} >> log' >out 2>err ||
 		fail "exit $?: $(cat err)"
 	expect_eq "setup/cleanup bracket each benchmark" "$(tr '\n' ' ' <log)" \
-		"s1 r1 s2 r2 r1 c1 r2 c2 "
+		"s1 r1 s2 r2 r2 c2 r1 c1 "
 }
 
 test_hook_failure_names_the_hook() {

@@ -400,19 +400,26 @@ static void order_sequential(void)
 	CHECK(seq_is(seq, len, want, 6));
 }
 
-/* Adaptive counts: a round skips benchmarks that have enough runs. */
+/* Every other round in reverse; adaptive counts: a round skips
+ * benchmarks that have enough runs (rounds 0 1 2 | 2 0 | 0 2 | 2). */
 static void order_interleaved(void)
 {
 	long seq[64];
 	size_t runs[] = {3, 1, 4};
 	size_t len = drive(ORDER_INTERLEAVED, 0, runs, 3, seq, 64);
-	const long want[] = {0, 1, 2, 0, 2, 0, 2, 2};
+	const long want[] = {0, 1, 2, 2, 0, 0, 2, 2};
 	CHECK(seq_is(seq, len, want, 8));
 
+	/* Two: each follows itself as often as the other (A B B A A B). */
 	size_t two[] = {3, 3};
 	len = drive(ORDER_INTERLEAVED, 0, two, 2, seq, 64);
-	const long ab[] = {0, 1, 0, 1, 0, 1};
+	const long ab[] = {0, 1, 1, 0, 0, 1};
 	CHECK(seq_is(seq, len, ab, 6));
+
+	size_t three[] = {2, 2, 2};
+	len = drive(ORDER_INTERLEAVED, 0, three, 3, seq, 64);
+	const long abc[] = {0, 1, 2, 2, 1, 0};
+	CHECK(seq_is(seq, len, abc, 6));
 }
 
 /*
@@ -642,8 +649,9 @@ static void steps_interleaved(void)
 				;
 	}
 	planner_order_free(o);
-	CHECK_STR(buf, "0:START 0:M0 0:RE0 1:START 1:M0 1:RE0 0:M1 0:RE1 "
-		  "1:M1 1:RE1");
+	/* the second round in reverse */
+	CHECK_STR(buf, "0:START 0:M0 0:RE0 1:START 1:M0 1:RE0 1:M1 1:RE1 "
+		  "0:M1 0:RE1");
 	CHECK(planner_steps_next(&it[0]).kind == PLANNER_STEP_DONE);
 	planner_free(&p);
 	cli_free(&cfg);

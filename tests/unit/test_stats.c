@@ -808,6 +808,43 @@ static void summary_never_stale(void)
  * v2 = 0.25, df = (v1+v2)**2/(v1**2/4 + v2**2/19) = 8.55,
  * 3 -+ scipy.stats.t.ppf(0.975, df) * sqrt(v1 + v2)
  * = [1.0250836018065703, 4.97491639819343]. */
+/* A benchmark's runs after its own against after another's, in the
+ * crossover order of two interleaved benchmarks (A B B A A B B A ...: A's
+ * run indexes 1 4 5 8 9 12 13 16, then 17 without a value).  Expected by
+ * hand and with SciPy 1.10 (/usr/bin/python3): the first run is left out;
+ * after itself (5 9 13) [1.02, 0.98, 1.00], numpy.median 1.00; after the
+ * other (4 8 12 16) [1.30, 1.25, 1.35, 1.28], median 1.29; change 0.29;
+ * scipy.stats.mannwhitneyu(self, other, alternative='two-sided',
+ * method='exact').pvalue = 0.05714285714285714 (2 / C(7, 3)). */
+static void carryover_groups(void)
+{
+	const double x[] = {9.0, 1.30, 1.02, 1.25, 0.98, 1.35, 1.00, 1.28, NAN};
+	const double idx[] = {1, 4, 5, 8, 9, 12, 13, 16, 17};
+	struct stats_carryover c;
+	stats_carryover(x, idx, 9, &c);
+	CHECK(c.n_self == 3 && c.n_other == 4);
+	CHECK_NEAR(c.after_self, 1.00, 1e-12);
+	CHECK_NEAR(c.after_other, 1.29, 1e-12);
+	CHECK_NEAR(c.change, 0.29, 1e-12);
+	CHECK_NEAR(c.p, 0.05714285714285714, 1e-12);
+
+	/* Sequential runs all follow their own: no other group, no test. */
+	const double seq[] = {1, 2, 3, 4, 5};
+	stats_carryover(x, seq, 5, &c);
+	CHECK(c.n_self == 4 && c.n_other == 0);
+	CHECK(isnan(c.after_other) && isnan(c.change) && isnan(c.p));
+	CHECK_NEAR(c.after_self, (1.02 + 1.25) / 2, 1e-12);
+
+	/* A run without a run index (a file from elsewhere) is left out, and
+	 * so is the next one, whose predecessor is then unknown. */
+	const double none[] = {1, NAN, 3, 4};
+	stats_carryover(x, none, 4, &c);
+	CHECK(c.n_self == 1 && c.n_other == 0);
+	CHECK_NEAR(c.after_self, 1.25, 1e-12);
+	stats_carryover(x, idx, 0, &c);
+	CHECK(c.n_self == 0 && c.n_other == 0 && isnan(c.after_self));
+}
+
 static void widened_mean_ci(void)
 {
 	const double x[] = {1, 2, 3, 4, 5};
@@ -848,5 +885,6 @@ int main(void)
 	RUN(same_as_reference_summary);
 	RUN(summary_never_stale);
 	RUN(widened_mean_ci);
+	RUN(carryover_groups);
 	UNIT_EXIT();
 }

@@ -181,6 +181,10 @@ if [ "$(nproc)" -gt 1 ]; then
 	RESIDUE_OPTIONS="--pin $(($(nproc) - 1)) ${RESIDUE_OPTIONS:-}" \
 		bash "$here/shell_residue.sh" || rc=1
 fi
+# How much a run depends on the run before it (the default order puts
+# each run after another benchmark's).
+echo
+bash "$here/carryover.sh" || rc=1
 awk -v s="$started" -v e="$EPOCHREALTIME" \
 	'BEGIN { t = e - s; printf "total time: %d min %02d s\n", t / 60, t % 60 }'
 exit $rc
