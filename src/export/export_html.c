@@ -30,7 +30,13 @@ static const char *const warning_text[] = {
 	"mostly waiting (wall time far above CPU time)",
 	"two clusters of run times",
 	"the machine's speed drifted (consecutive runs correlated)",
+	"what ran before changed its time (its runs after another "
+	"benchmark's differ from its runs after its own)",
 };
+/* one text per enum stats_warning bit, STATS_WARN_CARRYOVER the last */
+_Static_assert(1u << (sizeof warning_text / sizeof *warning_text - 1) ==
+	       STATS_WARN_CARRYOVER,
+	       "a warning without its text in the HTML report");
 
 static void cell(FILE *f, const char *s)
 {
