@@ -143,8 +143,10 @@ enum stats_warning {
  * previous measured run of the invocation (run index - 1) was one of its
  * own or another benchmark's.  Its first run is left out (its warmups or
  * setup came before it), and so are runs without a finite value or run
- * index and runs after one of its own without a run index.  Interleaved or shuffled rounds give both groups; sequential
- * runs only the first.
+ * index, runs after one of its own without a run index, and the runs at
+ * the end that only follow its own once the others have finished
+ * (adaptive counts), when some run followed another's.  Interleaved or
+ * shuffled rounds give both groups; sequential runs only the first.
  */
 struct stats_carryover {
 	size_t n_self, n_other;          /* runs in each group */

@@ -846,7 +846,18 @@ void stats_carryover(const double *x, const double *run_index, size_t n,
 	double *self = xmalloc((n ? n : 1) * sizeof *self);
 	double *other = xmalloc((n ? n : 1) * sizeof *other);
 	size_t ns = 0, no = 0;
-	for (size_t k = 1; k < n; k++) {
+	/* Once the others have all finished (adaptive counts), every later
+	 * run follows its own: those runs are left out, so that both groups
+	 * come from the same stretch of time. */
+	size_t end = n;
+	if (n > 1)
+		while (end > 1 && isfinite(run_index[end - 1]) &&
+		       isfinite(run_index[end - 2]) &&
+		       run_index[end - 2] == run_index[end - 1] - 1)
+			end--;
+	if (end == 1)
+		end = n;   /* none followed another: sequential, all of them */
+	for (size_t k = 1; k < end; k++) {
 		if (!isfinite(x[k]) || !isfinite(run_index[k]) ||
 		    !isfinite(run_index[k - 1]))
 			continue;

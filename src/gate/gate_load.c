@@ -36,6 +36,7 @@ static void bench_clear(struct cmp_bench *b)
 	param_values_free(b->params, b->n_params);
 	for (int m = 0; m < CMP_N_METRICS; m++)
 		free(b->col[m]);
+	free(b->run_index);
 }
 
 void gate_set_free(struct cmp_set *s)
@@ -145,6 +146,12 @@ struct cmp_set *gate_from_results(struct bench_result *const *rs, size_t n,
 				memcpy(b->col[m], r->col[m], r->n_runs * sizeof(double));
 		}
 		derive_cpu_time(b);
+		if (r->run_index) {
+			b->run_index = xcalloc(r->n_runs ? r->n_runs : 1, sizeof(double));
+			if (r->n_runs)
+				memcpy(b->run_index, r->run_index,
+				       r->n_runs * sizeof(double));
+		}
 		for (size_t k = 0; k < r->n_runs; k++)
 			b->failed_runs += r->exit_codes[k] != 0;
 		b->interrupted = r->interrupted;
@@ -358,6 +365,13 @@ static int read_bench(struct reader *rd, const cJSON *item, size_t idx,
 				return -1;
 		}
 		derive_cpu_time(b);
+		/* where each run ran among the invocation's (what ran before it:
+		 * the report's carry-over warning) */
+		const cJSON *ri = cJSON_GetObjectItemCaseSensitive(runs, "run_index");
+		if (ri != NULL && !cJSON_IsNull(ri) &&
+		    read_column(rd, ri, idx, "runs.run_index", &n, false,
+				&b->run_index))
+			return -1;
 		const cJSON *intr = cJSON_GetObjectItemCaseSensitive(item, "interrupted");
 		b->interrupted = cJSON_IsTrue(intr);
 	}

@@ -140,6 +140,7 @@ static struct bench_result *to_result(const struct cmp_bench *b)
 		for (int m = 0; m < MET_COUNT; m++)
 			v[m] = b->col[m] ? b->col[m][k] : NAN;
 		results_add_run(r, v, 0, 0);
+		results_set_run_info(r, NAN, b->run_index ? b->run_index[k] : NAN);
 	}
 	r->interrupted = b->interrupted;
 	return r;

@@ -441,7 +441,7 @@ static void carryover_warning(const struct text_style *st,
 	     "so beside the others it does not take what it takes alone. "
 	     "Compare commands of similar length, or benchmark it on its own "
 	     "for its own time.",
-	     fabs(c->change) * 100, c->change > 0 ? "longer" : "less", a, b,
+	     fabs(c->change) * 100, c->change > 0 ? "longer" : "less time", a, b,
 	     text_unit_name(unit), c->n_other, c->n_self, c->p);
 }
 
@@ -604,8 +604,9 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 		     "trusting the mean.",
 		     ab->bimodality);
 	char cause[512];
+	/* what ran before explains the clusters and outliers, not the machine */
 	if ((m & (STATS_WARN_DRIFT | STATS_WARN_OUTLIERS | STATS_WARN_BIMODAL)) &&
-	    st->likely_cause && st->likely_cause(st->cause_arg, cause, sizeof cause))
+	    !(m & STATS_WARN_CARRYOVER) && st->likely_cause && st->likely_cause(st->cause_arg, cause, sizeof cause))
 		warn(st, "the likely cause on this machine: %s ('cbench system "
 		     "check' lists every item)", cause);
 }

@@ -114,6 +114,9 @@ test_carryover_warned_and_exported() {
 	expect_eq "after itself" "$(jq '.results[0].carryover.runs_after_itself' i.json)" 9
 	expect_eq "after the other" "$(jq '.results[0].carryover.runs_after_others' i.json)" 10
 	expect_grep "in the HTML report" '<p class="bad">Warning: what ran before changed its time' i.html
+	# and in a report made later from the file (its runs.run_index)
+	cb report i.json -o later.html >out 2>err || fail "report: $(cat err)"
+	expect_grep "from the file" '<p class="bad">Warning: what ran before changed its time' later.html
 	jq -e '.results[0].carryover | .after_others - .after_itself > 0.04 and
 		.change > 1 and .p_value < 0.001' i.json >/dev/null ||
 		fail "carryover: $(jq -c '.results[0].carryover' i.json)"

@@ -808,6 +808,22 @@ static void summary_never_stale(void)
  * v2 = 0.25, df = (v1+v2)**2/(v1**2/4 + v2**2/19) = 8.55,
  * 3 -+ scipy.stats.t.ppf(0.975, df) * sqrt(v1 + v2)
  * = [1.0250836018065703, 4.97491639819343]. */
+static void widened_mean_ci(void)
+{
+	const double x[] = {1, 2, 3, 4, 5};
+	struct stats_summary s;
+	CHECK(stats_summarize(x, 5, 0.95, &s) == 0);
+	double lo = s.mean_ci_lo, hi = s.mean_ci_hi;
+	stats_widen_mean_ci(&s, 0.5, 20);
+	CHECK_NEAR(s.mean_ci_lo, 1.0250836018065703, 1e-9);
+	CHECK_NEAR(s.mean_ci_hi, 4.97491639819343, 1e-9);
+	CHECK(s.mean_ci_lo < lo && s.mean_ci_hi > hi);
+	/* No estimate, or one value: unchanged. */
+	struct stats_summary t = s;
+	stats_widen_mean_ci(&t, 0, 20);
+	CHECK(t.mean_ci_lo == s.mean_ci_lo && t.mean_ci_hi == s.mean_ci_hi);
+}
+
 /* A benchmark's runs after its own against after another's, in the
  * crossover order of two interleaved benchmarks (A B B A A B B A ...: A's
  * run indexes 1 4 5 8 9 12 13 16, then 17 without a value).  Expected by
@@ -837,28 +853,22 @@ static void carryover_groups(void)
 
 	/* A run without a run index (a file from elsewhere) is left out, and
 	 * so is the next one, whose predecessor is then unknown. */
-	const double none[] = {1, NAN, 3, 4};
-	stats_carryover(x, none, 4, &c);
-	CHECK(c.n_self == 1 && c.n_other == 0);
+	const double none[] = {1, NAN, 4, 5, 7};
+	stats_carryover(x, none, 5, &c);
+	CHECK(c.n_self == 1 && c.n_other == 1);
 	CHECK_NEAR(c.after_self, 1.25, 1e-12);
+	CHECK_NEAR(c.after_other, 0.98, 1e-12);
+
+	/* Adaptive counts: once the other benchmark has finished, the runs
+	 * after its own until the end (run indexes 8 9 10) are left out, so
+	 * both groups come from the same stretch: after itself only run 5. */
+	const double adaptive[] = {1, 3, 5, 6, 8, 9, 10};
+	stats_carryover(x, adaptive, 7, &c);
+	CHECK(c.n_self == 1 && c.n_other == 3);
+	CHECK_NEAR(c.after_self, 1.25, 1e-12);
+	CHECK_NEAR(c.after_other, 1.02, 1e-12);
 	stats_carryover(x, idx, 0, &c);
 	CHECK(c.n_self == 0 && c.n_other == 0 && isnan(c.after_self));
-}
-
-static void widened_mean_ci(void)
-{
-	const double x[] = {1, 2, 3, 4, 5};
-	struct stats_summary s;
-	CHECK(stats_summarize(x, 5, 0.95, &s) == 0);
-	double lo = s.mean_ci_lo, hi = s.mean_ci_hi;
-	stats_widen_mean_ci(&s, 0.5, 20);
-	CHECK_NEAR(s.mean_ci_lo, 1.0250836018065703, 1e-9);
-	CHECK_NEAR(s.mean_ci_hi, 4.97491639819343, 1e-9);
-	CHECK(s.mean_ci_lo < lo && s.mean_ci_hi > hi);
-	/* No estimate, or one value: unchanged. */
-	struct stats_summary t = s;
-	stats_widen_mean_ci(&t, 0, 20);
-	CHECK(t.mean_ci_lo == s.mean_ci_lo && t.mean_ci_hi == s.mean_ci_hi);
 }
 
 int main(void)
