@@ -850,11 +850,10 @@ void stats_carryover(const double *x, const double *run_index, size_t n,
 	 * run follows its own: those runs are left out, so that both groups
 	 * come from the same stretch of time. */
 	size_t end = n;
-	if (n > 1)
-		while (end > 1 && isfinite(run_index[end - 1]) &&
-		       isfinite(run_index[end - 2]) &&
-		       run_index[end - 2] == run_index[end - 1] - 1)
-			end--;
+	while (end > 1 && isfinite(run_index[end - 1]) &&
+	       isfinite(run_index[end - 2]) &&
+	       run_index[end - 2] == run_index[end - 1] - 1)
+		end--;
 	if (end == 1)
 		end = n;   /* none followed another: sequential, all of them */
 	for (size_t k = 1; k < end; k++) {

@@ -606,7 +606,8 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 	char cause[512];
 	/* what ran before explains the clusters and outliers, not the machine */
 	if ((m & (STATS_WARN_DRIFT | STATS_WARN_OUTLIERS | STATS_WARN_BIMODAL)) &&
-	    !(m & STATS_WARN_CARRYOVER) && st->likely_cause && st->likely_cause(st->cause_arg, cause, sizeof cause))
+	    !(m & STATS_WARN_CARRYOVER) && st->likely_cause &&
+	    st->likely_cause(st->cause_arg, cause, sizeof cause))
 		warn(st, "the likely cause on this machine: %s ('cbench system "
 		     "check' lists every item)", cause);
 }

@@ -2,8 +2,8 @@
 """tests/verdicts/carryover.py DIR INVOCATIONS RUNS: the table of
 carryover.sh.  Reads DIR/r<i>.json (cbench's --export-json of benchmarks
 run interleaved, every other round in reverse, or in shuffled rounds:
-CARRYOVER_OPTIONS says which), puts every measured run of an invocation in the
-order it ran (runs.run_index: its place among all the invocation's
+CARRYOVER_OPTIONS says which), puts every measured run of an invocation
+in the order it ran (runs.run_index: its place among all the invocation's
 measured runs), and sorts each run by the benchmark that ran just before
 it.  The first round is left out: the runs before it were warmups, which
 the export does not list.  A failed run, or one without a value, is not
