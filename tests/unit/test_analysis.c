@@ -226,6 +226,91 @@ static void bench_entry_matches_stats(void)
 	CHECK(warned);
 }
 
+/* A benchmark whose runs alternate between following its own run and
+ * following another benchmark's (run_index gaps), m of each after a
+ * first run (which follows nothing): self[i] right after its own run,
+ * other[i] after a gap.  Scaled by 10 ms. */
+static struct bench_result *with_carry(const char *name, const double *self,
+				       const double *other, size_t m)
+{
+	struct bench_result *r = results_new(name, name, NULL, 0);
+	results_enable(r, MET_WALL);
+	double idx = 1, v[MET_COUNT];
+	for (int k = 0; k < MET_COUNT; k++)
+		v[k] = NAN;
+	v[MET_WALL] = 0.010;
+	results_add_run(r, v, 0, 0);
+	results_set_run_info(r, NAN, idx);
+	for (size_t i = 0; i < m; i++) {
+		v[MET_WALL] = 0.010 * self[i];
+		results_add_run(r, v, 0, 0);
+		results_set_run_info(r, NAN, idx += 1);
+		v[MET_WALL] = 0.010 * other[i];
+		results_add_run(r, v, 0, 0);
+		results_set_run_info(r, NAN, idx += 2);
+	}
+	return r;
+}
+
+/* The carry-over warning's thresholds (stats.h): both groups at least
+ * STATS_CARRYOVER_MIN_N runs, p below 1 - confidence, and a change of at
+ * least STATS_CARRYOVER_REL either way.  Each p is
+ * scipy.stats.mannwhitneyu(other, self, alternative='two-sided',
+ * method='exact').pvalue (SciPy 1.10). */
+static void carryover_thresholds(void)
+{
+	const double s[6] = {1.000, 1.002, 1.004, 1.006, 1.008, 1.010};
+	double up10[6], up4[6], down10[6];
+	for (int i = 0; i < 6; i++) {
+		up10[i] = s[i] * 1.10;
+		up4[i] = s[i] * 1.04;
+		down10[i] = s[i] * 0.90;
+	}
+	/* overlapping groups whose medians differ by 6.8 % */
+	const double ov_s[6] = {1.00, 1.01, 1.02, 1.03, 1.30, 1.31};
+	const double ov_o[6] = {0.99, 1.08, 1.09, 1.10, 1.32, 1.33};
+	struct {
+		const double *self, *other;
+		size_t m;
+		double change, p;
+		bool warned;
+	} c[] = {
+		{s, up10, 6, 0.10, 0.0021645021645021645, true},
+		{s, up4, 6, 0.04, 0.0021645021645021645, false},  /* too small */
+		{s, down10, 6, -0.10, 0.0021645021645021645, true}, /* faster */
+		{s, up10, 4, 0.10, 0.02857142857142857, false},   /* 4 runs */
+		{ov_s, ov_o, 6, 0.06829268292682955, 0.3939393939393939, false},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		rs[0] = with_carry("a", c[i].self, c[i].other, c[i].m);
+		struct analysis *an = analysis_new(&opt);
+		analysis_update(an, rs, 1, -1);
+		const struct analysis_bench *b = &an->bench[0];
+		int groups = b->carry.n_self == c[i].m && b->carry.n_other == c[i].m;
+		int change = fabs(b->carry.change - c[i].change) < 1e-9;
+		int p = fabs(b->carry.p - c[i].p) < 1e-9;
+		int warned = ((b->warnings & STATS_WARN_CARRYOVER) != 0) == c[i].warned;
+		release(an);
+		CHECK(groups);
+		CHECK(change);
+		CHECK(p);
+		CHECK(warned);
+	}
+	/* the level is the document's: at 99 % the bar is p < 0.01, which
+	 * 5 runs of each cleanly apart pass (p = 2/C(10, 5) = 0.0079365,
+	 * the same scipy call) */
+	struct analysis_options o99 = opt;
+	o99.confidence = 0.99;
+	rs[0] = with_carry("a", s, up10, 5);
+	struct analysis *an = analysis_new(&o99);
+	analysis_update(an, rs, 1, -1);
+	int p5 = fabs(an->bench[0].carry.p - 0.007936507936507936) < 1e-9;
+	int warned5 = (an->bench[0].warnings & STATS_WARN_CARRYOVER) != 0;
+	release(an);
+	CHECK(p5);
+	CHECK(warned5);
+}
+
 /* An update with no benchmark yet (everything failed before the first
  * one started) is a document with nothing in it, and fine to free. */
 static void empty_update(void)
@@ -249,5 +334,6 @@ int main(void)
 	RUN(interleaved_runs_are_paired);
 	RUN(updates_follow_the_results);
 	RUN(bench_entry_matches_stats);
+	RUN(carryover_thresholds);
 	UNIT_EXIT();
 }
