@@ -1082,9 +1082,9 @@ static void calibration_estimate(struct ctx *x)
  * (without_reap); a run whose records cannot tell has the calibration's
  * median taken off instead.  (Taking off the shell's wake-up after its
  * program instead, from the program's exit record, took off the rest of
- * the program's own exit too, and with it 11 to 18 us too much after a
- * 5 ms program: README, "Shells".)  The shell's own time around its program
- * is measured the same way (spawn_result.serial_s: from the shell's
+ * the program's own exit too, and with it about 45 us too much after
+ * programs of 4.5 and 9.6 ms: doc/shells.md.)  The shell's own time
+ * around its program is measured the same way (spawn_result.serial_s: from the shell's
  * first run after the release to the program's exec, and from when it
  * ran again after the last child's exit to its own exit):
  * the constant holds its median, and each run (pairs included) has what

@@ -175,7 +175,7 @@ echo
 bash "$here/shell_residue.sh" || rc=1
 # The same with both modes on one CPU (the last): a direct program and the
 # shell's program are otherwise placed on different CPUs by the kernel
-# (README, "Shells"), which moves the residue with the CPUs' speeds.
+# (doc/shells.md), which moves the residue with the CPUs' speeds.
 if [ "$(nproc)" -gt 1 ]; then
 	echo
 	RESIDUE_OPTIONS="--pin $(($(nproc) - 1)) ${RESIDUE_OPTIONS:-}" \

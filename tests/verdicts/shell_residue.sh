@@ -33,7 +33,7 @@
 # options for every invocation, split into words: `--pin 1` runs both
 # modes on one CPU, so that they differ only by the shell; without it the
 # kernel places a direct program and the shell's program on different
-# CPUs, whose speeds differ on a VM: README, "Shells").
+# CPUs, whose speeds differ on a VM: doc/shells.md).
 set -u
 : "${CBENCH:?} ${HELPERS:?}"
 here=$(cd "$(dirname "$0")" && pwd)
