@@ -238,4 +238,27 @@ PY
 	expect_grep "a tail pulls the mean" 'means NO \(\+20\.0 to \+20\.0 us\), medians yes \(\+5\.0 to \+5\.0 us\)$' tail.out
 	RESIDUE_LIMIT_US=25 /usr/bin/python3 "$RESIDUE_PY" tail 2 40 0 >limit.out 2>&1
 	expect_grep "RESIDUE_LIMIT_US" 'within 25\.0 us, .*: means yes \(\+20\.0 to \+20\.0 us\)' limit.out
+	# Invocations at +5 and +35 us: a mean of +20 us whose 95 % interval
+	# (scipy.stats.t.ppf(0.975, 1) * 21.21 / sqrt(2) = 190.6 us) reaches
+	# back past the limit: NO, said to be unresolved; the 50 us one above,
+	# with no spread between its invocations, is not.
+	residue noisy 5
+	/usr/bin/python3 - noisy <<'PY'
+import json, sys
+p = "%s/r2.json" % sys.argv[1]
+with open(p) as f:
+    j = json.load(f)
+for r in j["results"]:
+    if r["name"] == "shell 0":
+        r["runs"]["wall_time"] = [w + 30e-6 for w in r["runs"]["wall_time"]]
+with open(p, "w") as f:
+    json.dump(j, f)
+PY
+	/usr/bin/python3 "$RESIDUE_PY" noisy 2 40 0 >noisy.out 2>&1 ||
+		fail "shell_residue.py failed: $(cat noisy.out)"
+	expect_grep "the interval" 'wall_time +mean +\+20\.0 us ± +190\.6' noisy.out
+	expect_grep "unresolved" 'means NO \(\+20\.0 to \+20\.0 us; within their 95 % intervals: not resolved\), medians NO' noisy.out
+	if grep -q "not resolved" far.out; then
+		fail "a residue past the limit in every invocation called unresolved: $(tail -n 1 far.out)"
+	fi
 }
