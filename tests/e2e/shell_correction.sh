@@ -262,3 +262,80 @@ PY
 		fail "a residue past the limit in every invocation called unresolved: $(tail -n 1 far.out)"
 	fi
 }
+
+# The share of another build's residue (RESIDUE_AGAINST's line): made-up
+# exports, as above, for this build (+5 us, then a tail that pulls the
+# mean to +20 us) and the other (+100 us, +40 us, -10 us).
+test_residue_report_against() {
+	/usr/bin/python3 -c 'import scipy' 2>/dev/null ||
+		skip "scipy not installed for /usr/bin/python3"
+	exports() {
+		mkdir -p "$1"
+		/usr/bin/python3 - "$1" "$2" "${3:-0}" <<'PY'
+import json, sys
+d, us, slow = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+for i in (1, 2):
+    direct = [1e-3 + ((k * 7 + i) % 31) * 1e-6 for k in range(40)]
+    shell = [w + (us + (slow if k >= 36 else 0)) * 1e-6
+             for k, w in enumerate(direct)]
+    res = [{"name": name, "runs": {"wall_time": w, "task_clock": w,
+                                   "page_faults": [50] * 40}}
+           for name, w in (("direct 0", direct), ("shell 0", shell))]
+    with open("%s/r%d.json" % (d, i), "w") as f:
+        json.dump({"results": res}, f)
+PY
+	}
+	share() {   # share NEW OLD OUT [LOAD]
+		RESIDUE_AGAINST=old-build RESIDUE_AGAINST_DIR=$2 \
+			RESIDUE_LOAD_DESC=${4:-} \
+			/usr/bin/python3 "$RESIDUE_PY" "$1" 2 40 0 >"$3" 2>&1 ||
+			fail "shell_residue.py failed: $(cat "$3")"
+	}
+	exports new 5
+	exports tail 5 150
+	exports old 100
+	exports close 40
+	exports below -10
+	share new old a.out loadgen
+	expect_grep "the load in the header" '^shell residue: .*; 2 invocations of 40 rounds; under the background load \(loadgen\); 95 %' a.out
+	expect_grep "the other build's table" '^the same with old-build, each invocation beside' a.out
+	expect_grep "the other build's residue" 'wall_time +mean +\+100\.0 us' a.out
+	# 5 / 100 = 5.0 %, within a tenth in means and medians
+	expect_grep "5 of 100 us" "share of old-build's, program by program: means 5\.0 %, medians 5\.0 %; at most a tenth: means yes, medians yes$" a.out
+	# a mean of 20 against 100: 20.0 %, the median 5 %
+	share tail old b.out
+	expect_grep "a tail in the mean" 'means 20\.0 %, medians 5\.0 %; at most a tenth: means NO, medians yes$' b.out
+	# 5 / 40 = 12.5 %
+	share new close c.out
+	expect_grep "past a tenth" 'means 12\.5 %, medians 12\.5 %; at most a tenth: means NO, medians NO$' c.out
+	share new below d.out
+	expect_grep "no tenth of a negative residue" 'means n/a, medians n/a; at most a tenth: means NO, medians NO$' d.out
+	if grep -q "under the background load" b.out; then
+		fail "a pass without the load said it had one: $(head -n 1 b.out)"
+	fi
+}
+
+# shell_residue.sh's RESIDUE_LOAD and RESIDUE_AGAINST on a short pass: the
+# load named in the header and not left running; both builds measured
+# (this one twice, as its own "other").
+test_residue_script_load_and_against() {
+	/usr/bin/python3 -c 'import scipy' 2>/dev/null ||
+		skip "scipy not installed for /usr/bin/python3"
+	[ -x "$HELPERS/loadgen" ] || skip "loadgen helper not built"
+	script=$(dirname "$RESIDUE_PY")/shell_residue.sh
+	RESIDUE_INVOCATIONS=2 RESIDUE_RUNS=4 RESIDUE_SPINS=0 RESIDUE_LOAD=1 \
+		RESIDUE_AGAINST=$CBENCH bash "$script" >out 2>err &
+	pid=$!
+	wait "$pid" || fail "exit $?: $(cat err)"
+	expect_grep "the load" '^shell residue: .*; under the background load \(loadgen *\); 95 %' out
+	expect_grep "this build" '^  spin 0 \(.* ms\) +wall_time +mean' out
+	expect_grep "the other build" "^the same with $CBENCH, each invocation beside" out
+	expect_grep "the share" '^  wall-time residue as a share of .*: means .*; at most a tenth: means (yes|NO), medians (yes|NO)$' out
+	if pgrep -f "loadgen -P $pid " >/dev/null; then
+		pkill -f "loadgen -P $pid "
+		fail "loadgen left running after the pass"
+	fi
+	RESIDUE_AGAINST=/nonexistent/cbench bash "$script" >bad.out 2>bad.err
+	expect_eq "exit status of a bad RESIDUE_AGAINST" "$?" 2
+	expect_grep "its error" '^shell residue: RESIDUE_AGAINST is not an executable: /nonexistent/cbench$' bad.err
+}

@@ -38,78 +38,95 @@ def interval(x):
     return m, stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
 
 
-files = []
-for i in range(1, invocations + 1):
-    with open("%s/r%d.json" % (d, i)) as f:
-        files.append({r["name"]: r for r in json.load(f)["results"]})
+def load(directory):
+    files = []
+    for i in range(1, invocations + 1):
+        with open("%s/r%d.json" % (directory, i)) as f:
+            files.append({r["name"]: r for r in json.load(f)["results"]})
+    return files
+
+
+def table(files, title):
+    """Print the residue table of one build's invocations; return the
+    wall-time means and medians, a (value, 95 % half-width) pair per
+    program, and whether the page faults were whole and within 1."""
+    print(title)
+    whole, within = True, True
+    wall_means, wall_medians = [], []
+    for n in spins:
+        length = statistics.median(
+            v for res in files
+            for v in res["direct %s" % n]["runs"]["wall_time"]
+            if v is not None)
+        label = "spin %s (%.1f ms)" % (n, length * 1e3)
+        for key, scale, unit in metrics:
+            means, medians = [], []
+            for res in files:
+                a = res["direct %s" % n]["runs"].get(key)
+                b = res["shell %s" % n]["runs"].get(key)
+                if not a or not b:
+                    break
+                diff = [(y - x) * scale for x, y in zip(a, b)
+                        if x is not None and y is not None]
+                means.append(sum(diff) / len(diff))
+                medians.append(statistics.median(diff))
+                if key == "page_faults":
+                    whole = whole and all(float(v).is_integer() for v in b)
+                    within = within and abs(means[-1]) <= 1
+            if not means:
+                print("  %-16s %-12s not measured" % (label, key))
+                continue
+            m, h = interval(means)
+            md, hd = interval(medians)
+            if key == "wall_time":
+                wall_means.append((m, h))
+                wall_medians.append((md, hd))
+            print("  %-16s %-12s mean %+8.1f %-2s ± %6.1f   median %+8.1f "
+                  "%-2s ± %6.1f" % (label, key, m, unit, h, md, unit, hd))
+        # The shell's time left beyond the program's own CPU time: each
+        # round's wall-time difference less its task-clock difference.
+        # The program itself can run faster or slower when the shell
+        # starts it (on a VM whose virtual CPUs differ in speed, by a few
+        # per cent); that is in both differences and cancels here, what
+        # the shell adds in time (its start-up, its wake-up) does not.
+        means, medians = [], []
+        for res in files:
+            dw, dc = res["direct %s" % n]["runs"], res["shell %s" % n]["runs"]
+            a, b = dw.get("wall_time"), dc.get("wall_time")
+            c, e = dw.get("task_clock"), dc.get("task_clock")
+            if not (a and b and c and e):
+                break
+            diff = [((y - x) - (v - u)) * 1e6
+                    for x, y, u, v in zip(a, b, c, e)
+                    if None not in (x, y, u, v)]
+            means.append(sum(diff) / len(diff))
+            medians.append(statistics.median(diff))
+        if means:
+            m, h = interval(means)
+            md, hd = interval(medians)
+            print("  %-16s %-12s mean %+8.1f %-2s ± %6.1f   median %+8.1f "
+                  "%-2s ± %6.1f" % (label, "wall-cpu", m, "us", h, md, "us",
+                                    hd))
+    print("  page faults through the shell are whole numbers: %s; mean "
+          "residue within 1 in every invocation: %s"
+          % ("yes" if whole else "NO", "yes" if within else "NO"))
+    return wall_means, wall_medians
+
 
 options = os.environ.get("RESIDUE_OPTIONS", "").strip()
-print("shell residue: 'spin N' run directly against 'spin N #' under sh -c "
-      "(start-up subtracted), in shuffled rounds; %d invocations of %d "
-      "rounds%s; 95 %% intervals over the invocations"
-      % (invocations, runs, "; options: " + options if options else ""))
-whole, within = True, True
+load_desc = os.environ.get("RESIDUE_LOAD_DESC", "").strip()
+setting = "%d invocations of %d rounds%s%s" % (
+    invocations, runs, "; options: " + options if options else "",
+    "; under the background load (%s)" % load_desc if load_desc else "")
 # The issue's criterion for the wall time: at most a tenth of the residue
 # the shell left before its correction was exact, +134 to +267 us (issue
 # 13, measured on the 2-core VM): a tenth of the smallest, 13.4 us, unless
 # RESIDUE_LIMIT_US says otherwise.
 limit = float(os.environ.get("RESIDUE_LIMIT_US") or 13.4)
-wall_means, wall_medians = [], []   # (value, 95 % half-width)
-for n in spins:
-    length = statistics.median(
-        v for res in files for v in res["direct %s" % n]["runs"]["wall_time"]
-        if v is not None)
-    for key, scale, unit in metrics:
-        means, medians = [], []
-        for res in files:
-            a = res["direct %s" % n]["runs"].get(key)
-            b = res["shell %s" % n]["runs"].get(key)
-            if not a or not b:
-                break
-            diff = [(y - x) * scale for x, y in zip(a, b)
-                    if x is not None and y is not None]
-            means.append(sum(diff) / len(diff))
-            medians.append(statistics.median(diff))
-            if key == "page_faults":
-                whole = whole and all(float(v).is_integer() for v in b)
-                within = within and abs(means[-1]) <= 1
-        label = "spin %s (%.1f ms)" % (n, length * 1e3)
-        if not means:
-            print("  %-16s %-12s not measured" % (label, key))
-            continue
-        m, h = interval(means)
-        md, hd = interval(medians)
-        if key == "wall_time":
-            wall_means.append((m, h))
-            wall_medians.append((md, hd))
-        print("  %-16s %-12s mean %+8.1f %-2s ± %6.1f   median %+8.1f %-2s "
-              "± %6.1f" % (label, key, m, unit, h, md, unit, hd))
-    # The shell's time left beyond the program's own CPU time: each
-    # round's wall-time difference less its task-clock difference.  The
-    # program itself can run faster or slower when the shell starts it
-    # (on a VM whose virtual CPUs differ in speed, by a few per cent);
-    # that is in both differences and cancels here, what the shell adds
-    # in time (its start-up, its wake-up) does not.
-    means, medians = [], []
-    for res in files:
-        dw, dc = res["direct %s" % n]["runs"], res["shell %s" % n]["runs"]
-        a, b = dw.get("wall_time"), dc.get("wall_time")
-        c, e = dw.get("task_clock"), dc.get("task_clock")
-        if not (a and b and c and e):
-            break
-        diff = [((y - x) - (v - u)) * 1e6 for x, y, u, v in zip(a, b, c, e)
-                if None not in (x, y, u, v)]
-        means.append(sum(diff) / len(diff))
-        medians.append(statistics.median(diff))
-    if means:
-        m, h = interval(means)
-        md, hd = interval(medians)
-        print("  %-16s %-12s mean %+8.1f %-2s ± %6.1f   median %+8.1f %-2s "
-              "± %6.1f" % (label, "wall-cpu", m, "us", h, md, "us", hd))
-print("  page faults through the shell are whole numbers: %s; mean residue "
-      "within 1 in every invocation: %s" % ("yes" if whole else "NO",
-                                            "yes" if within else "NO"))
-
+wall_means, wall_medians = table(
+    load(d), "shell residue: 'spin N' run directly against 'spin N #' under "
+    "sh -c (start-up subtracted), in shuffled rounds; %s; 95 %% intervals "
+    "over the invocations" % setting)
 
 def verdict(pairs):
     """yes/NO: every value within the limit, and their range.  A NO whose
@@ -132,3 +149,35 @@ if wall_means:
     print("  wall-time residue within %.1f us, a tenth of the +134 us the "
           "shell left before its correction was exact: means %s, medians %s"
           % (limit, verdict(wall_means), verdict(wall_medians)))
+
+# RESIDUE_AGAINST (shell_residue.sh): another cbench build (the one before
+# the exact correction, say) measured in the same invocations' minutes,
+# alternately with this one, into RESIDUE_AGAINST_DIR; then the issue's
+# criterion as it is worded: this residue at most a tenth of that one's,
+# program by program, under the same conditions.
+against_dir = os.environ.get("RESIDUE_AGAINST_DIR", "")
+if against_dir:
+    label = os.environ.get("RESIDUE_AGAINST", "") or against_dir
+    old_means, old_medians = table(
+        load(against_dir), "the same with %s, each invocation beside this "
+        "build's (%s)" % (label, setting))
+
+    def ratios(new, old):
+        """The percentages of new in old, program by program, and
+        whether each is at most 10 % (an old residue that is not positive
+        has no tenth to compare with)."""
+        out, ok = [], True
+        for (v, _), (w, _) in zip(new, old):
+            if w > 0:
+                out.append("%.1f %%" % (100 * v / w))
+                ok = ok and abs(v) <= 0.1 * w
+            else:
+                out.append("n/a")
+                ok = False
+        return ", ".join(out), ok
+
+    mt, mok = ratios(wall_means, old_means)
+    dt, dok = ratios(wall_medians, old_medians)
+    print("  wall-time residue as a share of %s's, program by program: "
+          "means %s, medians %s; at most a tenth: means %s, medians %s"
+          % (label, mt, dt, "yes" if mok else "NO", "yes" if dok else "NO"))

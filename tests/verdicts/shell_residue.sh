@@ -33,7 +33,13 @@
 # options for every invocation, split into words: `--pin 1` runs both
 # modes on one CPU, so that they differ only by the shell; without it the
 # kernel places a direct program and the shell's program on different
-# CPUs, whose speeds differ on a VM: doc/shells.md).
+# CPUs, whose speeds differ on a VM: doc/shells.md), RESIDUE_LOAD (set and
+# not 0: measure under the trials' background load, tests/helpers/loadgen
+# with VERDICT_LOAD's options, started here and stopped at the end),
+# RESIDUE_AGAINST (the path of another cbench, such as a build of commit
+# 9d74336, the last before the exact correction: each invocation is also
+# run with it, the two in turn, first one then the other, and the pass
+# ends with this build's residue as a share of that one's).
 set -u
 : "${CBENCH:?} ${HELPERS:?}"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,20 +51,56 @@ PY=/usr/bin/python3
 TRUE=$(command -v true)
 case $TRUE in /*) ;; *) TRUE=/bin/true ;; esac
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+load_pid=
+trap '[ -z "$load_pid" ] || kill "$load_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 args=()
 for n in $SPINS; do
 	args+=(-n "direct $n" -n "gap $n" -n "shell $n" "$HELPERS/spin $n" \
 		"$TRUE" "$HELPERS/spin $n #")
 done
-for ((i = 1; i <= INVOCATIONS; i++)); do
+AGAINST=${RESIDUE_AGAINST:-}
+if [ -n "$AGAINST" ] && ! [ -x "$AGAINST" ]; then
+	echo "shell residue: RESIDUE_AGAINST is not an executable: $AGAINST" >&2
+	exit 2
+fi
+mkdir "$tmp/against"
+load=
+case ${RESIDUE_LOAD:-0} in
+0 | '') ;;
+*)
+	# shellcheck disable=SC2086  # VERDICT_LOAD is a list of options
+	"$HELPERS/loadgen" -P $$ -m 7200 ${VERDICT_LOAD:-} &
+	load_pid=$!
+	sleep 0.2
+	kill -0 "$load_pid" 2>/dev/null ||
+		{ echo "shell residue: loadgen did not start" >&2; exit 1; }
+	load="loadgen ${VERDICT_LOAD:-}"
+	;;
+esac
+# One invocation of cbench $1 into $2.
+measure() {
 	# shellcheck disable=SC2086 # RESIDUE_OPTIONS is split into words
-	if ! "$CBENCH" --order shuffled ${RESIDUE_OPTIONS:-} -w 3 -r "$RUNS" \
-		--export-json "$tmp/r$i.json" "${args[@]}" \
-		>/dev/null 2>"$tmp/err"; then
-		echo "shell residue: cbench failed: $(head -n 1 "$tmp/err")" >&2
+	if ! "$1" --order shuffled ${RESIDUE_OPTIONS:-} -w 3 -r "$RUNS" \
+		--export-json "$2" "${args[@]}" >/dev/null 2>"$tmp/err"; then
+		echo "shell residue: $1 failed: $(head -n 1 "$tmp/err")" >&2
 		exit 1
 	fi
+}
+for ((i = 1; i <= INVOCATIONS; i++)); do
+	if [ -n "$AGAINST" ] && ((i % 2 == 0)); then
+		measure "$AGAINST" "$tmp/against/r$i.json"
+		measure "$CBENCH" "$tmp/r$i.json"
+	else
+		measure "$CBENCH" "$tmp/r$i.json"
+		[ -z "$AGAINST" ] || measure "$AGAINST" "$tmp/against/r$i.json"
+	fi
 done
-RESIDUE_OPTIONS=${RESIDUE_OPTIONS:-} \
+if [ -n "$load_pid" ]; then
+	kill "$load_pid" 2>/dev/null
+	wait "$load_pid" 2>/dev/null
+	load_pid=
+fi
+# shellcheck disable=SC2086 # SPINS is a list of arguments
+RESIDUE_AGAINST_DIR=${AGAINST:+$tmp/against} \
+	RESIDUE_OPTIONS=${RESIDUE_OPTIONS:-} RESIDUE_LOAD_DESC=$load \
 	"$PY" "$here/shell_residue.py" "$tmp" "$INVOCATIONS" "$RUNS" $SPINS
