@@ -203,16 +203,12 @@ test_shell_one_slow_startup_taken_off() {
 # by default).  Shell runs 5 us slower than their direct rounds are within
 # it; a shell benchmark whose every run is 50 us slower is not, nor one
 # whose median is within but whose mean a few slow runs pull past it.
-RESIDUE_PY=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/tests/verdicts/shell_residue.py
-test_residue_report_criterion() {
-	/usr/bin/python3 -c 'import scipy' 2>/dev/null ||
-		skip "scipy not installed for /usr/bin/python3"
-	# residue DIR US [SLOW_US]: two invocations of one program (spin 0,
-	# 40 rounds of 1 ms plus up to 30 us of spread), shell = direct + US,
-	# and the last 4 rounds of each SLOW_US more.
-	residue() {
-		mkdir -p "$1"
-		/usr/bin/python3 - "$1" "$2" "${3:-0}" <<'PY'
+# residue_exports DIR US [SLOW_US]: two invocations of one program (spin 0,
+# 40 rounds of 1 ms plus up to 30 us of spread), shell = direct + US, and
+# the last 4 rounds of each SLOW_US more.
+residue_exports() {
+	mkdir -p "$1"
+	/usr/bin/python3 - "$1" "$2" "${3:-0}" <<'PY'
 import json, sys
 d, us, slow = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 for i in (1, 2):
@@ -225,6 +221,14 @@ for i in (1, 2):
     with open("%s/r%d.json" % (d, i), "w") as f:
         json.dump({"results": res}, f)
 PY
+}
+RESIDUE_PY=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/tests/verdicts/shell_residue.py
+test_residue_report_criterion() {
+	/usr/bin/python3 -c 'import scipy' 2>/dev/null ||
+		skip "scipy not installed for /usr/bin/python3"
+	# residue DIR US [SLOW_US]: residue_exports, then the report in DIR.out
+	residue() {
+		residue_exports "$@"
 		/usr/bin/python3 "$RESIDUE_PY" "$1" 2 40 0 >"$1.out" 2>&1 ||
 			fail "shell_residue.py failed: $(cat "$1.out")"
 	}
@@ -269,33 +273,17 @@ PY
 test_residue_report_against() {
 	/usr/bin/python3 -c 'import scipy' 2>/dev/null ||
 		skip "scipy not installed for /usr/bin/python3"
-	exports() {
-		mkdir -p "$1"
-		/usr/bin/python3 - "$1" "$2" "${3:-0}" <<'PY'
-import json, sys
-d, us, slow = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
-for i in (1, 2):
-    direct = [1e-3 + ((k * 7 + i) % 31) * 1e-6 for k in range(40)]
-    shell = [w + (us + (slow if k >= 36 else 0)) * 1e-6
-             for k, w in enumerate(direct)]
-    res = [{"name": name, "runs": {"wall_time": w, "task_clock": w,
-                                   "page_faults": [50] * 40}}
-           for name, w in (("direct 0", direct), ("shell 0", shell))]
-    with open("%s/r%d.json" % (d, i), "w") as f:
-        json.dump({"results": res}, f)
-PY
-	}
 	share() {   # share NEW OLD OUT [LOAD]
 		RESIDUE_AGAINST=old-build RESIDUE_AGAINST_DIR=$2 \
 			RESIDUE_LOAD_DESC=${4:-} \
 			/usr/bin/python3 "$RESIDUE_PY" "$1" 2 40 0 >"$3" 2>&1 ||
 			fail "shell_residue.py failed: $(cat "$3")"
 	}
-	exports new 5
-	exports tail 5 150
-	exports old 100
-	exports close 40
-	exports below -10
+	residue_exports new 5
+	residue_exports tail 5 150
+	residue_exports old 100
+	residue_exports close 40
+	residue_exports below -10
 	share new old a.out loadgen
 	expect_grep "the load in the header" '^shell residue: .*; 2 invocations of 40 rounds; under the background load \(loadgen\); 95 %' a.out
 	expect_grep "the other build's table" '^the same with old-build, each invocation beside' a.out
