@@ -303,27 +303,72 @@ test_residue_report_against() {
 	fi
 }
 
-# shell_residue.sh's RESIDUE_LOAD and RESIDUE_AGAINST on a short pass: the
-# load named in the header and not left running; both builds measured
-# (this one twice, as its own "other").
+# shell_residue.sh's RESIDUE_LOAD and RESIDUE_AGAINST on a short pass of
+# 2 invocations.  A stand-in loadgen (in HELPERS beside the real spin)
+# logs its start with its options and its stop; CBENCH is a wrapper that
+# logs "new" and runs cbench, RESIDUE_AGAINST one that logs "old" and
+# writes made-up exports whose shell runs are 100 us slower.
 test_residue_script_load_and_against() {
 	/usr/bin/python3 -c 'import scipy' 2>/dev/null ||
 		skip "scipy not installed for /usr/bin/python3"
-	[ -x "$HELPERS/loadgen" ] || skip "loadgen helper not built"
 	script=$(dirname "$RESIDUE_PY")/shell_residue.sh
-	RESIDUE_INVOCATIONS=2 RESIDUE_RUNS=4 RESIDUE_SPINS=0 RESIDUE_LOAD=1 \
-		RESIDUE_AGAINST=$CBENCH bash "$script" >out 2>err &
-	pid=$!
-	wait "$pid" || fail "exit $?: $(cat err)"
-	expect_grep "the load" '^shell residue: .*; under the background load \(loadgen *\); 95 %' out
-	expect_grep "this build" '^  spin 0 \(.* ms\) +wall_time +mean' out
-	expect_grep "the other build" "^the same with $CBENCH, each invocation beside" out
-	expect_grep "the share" '^  wall-time residue as a share of .*: means .*; at most a tenth: means (yes|NO), medians (yes|NO)$' out
-	if pgrep -f "loadgen -P $pid " >/dev/null; then
-		pkill -f "loadgen -P $pid "
-		fail "loadgen left running after the pass"
-	fi
-	RESIDUE_AGAINST=/nonexistent/cbench bash "$script" >bad.out 2>bad.err
-	expect_eq "exit status of a bad RESIDUE_AGAINST" "$?" 2
-	expect_grep "its error" '^shell residue: RESIDUE_AGAINST is not an executable: /nonexistent/cbench$' bad.err
+	mkdir h
+	ln -s "$HELPERS/spin" h/spin
+	cat >h/loadgen <<EOF_LOAD
+#!/bin/bash
+trap 'echo stopped >>"$T/load.log"; exit 0' TERM
+echo "started \$*" >>"$T/load.log"
+while :; do sleep 0.05; done
+EOF_LOAD
+	cat >new <<EOF_NEW
+#!/bin/bash
+echo new >>"$T/order.log"
+exec "$CBENCH" "\$@"
+EOF_NEW
+	cat >old <<EOF_OLD
+#!/bin/bash
+echo old >>"$T/order.log"
+while [ "\$1" != --export-json ]; do shift; done
+/usr/bin/python3 - "\$2" <<'PY'
+import json, sys
+direct = [1e-3 + (k % 7) * 1e-6 for k in range(4)]
+res = [{"name": name, "runs": {"wall_time": w, "task_clock": w,
+                               "page_faults": [50] * 4}}
+       for name, w in (("direct 0", direct),
+                       ("shell 0", [w + 100e-6 for w in direct]))]
+with open(sys.argv[1], "w") as f:
+    json.dump({"results": res}, f)
+PY
+EOF_OLD
+	chmod +x h/loadgen new old
+	run_script() {   # run_script OUT [VAR=VALUE...]
+		local out=$1
+		shift
+		env CBENCH="$T/new" HELPERS="$T/h" RESIDUE_INVOCATIONS=2 \
+			RESIDUE_RUNS=4 RESIDUE_SPINS=0 "$@" bash "$script" \
+			>"$out" 2>"$out.err"
+	}
+	run_script a.out RESIDUE_LOAD=1 VERDICT_LOAD="-t 1" RESIDUE_AGAINST=old ||
+		fail "exit $?: $(cat a.out.err)"
+	expect_eq "the load's start and stop" "$(paste -sd, load.log)" \
+		"started -P $(awk '{print $3}' load.log | head -n 1) -m 7200 -t 1,stopped"
+	expect_grep "the load in the header" '^shell residue: .*; 2 invocations of 4 rounds; under the background load \(loadgen -t 1\); 95 %' a.out
+	expect_eq "the builds in turn" "$(paste -sd, order.log)" "new,old,old,new"
+	expect_grep "this build's table" '^  spin 0 \(.* ms\) +wall_time +mean' a.out
+	expect_grep "the other build's table" "^the same with $T/old, each invocation beside .*under the background load" a.out
+	expect_grep "the other build's residue" 'wall_time +mean +\+100\.0 us' a.out
+	expect_grep "the share" "^  wall-time residue as a share of $T/old's, program by program: means -?[0-9.]+ %, medians -?[0-9.]+ %; at most a tenth: means (yes|NO), medians (yes|NO)$" a.out
+	# RESIDUE_LOAD=0 and no RESIDUE_AGAINST: neither
+	rm load.log order.log
+	run_script b.out RESIDUE_LOAD=0 || fail "exit $?: $(cat b.out.err)"
+	expect_grep "a table without them" '^  spin 0 \(.* ms\) +wall_time +mean' b.out
+	expect_eq "this build only" "$(paste -sd, order.log)" "new,new"
+	[ ! -e load.log ] || fail "RESIDUE_LOAD=0 started the load: $(cat load.log)"
+	expect_no_grep "no load in the header" 'background load|^the same with' b.out
+	# what RESIDUE_AGAINST must be: an executable file, named by a path
+	for bad in /nonexistent/cbench h; do
+		run_script bad.out RESIDUE_AGAINST=$bad
+		expect_eq "exit status of RESIDUE_AGAINST=$bad" "$?" 2
+		expect_grep "its error" "^shell residue: RESIDUE_AGAINST is not an executable: $bad\$" bad.out.err
+	done
 }

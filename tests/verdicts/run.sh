@@ -167,19 +167,20 @@ esac
 	--load "$LOADGEN -P PID -m 7200 $LOAD"
 rc=$?
 
-# What is left of the shell after its correction, without the load.
+# What is left of the shell after its correction, without the load (nor
+# the settings that measure it by hand under load or beside another build).
 kill "$load_pid" 2>/dev/null
 wait "$load_pid" 2>/dev/null
 load_pid=
 echo
-bash "$here/shell_residue.sh" || rc=1
+RESIDUE_LOAD='' RESIDUE_AGAINST='' bash "$here/shell_residue.sh" || rc=1
 # The same with both modes on one CPU (the last): a direct program and the
 # shell's program are otherwise placed on different CPUs by the kernel
 # (doc/shells.md), which moves the residue with the CPUs' speeds.
 if [ "$(nproc)" -gt 1 ]; then
 	echo
 	RESIDUE_OPTIONS="--pin $(($(nproc) - 1)) ${RESIDUE_OPTIONS:-}" \
-		bash "$here/shell_residue.sh" || rc=1
+		RESIDUE_LOAD='' RESIDUE_AGAINST='' bash "$here/shell_residue.sh" || rc=1
 fi
 # How much a run depends on the run before it (the default order puts
 # each run after another benchmark's).

@@ -166,7 +166,7 @@ if against_dir:
         """The percentages of new in old, program by program, and
         whether each is at most 10 % (an old residue that is not positive
         has no tenth to compare with)."""
-        out, ok = [], True
+        out, ok = [], len(new) == len(old)
         for (v, _), (w, _) in zip(new, old):
             if w > 0:
                 out.append("%.1f %%" % (100 * v / w))

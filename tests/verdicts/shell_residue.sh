@@ -59,9 +59,13 @@ for n in $SPINS; do
 		"$TRUE" "$HELPERS/spin $n #")
 done
 AGAINST=${RESIDUE_AGAINST:-}
-if [ -n "$AGAINST" ] && ! [ -x "$AGAINST" ]; then
-	echo "shell residue: RESIDUE_AGAINST is not an executable: $AGAINST" >&2
-	exit 2
+if [ -n "$AGAINST" ]; then
+	if ! [ -f "$AGAINST" ] || ! [ -x "$AGAINST" ]; then
+		echo "shell residue: RESIDUE_AGAINST is not an executable: $AGAINST" >&2
+		exit 2
+	fi
+	# a path, never a name looked up in PATH
+	case $AGAINST in /*) ;; *) AGAINST=$PWD/$AGAINST ;; esac
 fi
 mkdir "$tmp/against"
 load=
@@ -74,7 +78,7 @@ case ${RESIDUE_LOAD:-0} in
 	sleep 0.2
 	kill -0 "$load_pid" 2>/dev/null ||
 		{ echo "shell residue: loadgen did not start" >&2; exit 1; }
-	load="loadgen ${VERDICT_LOAD:-}"
+	load="loadgen${VERDICT_LOAD:+ $VERDICT_LOAD}"
 	;;
 esac
 # One invocation of cbench $1 into $2.
@@ -96,11 +100,14 @@ for ((i = 1; i <= INVOCATIONS; i++)); do
 	fi
 done
 if [ -n "$load_pid" ]; then
-	kill "$load_pid" 2>/dev/null
+	if ! kill "$load_pid" 2>/dev/null; then
+		echo "shell residue: warning: loadgen stopped before the measurement ended" >&2
+		load="$load, stopped before the end"
+	fi
 	wait "$load_pid" 2>/dev/null
 	load_pid=
 fi
 # shellcheck disable=SC2086 # SPINS is a list of arguments
-RESIDUE_AGAINST_DIR=${AGAINST:+$tmp/against} \
+RESIDUE_AGAINST=$AGAINST RESIDUE_AGAINST_DIR=${AGAINST:+$tmp/against} \
 	RESIDUE_OPTIONS=${RESIDUE_OPTIONS:-} RESIDUE_LOAD_DESC=$load \
 	"$PY" "$here/shell_residue.py" "$tmp" "$INVOCATIONS" "$RUNS" $SPINS
