@@ -47,9 +47,9 @@ def load(directory):
 
 
 def table(files, title):
-    """Print the residue table of one build's invocations; return the
-    wall-time means and medians, a (value, 95 % half-width) pair per
-    program, and whether the page faults were whole and within 1."""
+    """Print the residue table of one build's invocations, with its line
+    on the page faults (whole numbers, within 1); return the wall-time
+    means and medians, a (value, 95 % half-width) pair per program."""
     print(title)
     whole, within = True, True
     wall_means, wall_medians = [], []
@@ -127,6 +127,7 @@ wall_means, wall_medians = table(
     load(d), "shell residue: 'spin N' run directly against 'spin N #' under "
     "sh -c (start-up subtracted), in shuffled rounds; %s; 95 %% intervals "
     "over the invocations" % setting)
+
 
 def verdict(pairs):
     """yes/NO: every value within the limit, and their range.  A NO whose
