@@ -203,14 +203,17 @@ test_shell_one_slow_startup_taken_off() {
 # by default).  Shell runs 5 us slower than their direct rounds are within
 # it; a shell benchmark whose every run is 50 us slower is not, nor one
 # whose median is within but whose mean a few slow runs pull past it.
-# residue_exports DIR US [SLOW_US]: two invocations of one program (spin 0,
-# 40 rounds of 1 ms plus up to 30 us of spread), shell = direct + US, and
-# the last 4 rounds of each SLOW_US more.
+# residue_exports DIR US [SLOW_US [LOOP_US]]: two invocations of one program
+# (spin 0, 40 rounds of 1 ms plus up to 30 us of spread), shell = direct +
+# US, and the last 4 rounds of each SLOW_US more; with LOOP_US, the
+# program's loop time too (spin --report through --metric loop, in ns:
+# 0.8 ms, the shell's LOOP_US more).
 residue_exports() {
 	mkdir -p "$1"
-	/usr/bin/python3 - "$1" "$2" "${3:-0}" <<'PY'
+	/usr/bin/python3 - "$1" "$2" "${3:-0}" "${4:-}" <<'PY'
 import json, sys
 d, us, slow = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+loop_us = float(sys.argv[4]) if sys.argv[4] else None
 for i in (1, 2):
     direct = [1e-3 + ((k * 7 + i) % 31) * 1e-6 for k in range(40)]
     shell = [w + (us + (slow if k >= 36 else 0)) * 1e-6
@@ -218,6 +221,10 @@ for i in (1, 2):
     res = [{"name": name, "runs": {"wall_time": w, "task_clock": w,
                                    "page_faults": [50] * 40}}
            for name, w in (("direct 0", direct), ("shell 0", shell))]
+    if loop_us is not None:
+        res[0]["runs"]["loop"] = [800000 + k for k in range(40)]
+        res[1]["runs"]["loop"] = [800000 + k + loop_us * 1e3
+                                  for k in range(40)]
     with open("%s/r%d.json" % (d, i), "w") as f:
         json.dump({"results": res}, f)
 PY
@@ -234,6 +241,8 @@ test_residue_report_criterion() {
 	}
 	residue near 5
 	expect_grep "the residue" 'wall_time +mean +\+5\.0 us' near.out
+	expect_grep "wall less CPU" 'wall-cpu +mean +\+0\.0 us' near.out
+	expect_no_grep "no loop rows without the loop's time" 'wall-loop|cpu-loop| loop +mean|own loop time' near.out
 	expect_grep "5 us is within" 'within 13\.4 us, .*: means yes \(\+5\.0 to \+5\.0 us\), medians yes \(\+5\.0 to \+5\.0 us\)$' near.out
 	residue far 50
 	expect_grep "50 us is not" 'within 13\.4 us, .*: means NO \(\+50\.0 to \+50\.0 us\), medians NO' far.out
@@ -265,6 +274,15 @@ PY
 	if grep -q "not resolved" far.out; then
 		fail "a residue past the limit in every invocation called unresolved: $(tail -n 1 far.out)"
 	fi
+	# 30 us slower under the shell, 25 of them in the program's own loop:
+	# the loop row +25, wall and CPU less the loop +5, within the limit
+	# on that line while the wall time itself is not.
+	residue loop 30 0 25
+	expect_grep "the loop's difference" ' loop +mean +\+25\.0 us ± +0\.0 +median +\+25\.0 us' loop.out
+	expect_grep "wall less the loop" 'wall-loop +mean +\+5\.0 us ± +0\.0 +median +\+5\.0 us' loop.out
+	expect_grep "CPU less the loop" 'cpu-loop +mean +\+5\.0 us' loop.out
+	expect_grep "the wall time's verdict unchanged" 'within 13\.4 us, .*: means NO \(\+30\.0 to \+30\.0 us\)' loop.out
+	expect_grep "the verdict less the loop" "^  the same less the programs' own loop time \(wall-loop: .*\): means yes \(\+5\.0 to \+5\.0 us\), medians yes \(\+5\.0 to \+5\.0 us\)$" loop.out
 }
 
 # The share of another build's residue (RESIDUE_AGAINST's line): made-up
@@ -323,11 +341,13 @@ EOF_LOAD
 	cat >new <<EOF_NEW
 #!/bin/bash
 echo new >>"$T/order.log"
+case " \$* " in *" --metric loop="*) echo new >>"$T/metric.log" ;; esac
 exec "$CBENCH" "\$@"
 EOF_NEW
 	cat >old <<EOF_OLD
 #!/bin/bash
 echo old >>"$T/order.log"
+case " \$* " in *" --metric "*) echo old >>"$T/metric.log" ;; esac
 while [ "\$1" != --export-json ]; do shift; done
 /usr/bin/python3 - "\$2" <<'PY'
 import json, sys
@@ -355,11 +375,19 @@ EOF_OLD
 	expect_grep "the load in the header" '^shell residue: .*; 2 invocations of 4 rounds; under the background load \(loadgen -t 1\); 95 %' a.out
 	expect_eq "the builds in turn" "$(paste -sd, order.log)" "new,old,old,new"
 	expect_grep "this build's table" '^  spin 0 \(.* ms\) +wall_time +mean' a.out
+	# the loop's time read by this build only (the other may predate
+	# --metric): its rows and line in this build's table alone
+	expect_eq "--metric loop to this build only" "$(paste -sd, metric.log)" "new,new"
+	expect_grep "this build's loop row" '^  spin 0 \(.* ms\) +wall-loop +mean' a.out
+	expect_grep "the line less the loop" "^  the same less the programs' own loop time" a.out
+	sed -n '/^the same with/,$p' a.out >other.out
+	expect_grep "the other's table" '^  spin 0 \(.* ms\) +wall-cpu +mean' other.out
+	expect_no_grep "no loop row in the other's table" 'wall-loop' other.out
 	expect_grep "the other build's table" "^the same with $T/old, each invocation beside .*under the background load" a.out
 	expect_grep "the other build's residue" 'wall_time +mean +\+100\.0 us' a.out
 	expect_grep "the share" "^  wall-time residue as a share of $T/old's, program by program: means -?[0-9.]+ %, medians -?[0-9.]+ %; at most a tenth: means (yes|NO), medians (yes|NO)$" a.out
 	# RESIDUE_LOAD=0 and no RESIDUE_AGAINST: neither
-	rm load.log order.log
+	rm load.log order.log metric.log
 	run_script b.out RESIDUE_LOAD=0 || fail "exit $?: $(cat b.out.err)"
 	expect_grep "a table without them" '^  spin 0 \(.* ms\) +wall_time +mean' b.out
 	expect_eq "this build only" "$(paste -sd, order.log)" "new,new"

@@ -7,6 +7,11 @@ of one and run j of the other are one round) and prints, per program
 and metric, the mean and the median of the rounds' differences (shell -
 direct), and of the rounds' wall-time differences less their task-clock
 differences (the shell's time left beyond the program's own CPU time).
+Where the programs printed their loop's own CPU time (spin --report,
+read with --metric loop into runs.loop, in ns), also that difference
+(loop), and the wall-time and task-clock differences less it (wall-loop,
+cpu-loop: what is left once a program that computed slower or faster
+under the shell is taken out), with the criterion's line for wall-loop.
 
 Each invocation calibrates the shell once, so its rounds share that
 calibration's error: the rounds of all invocations are not independent
@@ -25,7 +30,7 @@ from scipy import stats
 d, invocations, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 spins = sys.argv[4:] or ["2"]
 metrics = [("wall_time", 1e6, "us"), ("task_clock", 1e6, "us"),
-           ("page_faults", 1, "")]
+           ("page_faults", 1, ""), ("loop", 1e-3, "us")]
 
 
 def interval(x):
@@ -46,13 +51,38 @@ def load(directory):
     return files
 
 
+def combined(files, n, first, second, scale):
+    """Per invocation, the mean and the median of the rounds' shell-minus-
+    direct difference of metric first (in us) less that of metric second
+    (scaled to us by scale); averaged over the invocations with their
+    95 % intervals, as (mean, half-width, median, half-width), or None
+    when an invocation lacks either metric."""
+    means, medians = [], []
+    for res in files:
+        dw, dc = res["direct %s" % n]["runs"], res["shell %s" % n]["runs"]
+        a, b = dw.get(first), dc.get(first)
+        c, e = dw.get(second), dc.get(second)
+        if not (a and b and c and e):
+            return None
+        diff = [(y - x) * 1e6 - (v - u) * scale
+                for x, y, u, v in zip(a, b, c, e)
+                if None not in (x, y, u, v)]
+        means.append(sum(diff) / len(diff))
+        medians.append(statistics.median(diff))
+    if not means:
+        return None
+    return interval(means) + interval(medians)
+
+
 def table(files, title):
     """Print the residue table of one build's invocations, with its line
     on the page faults (whole numbers, within 1); return the wall-time
-    means and medians, a (value, 95 % half-width) pair per program."""
+    means and medians, a (value, 95 % half-width) pair per program, and
+    the same of wall-loop (empty where the loop was not read)."""
     print(title)
     whole, within = True, True
     wall_means, wall_medians = [], []
+    loop_means, loop_medians = [], []
     for n in spins:
         length = statistics.median(
             v for res in files
@@ -74,7 +104,8 @@ def table(files, title):
                     whole = whole and all(float(v).is_integer() for v in b)
                     within = within and abs(means[-1]) <= 1
             if not means:
-                print("  %-16s %-12s not measured" % (label, key))
+                if key != "loop":   # read by builds with --metric only
+                    print("  %-16s %-12s not measured" % (label, key))
                 continue
             m, h = interval(means)
             md, hd = interval(medians)
@@ -89,28 +120,27 @@ def table(files, title):
         # starts it (on a VM whose virtual CPUs differ in speed, by a few
         # per cent); that is in both differences and cancels here, what
         # the shell adds in time (its start-up, its wake-up) does not.
-        means, medians = [], []
-        for res in files:
-            dw, dc = res["direct %s" % n]["runs"], res["shell %s" % n]["runs"]
-            a, b = dw.get("wall_time"), dc.get("wall_time")
-            c, e = dw.get("task_clock"), dc.get("task_clock")
-            if not (a and b and c and e):
-                break
-            diff = [((y - x) - (v - u)) * 1e6
-                    for x, y, u, v in zip(a, b, c, e)
-                    if None not in (x, y, u, v)]
-            means.append(sum(diff) / len(diff))
-            medians.append(statistics.median(diff))
-        if means:
-            m, h = interval(means)
-            md, hd = interval(medians)
+        # And, where the program printed its loop's own CPU time (spin
+        # --report through --metric loop), the wall and the task-clock
+        # differences less the loop's: what is left once a program that
+        # computed slower (or faster) under the shell is taken out.
+        for name, key, scale in (("wall-cpu", "task_clock", 1e6),
+                                 ("wall-loop", "loop", 1e-3),
+                                 ("cpu-loop", "loop", 1e-3)):
+            first = "task_clock" if name == "cpu-loop" else "wall_time"
+            pair = combined(files, n, first, key, scale)
+            if pair is None:
+                continue
+            m, h, md, hd = pair
+            if name == "wall-loop":
+                loop_means.append((m, h))
+                loop_medians.append((md, hd))
             print("  %-16s %-12s mean %+8.1f %-2s ± %6.1f   median %+8.1f "
-                  "%-2s ± %6.1f" % (label, "wall-cpu", m, "us", h, md, "us",
-                                    hd))
+                  "%-2s ± %6.1f" % (label, name, m, "us", h, md, "us", hd))
     print("  page faults through the shell are whole numbers: %s; mean "
           "residue within 1 in every invocation: %s"
           % ("yes" if whole else "NO", "yes" if within else "NO"))
-    return wall_means, wall_medians
+    return wall_means, wall_medians, loop_means, loop_medians
 
 
 options = os.environ.get("RESIDUE_OPTIONS", "").strip()
@@ -123,7 +153,7 @@ setting = "%d invocations of %d rounds%s%s" % (
 # 13, measured on the 2-core VM): a tenth of the smallest, 13.4 us, unless
 # RESIDUE_LIMIT_US says otherwise.
 limit = float(os.environ.get("RESIDUE_LIMIT_US") or 13.4)
-wall_means, wall_medians = table(
+wall_means, wall_medians, loop_means, loop_medians = table(
     load(d), "shell residue: 'spin N' run directly against 'spin N #' under "
     "sh -c (start-up subtracted), in shuffled rounds; %s; 95 %% intervals "
     "over the invocations" % setting)
@@ -150,6 +180,10 @@ if wall_means:
     print("  wall-time residue within %.1f us, a tenth of the +134 us the "
           "shell left before its correction was exact: means %s, medians %s"
           % (limit, verdict(wall_means), verdict(wall_medians)))
+if loop_means:
+    print("  the same less the programs' own loop time (wall-loop: a program "
+          "that computed slower under the shell taken out): means %s, "
+          "medians %s" % (verdict(loop_means), verdict(loop_medians)))
 
 # RESIDUE_AGAINST (shell_residue.sh): another cbench build (the one before
 # the exact correction, say) measured in the same invocations' minutes,
@@ -159,7 +193,7 @@ if wall_means:
 against_dir = os.environ.get("RESIDUE_AGAINST_DIR", "")
 if against_dir:
     label = os.environ.get("RESIDUE_AGAINST", "") or against_dir
-    old_means, old_medians = table(
+    old_means, old_medians, _, _ = table(
         load(against_dir), "the same with %s, each invocation beside this "
         "build's (%s)" % (label, setting))
 

@@ -6,10 +6,11 @@
 # One invocation benchmarks, for every N of RESIDUE_SPINS, the same program
 # twice, interleaved: `spin N` (no shell syntax: run directly) and `spin N #`
 # (a comment is shell syntax: run under `sh -c`, with the calibrated
-# start-up subtracted).  Between the two, `true` runs (benchmark "gap N",
-# not reported), so that both are preceded by a short run: the direct one
+# start-up subtracted).  Between the two, `spin 0` runs (benchmark "gap N",
+# not reported; it was `true` before the programs printed their loop's
+# time), so that both are preceded by a short run: the direct one
 # by the calibration pair after the previous shell run, the shell one by
-# `true`.  On this VM a run that follows a 4 ms run starts about 0.1 ms
+# the gap.  On this VM a run that follows a 4 ms run starts about 0.1 ms
 # slower than one that follows `true` (the side band showed the shell's
 # start-up up to its vfork at 749 us after `spin 5` against 692 us after
 # `true`, and direct `true` at 728 against 591 us), so without the gap the
@@ -48,16 +49,19 @@ RUNS=${RESIDUE_RUNS:-200}
 SPINS=${RESIDUE_SPINS:-0 2 5}
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3)
-TRUE=$(command -v true)
-case $TRUE in /*) ;; *) TRUE=/bin/true ;; esac
 tmp=$(mktemp -d)
 load_pid=
 trap '[ -z "$load_pid" ] || kill "$load_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 args=()
+# spin --report prints the CPU time of its loop alone, read with --metric
+# (by this build: RESIDUE_AGAINST's may predate --metric), so the table
+# can tell a program that computed slower under the shell from time the
+# shell added; the gap prints it too, as every command must.
 for n in $SPINS; do
-	args+=(-n "direct $n" -n "gap $n" -n "shell $n" "$HELPERS/spin $n" \
-		"$TRUE" "$HELPERS/spin $n #")
+	args+=(-n "direct $n" -n "gap $n" -n "shell $n" "$HELPERS/spin $n --report" \
+		"$HELPERS/spin 0 --report" "$HELPERS/spin $n --report #")
 done
+loop_metric=(--metric 'loop=^loop_ns ([0-9]+),unit=ns')
 AGAINST=${RESIDUE_AGAINST:-}
 if [ -n "$AGAINST" ]; then
 	if ! [ -f "$AGAINST" ] || ! [ -x "$AGAINST" ]; then
@@ -81,21 +85,23 @@ case ${RESIDUE_LOAD:-0} in
 	load="loadgen${VERDICT_LOAD:+ $VERDICT_LOAD}"
 	;;
 esac
-# One invocation of cbench $1 into $2.
+# One invocation of cbench $1 into $2, with the options after them.
 measure() {
+	local cb=$1 out=$2
+	shift 2
 	# shellcheck disable=SC2086 # RESIDUE_OPTIONS is split into words
-	if ! "$1" --order shuffled ${RESIDUE_OPTIONS:-} -w 3 -r "$RUNS" \
-		--export-json "$2" "${args[@]}" >/dev/null 2>"$tmp/err"; then
-		echo "shell residue: $1 failed: $(head -n 1 "$tmp/err")" >&2
+	if ! "$cb" --order shuffled ${RESIDUE_OPTIONS:-} -w 3 -r "$RUNS" "$@" \
+		--export-json "$out" "${args[@]}" >/dev/null 2>"$tmp/err"; then
+		echo "shell residue: $cb failed: $(head -n 1 "$tmp/err")" >&2
 		exit 1
 	fi
 }
 for ((i = 1; i <= INVOCATIONS; i++)); do
 	if [ -n "$AGAINST" ] && ((i % 2 == 0)); then
 		measure "$AGAINST" "$tmp/against/r$i.json"
-		measure "$CBENCH" "$tmp/r$i.json"
+		measure "$CBENCH" "$tmp/r$i.json" "${loop_metric[@]}"
 	else
-		measure "$CBENCH" "$tmp/r$i.json"
+		measure "$CBENCH" "$tmp/r$i.json" "${loop_metric[@]}"
 		[ -z "$AGAINST" ] || measure "$AGAINST" "$tmp/against/r$i.json"
 	fi
 done
