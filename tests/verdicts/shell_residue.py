@@ -124,11 +124,11 @@ def table(files, title):
         # --report through --metric loop), the wall and the task-clock
         # differences less the loop's: what is left once a program that
         # computed slower (or faster) under the shell is taken out.
-        for name, key, scale in (("wall-cpu", "task_clock", 1e6),
-                                 ("wall-loop", "loop", 1e-3),
-                                 ("cpu-loop", "loop", 1e-3)):
-            first = "task_clock" if name == "cpu-loop" else "wall_time"
-            pair = combined(files, n, first, key, scale)
+        for name, first, second, scale in (
+                ("wall-cpu", "wall_time", "task_clock", 1e6),
+                ("wall-loop", "wall_time", "loop", 1e-3),
+                ("cpu-loop", "task_clock", "loop", 1e-3)):
+            pair = combined(files, n, first, second, scale)
             if pair is None:
                 continue
             m, h, md, hd = pair
