@@ -1043,8 +1043,9 @@ static void calibration_estimate(struct ctx *x)
  * What the shell adds to running a program: `SHELL -c NOOP` (the shell
  * starting, then exec'ing the no-op program) minus NOOP run directly,
  * exec-exact, in alternating pairs so that a drift of the machine's speed
- * cancels: 20 up front (the note tells them), then one after each run of a
- * shell benchmark, so that the pairs share the runs' conditions; when a
+ * cancels: 20 up front (the note tells them), then one for each run of a
+ * shell benchmark (after it when sequential, else after the round's last
+ * run: round_pairs), so that the pairs share the runs' conditions; when a
  * shell benchmark ends its runs are corrected again with every pair so
  * far (shell_recorrect).  Spread among the runs, the pairs took the median
  * residue of a 0.5 ms program from +47 +- 62 us (20 up front) to -2 +- 5
@@ -1240,7 +1241,9 @@ struct bstate {
 	size_t raw_cap;
 	struct shell_own *own;   /* each run's (without_reap) */
 	size_t own_cap;
-	bool pair_due;           /* a calibration pair follows this run */
+	unsigned pairs_owed;     /* calibration pairs due for its shell runs
+				  * (pay_pairs: after each run when
+				  * sequential, else at the round's end) */
 };
 
 /*
@@ -1613,7 +1616,8 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 	record_run(x, s, &res, c, (double)t0.tv_sec + t0.tv_nsec * 1e-9, custom);
 	if (c == -1)
 		return -1;
-	s->pair_due = s->p.via_shell;   /* after its --conclude (take_turn) */
+	if (s->p.via_shell)   /* after its --conclude (pay_pairs) */
+		s->pairs_owed++;
 	return 0;
 }
 
@@ -1693,24 +1697,34 @@ static int do_step_timed(struct ctx *x, struct bstate *s, struct planner_step st
 }
 
 /*
+ * The calibration pairs due for s's shell runs (see shell_recorrect), in
+ * its budget.  0, -1 (error sent), -2 (interrupted).
+ */
+static int pay_pairs(struct ctx *x, struct bstate *s)
+{
+	int rc = 0;
+	while (rc == 0 && s->pairs_owed > 0) {
+		double t0 = mono_s();
+		s->pairs_owed--;
+		rc = calibration_pair(x, (long)s->index, x->cal.pairs + 3, true);
+		s->cost_s += mono_s() - t0;
+	}
+	return rc;
+}
+
+/*
  * s's next turn: its steps up to the end of its next measured run (with,
- * the first time, its start, setup and warmups).  Returns 0, -1 (stop,
+ * the first time, its start, setup and warmups), then, when pairs_now,
+ * its calibration pair, after the run's hooks.  Returns 0, -1 (stop,
  * exit 1), -2 (interrupted).
  */
-static int take_turn(struct ctx *x, struct bstate *s)
+static int take_turn(struct ctx *x, struct bstate *s, bool pairs_now)
 {
 	for (;;) {
 		struct planner_step st = planner_steps_next(&s->steps);
-		if (st.kind == PLANNER_STEP_RUN_END && s->pair_due) {
-			/* A calibration pair among the runs, after the run's
-			 * hooks (see shell_recorrect); in the run's budget. */
-			double t0 = mono_s();
-			s->pair_due = false;
-			int rc = calibration_pair(x, (long)s->index, x->cal.pairs + 3, true);
-			s->cost_s += mono_s() - t0;
-			return rc;
-		}
-		if (st.kind == PLANNER_STEP_RUN_END || st.kind == PLANNER_STEP_DONE)
+		if (st.kind == PLANNER_STEP_RUN_END)
+			return pairs_now ? pay_pairs(x, s) : 0;
+		if (st.kind == PLANNER_STEP_DONE)
 			return 0;
 		int rc = do_step(x, s, st);
 		if (rc != 0)
@@ -1844,6 +1858,33 @@ static bool after_run(struct ctx *x, struct loop *l, struct bstate *s)
 	return s->why == STOP_CONTINUE;
 }
 
+/*
+ * Interleaved and shuffled: the calibration pairs of a round's shell runs
+ * come after the round's last run, and a benchmark's own before it ends
+ * (its runs are corrected again then, with every pair so far).  A run
+ * computes at a speed that depends on what ran just before it, and a
+ * pair after each shell run gave a direct benchmark and a shell one
+ * different predecessors: with one of each, the run after a shell run
+ * (and its pair) is the direct one in 3 of 4 cases when shuffled, and
+ * always when interleaved, where the shell run always follows the direct
+ * one.  On the 2-vCPU VM the same program's own loop (measured inside it)
+ * then ran 6.0 +- 1.3 % slower under the shell than directly, against
+ * 1.4 +- 0.9 % with the pairs at the round's end (30 invocations of 150
+ * shuffled rounds; doc/shells.md).  At the round's end, with the order
+ * reversed every other round or shuffled, each benchmark's runs follow a
+ * pair, and each other benchmark, equally often.
+ */
+static int round_pairs(struct ctx *x, struct loop *l, struct bstate *s,
+		       bool more)
+{
+	if (l->round_runs + 1 < l->round_size)
+		return more ? 0 : pay_pairs(x, s);
+	int rc = 0;
+	for (size_t k = 0; k < l->n && rc == 0; k++)
+		rc = pay_pairs(x, &l->st[k]);
+	return rc;
+}
+
 /* After a benchmark ended: its report in order, what the outcome says. */
 static void after_bench(struct ctx *x, struct loop *l)
 {
@@ -1915,8 +1956,11 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 		struct bstate *s = &l->st[i];
 		if (l->seq && s->r == NULL)
 			new_result(x, l->out, s);
-		rc = take_turn(x, s);
+		rc = take_turn(x, s, l->seq);
 		bool more = rc == 0 && after_run(x, l, s);
+		if (rc == 0 && !l->seq)
+			rc = round_pairs(x, l, s, more);
+		more = more && rc == 0;
 		if (!more)
 			l->n_active--;
 		/* (A benchmark that ends is reported after its cleanup.) */
