@@ -147,7 +147,10 @@ test_shell_own_faults_taken_off_each_run() {
 	ptrace_works || skip "ptrace refused by this kernel"
 	local long
 	long=$(printf '%020000d' 0)
-	cb -r 9 --export-json o.json -n direct -n shell "$HELPERS/spin 0" \
+	# (31 runs: a direct run's faults move by 1-3 with the layout, and
+	# with 9 runs the two medians were 3 apart in about 1 of 40 passes;
+	# with 25, at most 2 in 40)
+	cb -r 31 --export-json o.json -n direct -n shell "$HELPERS/spin 0" \
 		"$HELPERS/spin 0 # $long" >out 2>err || fail "exit $?: $(cat err)"
 	jq -e '[.results[1].runs.page_faults[] | . == floor] | all' o.json \
 		>/dev/null || fail "corrected page faults are not whole numbers"
@@ -158,8 +161,9 @@ test_shell_own_faults_taken_off_each_run() {
 		fail "direct $d vs corrected shell $s page faults (median): $(jq -c .results[1].shell_own_code o.json)"
 	# the positive side: the comment's cost is real, in the raw counts
 	# (dash's own faults move by +-3 from run to run: with 5 runs the
-	# medians were once 1 apart, in a sanitized CI pass; 15 runs)
-	cb -N -r 15 --export-json raw.json "sh -c '$HELPERS/spin 0'" \
+	# medians were once 1 apart, in a sanitized CI pass; with 15, 2 apart
+	# in about 1 of 40; 31 runs: 4 to 7 apart in 40 passes of 25)
+	cb -N -r 31 --export-json raw.json "sh -c '$HELPERS/spin 0'" \
 		"sh -c '$HELPERS/spin 0 # $long'" >out 2>err || fail "exit $?"
 	local a b
 	a=$(jq '.results[0].metrics.page_faults.median' raw.json)
