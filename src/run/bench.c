@@ -83,7 +83,7 @@ struct ctx {
 	double overhead_se[MET_COUNT];  /* standard error of overhead[] */
 	size_t overhead_n;       /* calibration pairs */
 	/* Every calibration pair's differences (shell minus direct) per
-	 * metric, the 20 up front and one after each shell run, and the
+	 * metric, the 20 up front and one after each run, and the
 	 * two no-op commands they run. */
 	struct {
 		double *d[MET_COUNT];
@@ -1043,9 +1043,8 @@ static void calibration_estimate(struct ctx *x)
  * What the shell adds to running a program: `SHELL -c NOOP` (the shell
  * starting, then exec'ing the no-op program) minus NOOP run directly,
  * exec-exact, in alternating pairs so that a drift of the machine's speed
- * cancels: 20 up front (the note tells them), then one for each run of a
- * shell benchmark (after it when sequential, else after the round's last
- * run: round_pairs), so that the pairs share the runs' conditions; when a
+ * cancels: 20 up front (the note tells them), then one after each run
+ * (pair_due), so that the pairs share the runs' conditions; when a
  * shell benchmark ends its runs are corrected again with every pair so
  * far (shell_recorrect).  Spread among the runs, the pairs took the median
  * residue of a 0.5 ms program from +47 +- 62 us (20 up front) to -2 +- 5
@@ -1241,9 +1240,18 @@ struct bstate {
 	size_t raw_cap;
 	struct shell_own *own;   /* each run's (without_reap) */
 	size_t own_cap;
-	unsigned pairs_owed;     /* calibration pairs due for its shell runs
-				  * (pay_pairs: after each run when
-				  * sequential, else at the round's end) */
+	/* A calibration pair follows this run: after every run, of any
+	 * benchmark, once the shell is calibrated.  A run computes at a
+	 * speed that depends on what ran just before it, and with pairs after
+	 * the shell runs alone a direct benchmark and a shell one had
+	 * different predecessors (shuffled, with one of each: the direct run
+	 * followed a pair in 3 rounds of 4, the shell run in 1; otherwise
+	 * the direct one itself, the shell one the direct one).  On the
+	 * 2-vCPU VM the same program's own loop (measured inside it) then ran
+	 * 6-8 % slower under the shell than directly (doc/shells.md); after
+	 * every run, each run follows a pair, whatever the order and the
+	 * number of benchmarks. */
+	bool pair_due;
 };
 
 /*
@@ -1445,7 +1453,7 @@ static double shell_run_corrected(const struct ctx *x, int m, double v,
 
 /*
  * When a shell benchmark ends: the overhead from every calibration pair so
- * far (the 20 up front and one after each shell run, so that the pairs
+ * far (the 20 up front and one after each run, so that the pairs
  * share the runs' conditions), and the runs corrected again with it.
  */
 static void shell_recorrect(struct ctx *x, struct bstate *s)
@@ -1456,7 +1464,7 @@ static void shell_recorrect(struct ctx *x, struct bstate *s)
 	calibration_estimate(x);
 	/* Whether the line runs shell code of its own (own_excess), now
 	 * that all its runs are in, against the pairs made among them (one
-	 * after each shell run: the last ones). */
+	 * after each run: the last as many as its runs). */
 	size_t nw = x->cal.n[MET_WALL], w = r->n_runs < nw ? r->n_runs : nw;
 	const struct shell_own *win = x->cal.own + (nw - w);
 	const size_t so = offsetof(struct shell_own, serial),
@@ -1616,8 +1624,7 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 	record_run(x, s, &res, c, (double)t0.tv_sec + t0.tv_nsec * 1e-9, custom);
 	if (c == -1)
 		return -1;
-	if (s->p.via_shell)   /* after its --conclude (pay_pairs) */
-		s->pairs_owed++;
+	s->pair_due = x->calibrated;   /* after its --conclude (take_turn) */
 	return 0;
 }
 
@@ -1697,34 +1704,24 @@ static int do_step_timed(struct ctx *x, struct bstate *s, struct planner_step st
 }
 
 /*
- * The calibration pairs due for s's shell runs (see shell_recorrect), in
- * its budget.  0, -1 (error sent), -2 (interrupted).
- */
-static int pay_pairs(struct ctx *x, struct bstate *s)
-{
-	int rc = 0;
-	while (rc == 0 && s->pairs_owed > 0) {
-		double t0 = mono_s();
-		s->pairs_owed--;
-		rc = calibration_pair(x, (long)s->index, x->cal.pairs + 3, true);
-		s->cost_s += mono_s() - t0;
-	}
-	return rc;
-}
-
-/*
  * s's next turn: its steps up to the end of its next measured run (with,
- * the first time, its start, setup and warmups), then, when pairs_now,
- * its calibration pair, after the run's hooks.  Returns 0, -1 (stop,
+ * the first time, its start, setup and warmups).  Returns 0, -1 (stop,
  * exit 1), -2 (interrupted).
  */
-static int take_turn(struct ctx *x, struct bstate *s, bool pairs_now)
+static int take_turn(struct ctx *x, struct bstate *s)
 {
 	for (;;) {
 		struct planner_step st = planner_steps_next(&s->steps);
-		if (st.kind == PLANNER_STEP_RUN_END)
-			return pairs_now ? pay_pairs(x, s) : 0;
-		if (st.kind == PLANNER_STEP_DONE)
+		if (st.kind == PLANNER_STEP_RUN_END && s->pair_due) {
+			/* A calibration pair among the runs, after the run's
+			 * hooks (see shell_recorrect); in the run's budget. */
+			double t0 = mono_s();
+			s->pair_due = false;
+			int rc = calibration_pair(x, (long)s->index, x->cal.pairs + 3, true);
+			s->cost_s += mono_s() - t0;
+			return rc;
+		}
+		if (st.kind == PLANNER_STEP_RUN_END || st.kind == PLANNER_STEP_DONE)
 			return 0;
 		int rc = do_step(x, s, st);
 		if (rc != 0)
@@ -1858,33 +1855,6 @@ static bool after_run(struct ctx *x, struct loop *l, struct bstate *s)
 	return s->why == STOP_CONTINUE;
 }
 
-/*
- * Interleaved and shuffled: the calibration pairs of a round's shell runs
- * come after the round's last run, and a benchmark's own before it ends
- * (its runs are corrected again then, with every pair so far).  A run
- * computes at a speed that depends on what ran just before it, and a
- * pair after each shell run gave a direct benchmark and a shell one
- * different predecessors: with one of each, the run after a shell run
- * (and its pair) is the direct one in 3 of 4 cases when shuffled, and
- * always when interleaved, where the shell run always follows the direct
- * one.  On the 2-vCPU VM the same program's own loop (measured inside it)
- * then ran 6.0 +- 1.3 % slower under the shell than directly, against
- * 1.4 +- 0.9 % with the pairs at the round's end (30 invocations of 150
- * shuffled rounds; doc/shells.md).  At the round's end, with the order
- * reversed every other round or shuffled, each benchmark's runs follow a
- * pair, and each other benchmark, equally often.
- */
-static int round_pairs(struct ctx *x, struct loop *l, struct bstate *s,
-		       bool more)
-{
-	if (l->round_runs + 1 < l->round_size)
-		return more ? 0 : pay_pairs(x, s);
-	int rc = 0;
-	for (size_t k = 0; k < l->n && rc == 0; k++)
-		rc = pay_pairs(x, &l->st[k]);
-	return rc;
-}
-
 /* After a benchmark ended: its report in order, what the outcome says. */
 static void after_bench(struct ctx *x, struct loop *l)
 {
@@ -1956,11 +1926,8 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 		struct bstate *s = &l->st[i];
 		if (l->seq && s->r == NULL)
 			new_result(x, l->out, s);
-		rc = take_turn(x, s, l->seq);
+		rc = take_turn(x, s);
 		bool more = rc == 0 && after_run(x, l, s);
-		if (rc == 0 && !l->seq)
-			rc = round_pairs(x, l, s, more);
-		more = more && rc == 0;
 		if (!more)
 			l->n_active--;
 		/* (A benchmark that ends is reported after its cleanup.) */
