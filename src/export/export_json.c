@@ -474,7 +474,7 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	cJSON_AddBoolToObject(j, "exec_exact", r->exec_exact);
 	cJSON_AddBoolToObject(j, "via_shell", r->via_shell);
 	/* The calibration pairs its correction used (20 up front, one after
-	 * each shell run of the invocation up to its end). */
+	 * every run of the invocation since the calibration, up to its end). */
 	if (r->via_shell && r->shell_pairs)
 		cJSON_AddItemToObjectCS(j, "shell_calibration_pairs",
 				      num((double)r->shell_pairs));

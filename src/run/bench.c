@@ -1249,7 +1249,8 @@ struct bstate {
 	 * the direct one itself, the shell one the direct one).  On the
 	 * 2-vCPU VM the same program's own loop (measured inside it) then ran
 	 * 6-8 % slower under the shell than directly (doc/shells.md); after
-	 * every run, each run follows a pair, whatever the order and the
+	 * every run, each run from the calibration on (the first shell
+	 * benchmark's start) follows a pair, whatever the order and the
 	 * number of benchmarks. */
 	bool pair_due;
 };

@@ -24,8 +24,9 @@ test_shell_calibration_pairs() {
 }
 
 # Where the pairs among the runs go: once the shell is calibrated, one
-# after every run, a direct benchmark's too, so that every run follows a
-# pair whatever the order (bench.c, pair_due).  Each process logs itself:
+# after every run (after its --conclude), a direct benchmark's too, so
+# that every run from then on follows a pair whatever the order (bench.c,
+# pair_due); without a shell command, none.  Each process logs itself:
 # the calibration's no-op (`true` from PATH, here a script: P, twice a
 # pair), a direct benchmark (d) and shell ones (s, t).  The 23 pairs up
 # front (3 warmups, 20 kept) come before the first shell run; a direct
@@ -56,6 +57,14 @@ test_calibration_pair_after_every_run() {
 	[[ "$runs" =~ ^d?${up}([dst]PP)+$ ]] ||
 		fail "shuffled: not every run after the first shell run followed by a pair: $runs"
 	expect_eq "shuffled: runs" "$(echo "$runs" | tr -d P | grep -o . | sort | uniq -c | awk '{printf "%s%s ", $2, $1}')" "d4 s4 t4 "
+	rm log
+	PATH="$PWD/bin:$PATH" cb -w 0 -r 2 --conclude "$PWD/t" "$PWD/s #" "$PWD/d" \
+		>out 2>err || fail "with --conclude: exit $?: $(cat err)"
+	expect_eq "with --conclude" "$(tr -d '\n' < log)" "${up}stPPdtPPdtPPstPP"
+	rm log
+	PATH="$PWD/bin:$PATH" cb -w 0 -r 3 "$PWD/d" "$PWD/t" >out 2>err ||
+		fail "direct only: exit $?: $(cat err)"
+	expect_eq "direct only: no pairs" "$(tr -d '\n' < log)" dttddt
 }
 
 # One calibration for a short and a longer program, interleaved with their
@@ -136,9 +145,9 @@ test_shell_own_faults_taken_off_each_run() {
 	ptrace_works || skip "ptrace refused by this kernel"
 	local long
 	long=$(printf '%020000d' 0)
-	# (31 runs: a direct run's faults move by 1-3 with the layout, and
-	# with 9 runs the two medians were 3 apart in about 1 of 40 passes;
-	# with 25, at most 2 in 40)
+	# (a direct run's faults move by 1-3 with the layout: with 9 runs the
+	# two medians were 3 apart in about 1 of 40 passes, with 25 at most 2
+	# apart in 40 passes; 31 for margin)
 	cb -r 31 --export-json o.json -n direct -n shell "$HELPERS/spin 0" \
 		"$HELPERS/spin 0 # $long" >out 2>err || fail "exit $?: $(cat err)"
 	jq -e '[.results[1].runs.page_faults[] | . == floor] | all' o.json \
@@ -151,7 +160,7 @@ test_shell_own_faults_taken_off_each_run() {
 	# the positive side: the comment's cost is real, in the raw counts
 	# (dash's own faults move by +-3 from run to run: with 5 runs the
 	# medians were once 1 apart, in a sanitized CI pass; with 15, 2 apart
-	# in about 1 of 40; 31 runs: 4 to 7 apart in 40 passes of 25)
+	# in about 1 of 40 passes; with 25, 4 to 7 apart in 40; 31 for margin)
 	cb -N -r 31 --export-json raw.json "sh -c '$HELPERS/spin 0'" \
 		"sh -c '$HELPERS/spin 0 # $long'" >out 2>err || fail "exit $?"
 	local a b
