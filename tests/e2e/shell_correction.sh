@@ -40,31 +40,30 @@ test_calibration_pair_after_every_run() {
 		printf '#!/bin/sh\necho %s >> "%s/log"\n' "$c" "$PWD" > "$c"
 	done
 	chmod +x bin/true d s t
-	local up
+	local up runs
 	up=$(printf 'P%.0s' $(seq 46))
-	PATH="$PWD/bin:$PATH" cb -w 0 -r 3 --order interleaved "$PWD/d" "$PWD/s #" \
-		>out 2>err || fail "interleaved: exit $?: $(cat err)"
-	expect_eq "interleaved" "$(tr -d '\n' < log)" "d${up}sPPsPPdPPdPPsPP"
-	rm log
-	PATH="$PWD/bin:$PATH" cb -w 0 -r 3 --order sequential "$PWD/s #" "$PWD/d" \
-		>out 2>err || fail "sequential: exit $?: $(cat err)"
-	expect_eq "sequential" "$(tr -d '\n' < log)" "${up}sPPsPPsPPdPPdPPdPP"
-	rm log
-	PATH="$PWD/bin:$PATH" cb -w 0 -r 4 --order shuffled --seed 7 "$PWD/d" \
-		"$PWD/s #" "$PWD/t #" >out 2>err || fail "shuffled: exit $?: $(cat err)"
-	local runs
-	runs=$(tr -d '\n' < log)
+	pairs_log interleaved -r 3 --order interleaved "$PWD/d" "$PWD/s #"
+	expect_eq "interleaved" "$runs" "d${up}sPPsPPdPPdPPsPP"
+	pairs_log sequential -r 3 --order sequential "$PWD/s #" "$PWD/d"
+	expect_eq "sequential" "$runs" "${up}sPPsPPsPPdPPdPPdPP"
+	pairs_log shuffled -r 4 --order shuffled --seed 7 "$PWD/d" "$PWD/s #" "$PWD/t #"
 	[[ "$runs" =~ ^d?${up}([dst]PP)+$ ]] ||
 		fail "shuffled: not every run after the first shell run followed by a pair: $runs"
 	expect_eq "shuffled: runs" "$(echo "$runs" | tr -d P | grep -o . | sort | uniq -c | awk '{printf "%s%s ", $2, $1}')" "d4 s4 t4 "
+	pairs_log "with --conclude" -r 2 --conclude "$PWD/t" "$PWD/s #" "$PWD/d"
+	expect_eq "with --conclude" "$runs" "${up}stPPdtPPdtPPstPP"
+	pairs_log "direct only" -r 3 "$PWD/d" "$PWD/t"
+	expect_eq "direct only: no pairs" "$runs" dttddt
+}
+
+# pairs_log WHAT ARGS...: cbench -w 0 ARGS with the logging `true` first in
+# PATH; runs gets the log as one line, and the next starts afresh.
+pairs_log() {
+	local what=$1
+	shift
+	PATH="$PWD/bin:$PATH" cb -w 0 "$@" >out 2>err || fail "$what: exit $?: $(cat err)"
+	runs=$(tr -d '\n' < log)
 	rm log
-	PATH="$PWD/bin:$PATH" cb -w 0 -r 2 --conclude "$PWD/t" "$PWD/s #" "$PWD/d" \
-		>out 2>err || fail "with --conclude: exit $?: $(cat err)"
-	expect_eq "with --conclude" "$(tr -d '\n' < log)" "${up}stPPdtPPdtPPstPP"
-	rm log
-	PATH="$PWD/bin:$PATH" cb -w 0 -r 3 "$PWD/d" "$PWD/t" >out 2>err ||
-		fail "direct only: exit $?: $(cat err)"
-	expect_eq "direct only: no pairs" "$(tr -d '\n' < log)" dttddt
 }
 
 # One calibration for a short and a longer program, interleaved with their

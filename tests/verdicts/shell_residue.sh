@@ -10,8 +10,8 @@
 # not reported; it was `true` before the programs printed their loop's
 # time), so that both were preceded by a short run; since a calibration
 # pair follows every run, every run is, and the gap stays for builds
-# before that (RESIDUE_AGAINST) and for the figures' continuity.  On this VM a run that
-# follows a 4 ms run starts about 0.1 ms
+# before that (RESIDUE_AGAINST) and for the figures' continuity.  On this
+# VM a run that follows a 4 ms run starts about 0.1 ms
 # slower than one that follows `true` (the side band showed the shell's
 # start-up up to its vfork at 749 us after `spin 5` against 692 us after
 # `true`, and direct `true` at 728 against 591 us), so without the gap the
