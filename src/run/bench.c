@@ -76,6 +76,10 @@ struct ctx {
 	struct counters *ctr;
 	char *shell_path;
 	const char *shell_name;
+	/* Some benchmark's command runs under the shell: the shell is then
+	 * calibrated when the first benchmark of all starts (begin), so that
+	 * every measured run follows a calibration pair (bstate.pair_due). */
+	bool shell_bench;
 	bool calibrated;
 	double overhead[MET_COUNT];
 	double overhead_sd;      /* of the calibration's wall-time differences,
@@ -1249,9 +1253,9 @@ struct bstate {
 	 * the direct one itself, the shell one the direct one).  On the
 	 * 2-vCPU VM the same program's own loop (measured inside it) then ran
 	 * 6-8 % slower under the shell than directly (doc/shells.md); after
-	 * every run, each run from the calibration on (the first shell
-	 * benchmark's start) follows a pair, whatever the order and the
-	 * number of benchmarks. */
+	 * every run, and with the calibration made when the first benchmark
+	 * of all starts (begin), every measured run follows a pair, whatever
+	 * the order and the number of benchmarks. */
 	bool pair_due;
 };
 
@@ -1374,8 +1378,10 @@ static void tell_progress(struct ctx *x, enum bench_progress_kind kind,
 		x->ev.progress(x->ev.arg, &p);
 }
 
-/* START: resolve the command, calibrate the shell if it is the first to
- * need one, and say the benchmark starts.  0, -1, -2. */
+/* START: resolve the command, calibrate the shell if this is the first
+ * benchmark to start and any runs under the shell (a direct one too: so
+ * that its runs follow calibration pairs like every other's, in any order),
+ * and say the benchmark starts.  0, -1, -2. */
 static int begin(struct ctx *x, struct bstate *s)
 {
 	long i = (long)s->index;
@@ -1385,7 +1391,7 @@ static int begin(struct ctx *x, struct bstate *s)
 		return -1;
 	s->r->via_shell = s->p.via_shell;
 	warn_setuid(x, i, &s->p);
-	if (s->p.via_shell && !x->calibrated && (rc = calibrate_shell(x, i)) != 0)
+	if (x->shell_bench && !x->calibrated && (rc = calibrate_shell(x, i)) != 0)
 		return rc;
 	if (s->p.via_shell) {
 		memcpy(s->r->shell_se, x->overhead_se, sizeof s->r->shell_se);
@@ -2099,13 +2105,16 @@ static int find_shell(struct ctx *x, const struct plan *plan)
 	x->shell_name = cfg->shell_mode == SHELL_FORCE ? cfg->shell : "sh";
 	x->shell_path = cmdline_resolve(x->shell_name);
 	bool need_shell = cfg->shell_mode == SHELL_FORCE;
-	for (size_t i = 0; i < plan->n && !need_shell; i++) {
+	x->shell_bench = need_shell && plan->n > 0;
+	for (size_t i = 0; i < plan->n && cfg->shell_mode == SHELL_AUTO; i++) {
 		const struct plan_bench *b = &plan->bench[i];
 		const char *lines[] = {b->command, b->setup, b->prepare,
 				       b->conclude, b->cleanup};
-		for (size_t k = 0; k < sizeof lines / sizeof *lines; k++)
-			need_shell |= cfg->shell_mode == SHELL_AUTO && lines[k] &&
-				      cmdline_needs_shell(lines[k]);
+		for (size_t k = 0; k < sizeof lines / sizeof *lines; k++) {
+			bool sh = lines[k] && cmdline_needs_shell(lines[k]);
+			need_shell |= sh;
+			x->shell_bench |= sh && k == 0;   /* prepare()'s rule */
+		}
 	}
 	if (x->shell_path == NULL && need_shell) {
 		struct bench_message m = error_of(BENCH_MSG_SHELL_NOT_FOUND, -1, NULL);

@@ -23,15 +23,17 @@ test_shell_calibration_pairs() {
 	expect_eq "a direct benchmark" "$(jq '.results[2] | has("shell_calibration_pairs")' two.json)" false
 }
 
-# Where the pairs among the runs go: once the shell is calibrated, one
-# after every run (after its --conclude), a direct benchmark's too, so
-# that every run from then on follows a pair whatever the order (bench.c,
-# pair_due); without a shell command, none.  Each process logs itself:
-# the calibration's no-op (`true` from PATH, here a script: P, twice a
-# pair), a direct benchmark (d) and shell ones (s, t).  The 23 pairs up
-# front (3 warmups, 20 kept) come before the first shell run; a direct
-# run before them has none.  With pairs after the shell runs alone, the
-# interleaved log would read `d PP.. s PP s PP d d s PP`.
+# Where the pairs among the runs go: with a shell command among the
+# benchmarks, the shell is calibrated when the first benchmark of all
+# starts, a direct one too, and one pair follows every run (after its
+# --conclude), so that every run follows a pair whatever the order
+# (bench.c, shell_bench, pair_due); without a shell command, none.  Each
+# process logs itself: the calibration's no-op (`true` from PATH, here a
+# script: P, twice a pair), a direct benchmark (d) and shell ones (s, t).
+# The 23 pairs up front (3 warmups, 20 kept) come before the first run.
+# With pairs after the shell runs alone, the interleaved log would read
+# `d PP.. s PP s PP d d s PP`; with the calibration at the first shell
+# command's start, `d PP.. s PP s PP d PP d PP s PP`.
 test_calibration_pair_after_every_run() {
 	mkdir bin
 	printf '#!/bin/sh\necho P >> "%s/log"\n' "$PWD" > bin/true
@@ -43,12 +45,14 @@ test_calibration_pair_after_every_run() {
 	local up runs
 	up=$(printf 'P%.0s' $(seq 46))
 	pairs_log interleaved -r 3 --order interleaved "$PWD/d" "$PWD/s #"
-	expect_eq "interleaved" "$runs" "d${up}sPPsPPdPPdPPsPP"
+	expect_eq "interleaved" "$runs" "${up}dPPsPPsPPdPPdPPsPP"
 	pairs_log sequential -r 3 --order sequential "$PWD/s #" "$PWD/d"
 	expect_eq "sequential" "$runs" "${up}sPPsPPsPPdPPdPPdPP"
+	pairs_log "sequential, direct first" -r 3 --order sequential "$PWD/d" "$PWD/s #"
+	expect_eq "sequential, direct first" "$runs" "${up}dPPdPPdPPsPPsPPsPP"
 	pairs_log shuffled -r 4 --order shuffled --seed 7 "$PWD/d" "$PWD/s #" "$PWD/t #"
-	[[ "$runs" =~ ^d?${up}([dst]PP)+$ ]] ||
-		fail "shuffled: not every run after the first shell run followed by a pair: $runs"
+	[[ "$runs" =~ ^${up}([dst]PP)+$ ]] ||
+		fail "shuffled: not every run followed by a pair: $runs"
 	expect_eq "shuffled: runs" "$(echo "$runs" | tr -d P | grep -o . | sort | uniq -c | awk '{printf "%s%s ", $2, $1}')" "d4 s4 t4 "
 	pairs_log "with --conclude" -r 2 --conclude "$PWD/t" "$PWD/s #" "$PWD/d"
 	expect_eq "with --conclude" "$runs" "${up}stPPdtPPdtPPstPP"
