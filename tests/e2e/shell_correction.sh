@@ -27,7 +27,8 @@ test_shell_calibration_pairs() {
 # benchmarks, the shell is calibrated when the first benchmark of all
 # starts, a direct one too, and one pair follows every run (after its
 # --conclude), so that every run follows a pair whatever the order
-# (bench.c, shell_bench, pair_due); without a shell command, none.  Each
+# (bench.c, shell_bench, pair_due); without a shell command (a hook
+# with shell syntax is none), none.  Each
 # process logs itself: the calibration's no-op (`true` from PATH, here a
 # script: P, twice a pair), a direct benchmark (d) and shell ones (s, t).
 # The 23 pairs up front (3 warmups, 20 kept) come before the first run.
@@ -58,6 +59,9 @@ test_calibration_pair_after_every_run() {
 	expect_eq "with --conclude" "$runs" "${up}stPPdtPPdtPPstPP"
 	pairs_log "direct only" -r 3 "$PWD/d" "$PWD/t"
 	expect_eq "direct only: no pairs" "$runs" dttddt
+	# a hook under the shell is no shell benchmark: no calibration
+	pairs_log "shell hook only" -r 2 --prepare "$PWD/t #" "$PWD/d"
+	expect_eq "shell hook only: no pairs" "$runs" tdtd
 }
 
 # pairs_log WHAT ARGS...: cbench -w 0 ARGS with the logging `true` first in

@@ -57,6 +57,19 @@ if ! [ -x "$SPIN" ] || ! [ -x "$LOADGEN" ] || ! [ -x "$CBENCH" ]; then
 	exit 2
 fi
 [ -n "$PY" ] || { echo "verdicts: python3 not found" >&2; exit 2; }
+# The build the shell's residue is compared with (below), checked before
+# the trials rather than after them.
+against=${VERDICT_AGAINST:-}
+case $against in
+'' | none) ;;
+*)
+	if ! [ -f "$against" ] || ! [ -x "$against" ]; then
+		echo "verdicts: VERDICT_AGAINST is not an executable (or none): $against" >&2
+		exit 2
+	fi
+	case $against in /*) ;; *) against=$PWD/$against ;; esac
+	;;
+esac
 
 tmp=$(mktemp -d)
 load_pid=
@@ -180,27 +193,31 @@ echo
 # before (+134 to +267 us when it was filed, which grows and shrinks with
 # the machine), so the pass where the kernel places the programs also
 # runs a build of commit 9d74336 (the last before the exact correction),
-# built here from the repository's history.  VERDICT_AGAINST: a path to
-# such a build instead, or "none" (no comparison; also without git or the
-# commit, said with the reason).
-against=${VERDICT_AGAINST:-}
-old_commit=9d74336
+# built here from the repository's history (outside this make's flags:
+# never sanitized, say).  VERDICT_AGAINST: a path to such a build
+# instead, or "none" (no comparison; also without git or the commit, or
+# when that build fails, said with the reason).
+old_commit=9d74336fbc443fce742333b1c3e892c4dabf7d4b
 if [ -z "$against" ]; then
 	root=$(cd "$here/../.." && pwd)
 	why=
 	if ! command -v git >/dev/null 2>&1; then
 		why="git not found"
 	elif ! git -C "$root" cat-file -e "$old_commit^{commit}" 2>/dev/null; then
-		why="commit $old_commit not in $root's history"
-	elif ! mkdir "$tmp/old" || ! git -C "$root" archive "$old_commit" |
-		tar -x -C "$tmp/old" ||
-		! make -C "$tmp/old" -s -j"$(nproc)" cbench >"$tmp/old.log" 2>&1; then
+		why="the commit is not in $root's history"
+	elif ! mkdir "$tmp/old" ||
+		! git -C "$root" archive -o "$tmp/old.tar" "$old_commit" 2>"$tmp/old.log"; then
+		why="git archive failed: $(tail -n 1 "$tmp/old.log" 2>/dev/null)"
+	elif ! tar -x -C "$tmp/old" -f "$tmp/old.tar" 2>"$tmp/old.log"; then
+		why="cannot extract it: $(tail -n 1 "$tmp/old.log" 2>/dev/null)"
+	elif ! env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS \
+		make -C "$tmp/old" -s -j"$(nproc)" cbench >"$tmp/old.log" 2>&1; then
 		why="its build failed: $(tail -n 1 "$tmp/old.log" 2>/dev/null)"
 	else
 		against=$tmp/old/cbench
 	fi
 	[ -z "$why" ] ||
-		echo "shell residue: not measured beside $old_commit ($why); VERDICT_AGAINST=PATH names a build"
+		echo "shell residue: not measured beside ${old_commit:0:7} ($why); VERDICT_AGAINST=PATH names a build"
 elif [ "$against" = none ]; then
 	against=
 fi
