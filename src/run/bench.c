@@ -2105,7 +2105,7 @@ static int find_shell(struct ctx *x, const struct plan *plan)
 	x->shell_name = cfg->shell_mode == SHELL_FORCE ? cfg->shell : "sh";
 	x->shell_path = cmdline_resolve(x->shell_name);
 	bool need_shell = cfg->shell_mode == SHELL_FORCE;
-	x->shell_bench = need_shell && plan->n > 0;
+	x->shell_bench = need_shell;
 	for (size_t i = 0; i < plan->n && cfg->shell_mode == SHELL_AUTO; i++) {
 		const struct plan_bench *b = &plan->bench[i];
 		const char *lines[] = {b->command, b->setup, b->prepare,
@@ -2113,7 +2113,9 @@ static int find_shell(struct ctx *x, const struct plan *plan)
 		for (size_t k = 0; k < sizeof lines / sizeof *lines; k++) {
 			bool sh = lines[k] && cmdline_needs_shell(lines[k]);
 			need_shell |= sh;
-			x->shell_bench |= sh && k == 0;   /* prepare()'s rule */
+			/* lines[0], the command: prepare()'s rule (hooks
+			 * under the shell are not calibrated for) */
+			x->shell_bench |= sh && k == 0;
 		}
 	}
 	if (x->shell_path == NULL && need_shell) {

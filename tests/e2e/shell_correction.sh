@@ -28,9 +28,9 @@ test_shell_calibration_pairs() {
 # starts, a direct one too, and one pair follows every run (after its
 # --conclude), so that every run follows a pair whatever the order
 # (bench.c, shell_bench, pair_due); without a shell command (a hook
-# with shell syntax is none), none.  Each
-# process logs itself: the calibration's no-op (`true` from PATH, here a
-# script: P, twice a pair), a direct benchmark (d) and shell ones (s, t).
+# with shell syntax is none), none.  Each process logs itself: the
+# calibration's no-op (`true` from PATH, here a script: P, twice a pair),
+# a direct benchmark (d) and shell ones (s, t).
 # The 23 pairs up front (3 warmups, 20 kept) come before the first run.
 # With pairs after the shell runs alone, the interleaved log would read
 # `d PP.. s PP s PP d d s PP`; with the calibration at the first shell

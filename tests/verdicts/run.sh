@@ -58,7 +58,8 @@ if ! [ -x "$SPIN" ] || ! [ -x "$LOADGEN" ] || ! [ -x "$CBENCH" ]; then
 fi
 [ -n "$PY" ] || { echo "verdicts: python3 not found" >&2; exit 2; }
 # The build the shell's residue is compared with (below), checked before
-# the trials rather than after them.
+# the trials rather than after them (shell_residue.sh makes a relative
+# path absolute).
 against=${VERDICT_AGAINST:-}
 case $against in
 '' | none) ;;
@@ -67,7 +68,6 @@ case $against in
 		echo "verdicts: VERDICT_AGAINST is not an executable (or none): $against" >&2
 		exit 2
 	fi
-	case $against in /*) ;; *) against=$PWD/$against ;; esac
 	;;
 esac
 
