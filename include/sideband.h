@@ -49,8 +49,9 @@ int sideband_open(struct sideband *sb, pid_t pid, bool before_exec,
 /* Once pid has ended (its exit record is written; the buffer outlives
  * the reap), with start_s and end_s the CLOCK_MONOTONIC times its run
  * started and it was reaped:
- * *wake_s, the shell's wake-up after its program (sideband_wake_from;
- * informational: it stays in the time, as a direct run's reap does).
+ * *wake_s, the shell's wake-up after its program and any sleep of it
+ * after that (sideband_wake_from; it stays in the time, as a direct
+ * run's reap does).
  * *reap_s, from its own exit (its PERF_RECORD_EXIT, emitted in the
  * kernel's exit path after its memory and files are released) to end_s:
  * the rest of its exit and cbench's wake-up to reap it, which a command
@@ -64,8 +65,10 @@ int sideband_open(struct sideband *sb, pid_t pid, bool before_exec,
  * *serial_s, the shell's own time around its program: from when it
  * first ran at or after start_s (its first switch in: its wait to be
  * scheduled is not its start-up, as a direct command keeps its own) to
- * the program's exec (the first exec of another process) and from when
- * it ran again after the last exit of its own children to its own exit;
+ * the program's exec (the first exec of another process) and from the
+ * last exit of its own children to its own exit, less its wake-up and
+ * sleeps there (*wake_s: it keeps them, as a direct run keeps its
+ * parent's wake-up);
  * for an exec in place, from then to that exec.  NaN when the records
  * cannot tell or there is no program (builtins only).  *cpu_s, the
  * shell's own time on a CPU (its switch records), up to its exit or its
@@ -92,8 +95,11 @@ double sideband_reap_from(const unsigned char *data, size_t size,
 			  uint64_t end_ns);
 /* The shell's wake-up after its program: from the exit of the last of
  * its own children (before its own exit) to it running again, when it
- * was asleep then; 0 when it started none, was running or preempted then,
- * or exec'd in place.  serial_s ends its part after the program there. */
+ * was asleep then, and every later sleep before its own exit (a switch
+ * out that was no preemption, to its next switch in: stopped, or
+ * blocked); 0 when it started none, was running or preempted then and
+ * did not sleep, or exec'd in place.  serial_s's part after the program
+ * is the rest: the shell on a CPU or runnable. */
 double sideband_wake_from(const unsigned char *data, size_t size,
 			  uint64_t head, uint32_t tid, int execs_before);
 /* *cpu_s from the same. */

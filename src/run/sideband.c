@@ -304,31 +304,49 @@ static double wake_in(const struct ring *r, uint32_t tid, int execs_before,
 	if (!have_last)
 		return complete ? 0.0 : NAN;
 
-	/* Its state at that exit (its last switch before), and its first
-	 * switch in after. */
-	uint64_t before = 0, after = 0;
-	bool have_before = false, have_after = false, asleep = false;
-	for (uint64_t pos = 0; next_rec(r, &pos, &x, &complete);) {
-		if (x.type != PERF_RECORD_SWITCH || x.tid != tid)
-			continue;
-		bool out = (x.misc & PERF_RECORD_MISC_SWITCH_OUT) != 0;
-		if (x.time <= last && (!have_before || x.time >= before)) {
+	/* Its state at that exit (its last switch before it). */
+	uint64_t before = 0;
+	bool have_before = false, asleep = false;
+	for (uint64_t pos = 0; next_rec(r, &pos, &x, &complete);)
+		if (x.type == PERF_RECORD_SWITCH && x.tid == tid && x.time <= last &&
+		    (!have_before || x.time >= before)) {
 			before = x.time;
 			have_before = true;
-			asleep = out && !(x.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
+			asleep = (x.misc & PERF_RECORD_MISC_SWITCH_OUT) &&
+				 !(x.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
 		}
-		if (!out && x.time >= last && (!have_after || x.time < after)) {
-			after = x.time;
-			have_after = true;
-		}
-	}
 	if (!have_before)
 		return NAN;
-	if (!asleep)
-		return 0.0;  /* running or runnable when its last process exited */
-	if (!have_after)
-		return NAN;
-	return (double)(after - last) * 1e-9;
+	/* From then to its own exit, every time it slept: from the exit (if
+	 * asleep then: its wake-up to reap) or a later switch out that was
+	 * no preemption, to its next switch in.  A shell preempted when its
+	 * program exited has no wake-up of its own, but one stopped after it
+	 * (SIGSTOP) or blocked sleeps: that is not its work either. */
+	uint64_t t[64];
+	uint16_t misc[64];
+	int n = 0;
+	for (uint64_t pos = 0; next_rec(r, &pos, &x, &complete);)
+		if (x.type == PERF_RECORD_SWITCH && x.tid == tid && x.time > last &&
+		    x.time <= own_exit) {
+			if (n == 64)
+				return NAN;  /* more than it keeps: cannot tell */
+			t[n] = x.time;   /* newest first */
+			misc[n++] = x.misc;
+		}
+	uint64_t since = last, slept = 0;
+	for (int i = n - 1; i >= 0; i--) {
+		bool out = (misc[i] & PERF_RECORD_MISC_SWITCH_OUT) != 0;
+		if (!out && asleep) {
+			slept += t[i] - since;
+			asleep = false;
+		} else if (out && !(misc[i] & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)) {
+			since = t[i];
+			asleep = true;
+		}
+	}
+	if (asleep)
+		return NAN;  /* it exited without running again: records lost */
+	return (double)slept * 1e-9;
 }
 
 /* cbench's wait to reap the command (sideband_reap_from), whose summary

@@ -173,6 +173,53 @@ static void test_not_asleep_is_zero(void)
 	CHECK_NEAR(wake(&r), 200 * NS, 1e-12);
 }
 
+/* Asleep after the exit in other ways: stopped (SIGSTOP) while it was
+ * preempted, before it could sleep in wait4, it runs again only when
+ * continued; or it wakes to reap and then sleeps once more.  Every sleep
+ * from the program's exit to its own is its wait, not its work (a
+ * preemption is not a sleep). */
+static void test_sleeps_after_the_exit_count(void)
+{
+	struct ring r;
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	comm_exec(&r, 101, 1150);
+	sw(&r, SHELL, PREEMPT, 1200);                 /* stopping, preempted */
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 1500);
+	sw(&r, SHELL, 0, 1600);
+	sw(&r, SHELL, OUT, 1610);                     /* stopped */
+	sw(&r, SHELL, 0, 301610);                     /* continued */
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 301700);
+	CHECK_NEAR(wake(&r), 300000 * NS, 1e-12);     /* 301610 - 1610 */
+	/* its time around the program: (1150 - 1000) before + (301700 -
+	 * 1500 - 300000 asleep) after = 150 + 200, not the stop */
+	CHECK_NEAR(sideband_serial_from(r.data, r.size, r.head, SHELL, 0, 900),
+		   350 * NS, 1e-12);
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	sw(&r, SHELL, OUT, 1200);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 1500);
+	sw(&r, SHELL, 0, 1700);                       /* wakes: 200 */
+	sw(&r, SHELL, PREEMPT, 1720);                 /* runnable: not asleep */
+	sw(&r, SHELL, 0, 1800);
+	sw(&r, SHELL, OUT, 1810);                     /* sleeps again */
+	sw(&r, SHELL, 0, 2810);                       /* 1000 */
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 2900);
+	CHECK_NEAR(wake(&r), 1200 * NS, 1e-12);       /* 200 + 1000 */
+	/* asleep at its own exit cannot be: a record is lost */
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	sw(&r, SHELL, PREEMPT, 1200);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 1500);
+	sw(&r, SHELL, 0, 1600);
+	sw(&r, SHELL, OUT, 1610);
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, 1700);
+	CHECK(isnan(wake(&r)));
+}
+
 /* No process started (a builtin, or `exec prog`: the shell's pid is the
  * program's): 0, when every record ever written is there. */
 static void test_no_child_is_zero(void)
@@ -187,8 +234,9 @@ static void test_no_child_is_zero(void)
 }
 
 /* Only the shell's own children wake it: the exits of its threads and
- * of its children's children are not the last exit (5000 -> 5090, not
- * 7000 -> 7100 or 6000 -> ...). */
+ * of its children's children are not the last exit.  From 5000 on it
+ * slept twice, until 5090 and from 6500 to 7100 (90 + 600); from 7000
+ * it would have been 100, from 6000 the second sleep alone, 600. */
 static void test_own_children_only(void)
 {
 	struct ring r;
@@ -203,7 +251,7 @@ static void test_own_children_only(void)
 	thread(&r, PERF_RECORD_EXIT, SHELL, 102, SHELL, 7000); /* its thread */
 	sw(&r, SHELL, 0, 7100);
 	task(&r, PERF_RECORD_EXIT, SHELL, 1, 7120);
-	CHECK_NEAR(wake(&r), 90 * NS, 1e-12);       /* 5090 - 5000 */
+	CHECK_NEAR(wake(&r), 690 * NS, 1e-12);
 }
 
 /* A shell that exec'd the program in place (bash -c, `exec prog`) is the
@@ -531,6 +579,7 @@ int main(void)
 	RUN(test_later_exits_ignored);
 	RUN(test_last_exit_counts);
 	RUN(test_not_asleep_is_zero);
+	RUN(test_sleeps_after_the_exit_count);
 	RUN(test_no_child_is_zero);
 	RUN(test_own_children_only);
 	RUN(test_exec_in_place_is_zero);
