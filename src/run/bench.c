@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <poll.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include <dirent.h>
 #include <sys/mman.h>
@@ -767,8 +768,8 @@ static double reap_taken_off(const struct ctx *x, double reap)
  * before or after its program (a loop of builtins, `x=$(...)` without a
  * program), which is the benchmark's, not start-up, and is kept: so while
  * the runs come in, and for a line whose typical run spends more than
- * SERIAL_CODE_SDS spreads longer there than the calibration pairs made
- * in the same minutes.  Otherwise (when the benchmark ends), the line has
+ * SERIAL_CODE_SDS spreads longer there than the calibration pair made
+ * right after it.  Otherwise (when the benchmark ends), the line has
  * no code of its own and all of every run's excess is start-up, a burst
  * of the machine's load inside it too: on the VM such bursts went past
  * the bound in up to 8 runs of 200, which kept 0 to 39 us per run in a
@@ -788,14 +789,15 @@ enum own_rule {
 	OWN_STARTUP,   /* no code of its own: all of it */
 };
 
-/* The rule a finished benchmark's runs call for, from the median of their
- * values (bench_med) against that of the calibration pairs made among
- * them (pair_med; the machine's load moves medians from one minute to the
- * next) and the calibration's spread sd. */
-static enum own_rule own_rule_of(double bench_med, double pair_med, double sd)
+/* The rule a finished benchmark's runs call for, from the median of
+ * their values less those of the calibration pairs made right after
+ * them (excess_med: the machine's load moves both from one minute, and
+ * one run, to the next), the median of those pairs' (pair_med) and the
+ * calibration's spread sd. */
+static enum own_rule own_rule_of(double excess_med, double pair_med, double sd)
 {
 	double bound = fmax(SERIAL_CODE_SDS * sd, SERIAL_CODE_FRACTION * pair_med);
-	return bench_med > pair_med + bound ? OWN_BOUNDED : OWN_STARTUP;
+	return excess_med > bound ? OWN_BOUNDED : OWN_STARTUP;
 }
 
 static double own_excess(double v, double med, double sd, enum own_rule rule)
@@ -1088,9 +1090,10 @@ static void calibration_estimate(struct ctx *x)
  * program instead, from the program's exit record, took off the rest of
  * the program's own exit too, and with it about 45 us too much after
  * programs of 4.5 and 9.6 ms: doc/shells.md.)  The shell's own time
- * around its program is measured the same way (spawn_result.serial_s: from the shell's
- * first run after the release to the program's exec, and from when it
- * ran again after the last child's exit to its own exit):
+ * around its program is measured the same way (spawn_result.serial_s:
+ * from the shell's first run after the release to the program's exec,
+ * and from the last child's exit to its own exit less its sleeps there,
+ * the wake-up to reap among them):
  * the constant holds its median, and each run (pairs included) has what
  * its own took more or less than that median taken off too
  * (own_excess).  It also depends on the run: on the VM a shell run
@@ -1244,6 +1247,10 @@ struct bstate {
 	size_t raw_cap;
 	struct shell_own *own;   /* each run's (without_reap) */
 	size_t own_cap;
+	/* Each run's calibration pair, the one made right after it: its
+	 * index in ctx.cal.own, SIZE_MAX when none was kept. */
+	size_t *pair_after;
+	size_t pair_cap;
 	/* A calibration pair follows this run: after every run, of any
 	 * benchmark, once the shell is calibrated.  A run computes at a
 	 * speed that depends on what ran just before it, and with pairs after
@@ -1440,6 +1447,9 @@ static void keep_raw(struct bstate *s, const double v[MET_COUNT],
 	s->raw_cap = cap;
 	xgrow((void **)&s->own, &s->own_cap, k + 1, sizeof *s->own);
 	s->own[k] = *o;
+	xgrow((void **)&s->pair_after, &s->pair_cap, k + 1,
+	      sizeof *s->pair_after);
+	s->pair_after[k] = SIZE_MAX;   /* until its pair is made (take_turn) */
 }
 
 /* A shell run's value of metric m less the shell's part: its reap after
@@ -1470,28 +1480,40 @@ static void shell_recorrect(struct ctx *x, struct bstate *s)
 		return;
 	calibration_estimate(x);
 	/* Whether the line runs shell code of its own (own_excess), now
-	 * that all its runs are in, against the pairs made among them (one
-	 * after each run: the last as many as its runs). */
-	size_t nw = x->cal.n[MET_WALL], w = r->n_runs < nw ? r->n_runs : nw;
-	const struct shell_own *win = x->cal.own + (nw - w);
+	 * that all its runs are in: each run's own less that of the
+	 * calibration pair made right after it (a run and its pair a few ms
+	 * apart, in the same load).  Each metric tells from its own values:
+	 * the page faults are exact counts, where the time of a line near
+	 * the bound (a 20 KB comment: 70 us of parsing, 5 faults) is called
+	 * code in some invocations and not in others. */
+	size_t n = r->n_runs, np = 0;
+	struct shell_own *ex = xcalloc(n ? n : 1, sizeof *ex),
+			 *pr = xcalloc(n ? n : 1, sizeof *pr);
+	for (size_t i = 0; i < n; i++) {
+		size_t j = s->pair_after ? s->pair_after[i] : SIZE_MAX;
+		if (j >= x->cal.n[MET_WALL])
+			continue;
+		const struct shell_own *a = &s->own[i], *b = &x->cal.own[j];
+		pr[np] = *b;
+		ex[np++] = (struct shell_own){a->wake - b->wake, a->reap - b->reap,
+					     a->serial - b->serial,
+					     a->cpu - b->cpu,
+					     a->faults - b->faults};
+	}
 	const size_t so = offsetof(struct shell_own, serial),
 		     co = offsetof(struct shell_own, cpu),
 		     fo = offsetof(struct shell_own, faults);
-	enum own_rule wall =
-		own_rule_of(median_finite(x, s->own, so, r->n_runs, NULL),
-			    median_finite(x, win, so, w, NULL), x->serial_sd);
-	/* Each metric tells from its own values whether the line runs code
-	 * of its own: the page faults are exact counts, where the time of a
-	 * line near the bound (a 20 KB comment: 70 us of parsing, 5 faults)
-	 * is called code in some invocations and not in others. */
 	struct own_rules rules = {
-		wall,
-		own_rule_of(median_finite(x, s->own, co, r->n_runs, NULL),
-			    median_finite(x, win, co, w, NULL), x->cpu_sd),
-		own_rule_of(median_finite(x, s->own, fo, r->n_runs, NULL),
-			    median_finite(x, win, fo, w, NULL),
+		own_rule_of(median_finite(x, ex, so, np, NULL),
+			    median_finite(x, pr, so, np, NULL), x->serial_sd),
+		own_rule_of(median_finite(x, ex, co, np, NULL),
+			    median_finite(x, pr, co, np, NULL), x->cpu_sd),
+		own_rule_of(median_finite(x, ex, fo, np, NULL),
+			    median_finite(x, pr, fo, np, NULL),
 			    fmax(x->faults_sd, 1)),
 	};
+	free(ex);
+	free(pr);
 	if (x->cal.n_reap) {
 		r->shell_own_code[0] = rules.wall == OWN_BOUNDED;
 		r->shell_own_code[1] = rules.cpu == OWN_BOUNDED;
@@ -1723,8 +1745,12 @@ static int take_turn(struct ctx *x, struct bstate *s)
 			/* A calibration pair among the runs, after the run's
 			 * hooks (see shell_recorrect); in the run's budget. */
 			double t0 = mono_s();
+			size_t at = x->cal.n[MET_WALL];
 			s->pair_due = false;
 			int rc = calibration_pair(x, (long)s->index, x->cal.pairs + 3, true);
+			if (rc == 0 && s->p.via_shell && s->r->n_runs > 0 &&
+			    x->cal.n[MET_WALL] > at)
+				s->pair_after[s->r->n_runs - 1] = at;
 			s->cost_s += mono_s() - t0;
 			return rc;
 		}
@@ -2343,6 +2369,7 @@ void bench_close(struct bench_runner *br)
 		for (int m = 0; m < MET_COUNT; m++)
 			free(br->st[i].raw[m]);
 		free(br->st[i].own);
+		free(br->st[i].pair_after);
 	}
 	if (br->engine)
 		spawn_shutdown();
