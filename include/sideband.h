@@ -98,8 +98,9 @@ double sideband_reap_from(const unsigned char *data, size_t size,
  * was asleep then, and every later sleep before its own exit (a switch
  * out that was no preemption, to its next switch in: stopped, or
  * blocked); 0 when it started none, was running or preempted then and
- * did not sleep, or exec'd in place.  serial_s's part after the program
- * is the rest: the shell on a CPU or runnable. */
+ * did not sleep, or exec'd in place; NaN when the records cannot tell
+ * (lost, or it was asleep when its exit record came).  serial_s's part
+ * after the program is the rest: the shell on a CPU or runnable. */
 double sideband_wake_from(const unsigned char *data, size_t size,
 			  uint64_t head, uint32_t tid, int execs_before);
 /* *cpu_s from the same. */

@@ -78,12 +78,13 @@ struct spawn_result {
 	bool self_stopped;         /* cbench itself was stopped (SIGSTOP,
 				      Ctrl-Z) during the run: its wall time
 				      and timeout are not the command's */
-	double wake_s;             /* spawn_cmd.shell_sideband: from the exit
-				      of the last of the command's own
-				      children to the command running again
-				      (0: none, it did not sleep, it exec'd
-				      in place, or the run was cut short);
-				      NaN unknown */
+	double wake_s;             /* spawn_cmd.shell_sideband: the
+				      command's sleeps from the exit of the
+				      last of its own children to its own
+				      exit: its wake-up then, a stop (0:
+				      none, it did not sleep, it exec'd in
+				      place, or the run was cut short); NaN
+				      unknown (records lost) */
 	double reap_s;             /* spawn_cmd.shell_sideband: from the
 				      command's own exit to its reap (the
 				      rest of its exit, cbench's wake-up;

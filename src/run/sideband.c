@@ -309,7 +309,7 @@ static double wake_in(const struct ring *r, uint32_t tid, int execs_before,
 	bool have_before = false, asleep = false;
 	for (uint64_t pos = 0; next_rec(r, &pos, &x, &complete);)
 		if (x.type == PERF_RECORD_SWITCH && x.tid == tid && x.time <= last &&
-		    (!have_before || x.time >= before)) {
+		    (!have_before || x.time > before)) {
 			before = x.time;
 			have_before = true;
 			asleep = (x.misc & PERF_RECORD_MISC_SWITCH_OUT) &&
@@ -321,31 +321,29 @@ static double wake_in(const struct ring *r, uint32_t tid, int execs_before,
 	 * asleep then: its wake-up to reap) or a later switch out that was
 	 * no preemption, to its next switch in.  A shell preempted when its
 	 * program exited has no wake-up of its own, but one stopped after it
-	 * (SIGSTOP) or blocked sleeps: that is not its work either. */
-	uint64_t t[64];
-	uint16_t misc[64];
-	int n = 0;
-	for (uint64_t pos = 0; next_rec(r, &pos, &x, &complete);)
-		if (x.type == PERF_RECORD_SWITCH && x.tid == tid && x.time > last &&
-		    x.time <= own_exit) {
-			if (n == 64)
-				return NAN;  /* more than it keeps: cannot tell */
-			t[n] = x.time;   /* newest first */
-			misc[n++] = x.misc;
-		}
-	uint64_t since = last, slept = 0;
-	for (int i = n - 1; i >= 0; i--) {
-		bool out = (misc[i] & PERF_RECORD_MISC_SWITCH_OUT) != 0;
-		if (!out && asleep) {
-			slept += t[i] - since;
-			asleep = false;
-		} else if (out && !(misc[i] & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)) {
-			since = t[i];
-			asleep = true;
+	 * (SIGSTOP) or blocked sleeps: that is not its work either.  The
+	 * records come newest first, so the switch in seen last is the next
+	 * one after a switch out. */
+	uint64_t next_in = 0, slept = 0;
+	bool have_in = false;
+	for (uint64_t pos = 0; next_rec(r, &pos, &x, &complete);) {
+		if (x.type != PERF_RECORD_SWITCH || x.tid != tid || x.time <= last ||
+		    x.time > own_exit)
+			continue;
+		if (!(x.misc & PERF_RECORD_MISC_SWITCH_OUT)) {
+			next_in = x.time;
+			have_in = true;
+		} else if (!(x.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)) {
+			if (!have_in)
+				return NAN;  /* exited asleep: records lost */
+			slept += next_in - x.time;
 		}
 	}
-	if (asleep)
-		return NAN;  /* it exited without running again: records lost */
+	if (asleep) {
+		if (!have_in)
+			return NAN;
+		slept += next_in - last;
+	}
 	return (double)slept * 1e-9;
 }
 

@@ -208,6 +208,30 @@ static void test_sleeps_after_the_exit_count(void)
 	sw(&r, SHELL, 0, 2810);                       /* 1000 */
 	task(&r, PERF_RECORD_EXIT, SHELL, 1, 2900);
 	CHECK_NEAR(wake(&r), 1200 * NS, 1e-12);       /* 200 + 1000 */
+	/* builtins after the program, preempted 40 times (80 switch
+	 * records: more than a fixed buffer of a few dozen would hold),
+	 * then a sleep of 500: the sleep alone is its wait, and the rest of
+	 * its time after the program is its own */
+	ring_init(&r, 4096);
+	sw(&r, SHELL, 0, 1000);
+	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	comm_exec(&r, 101, 1150);
+	sw(&r, SHELL, OUT, 1200);
+	task(&r, PERF_RECORD_EXIT, 101, SHELL, 1500);
+	sw(&r, SHELL, 0, 1600);                       /* wakes: 100 */
+	uint64_t t = 1600;
+	for (int i = 0; i < 40; i++) {
+		sw(&r, SHELL, PREEMPT, t + 100);
+		sw(&r, SHELL, 0, t + 150);
+		t += 150;
+	}
+	sw(&r, SHELL, OUT, t + 10);
+	sw(&r, SHELL, 0, t + 510);                    /* 500 */
+	task(&r, PERF_RECORD_EXIT, SHELL, 1, t + 600);
+	CHECK_NEAR(wake(&r), 600 * NS, 1e-12);
+	/* (1150 - 1000) + (t + 600 - 1500 - 600) */
+	CHECK_NEAR(sideband_serial_from(r.data, r.size, r.head, SHELL, 0, 900),
+		   (double)(150 + t + 600 - 1500 - 600) * NS, 1e-12);
 	/* asleep at its own exit cannot be: a record is lost */
 	ring_init(&r, 4096);
 	sw(&r, SHELL, 0, 1000);
