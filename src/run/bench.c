@@ -58,7 +58,7 @@ struct prepared {
 
 /* What a shell run's side band measured of the shell itself, NaN where
  * unknown (spawn_result.wake_s, reap_s, serial_s, shell_cpu_s): its
- * wake-up after its program (kept: informational), cbench's wait to reap
+ * wake-up and later sleeps after its program (kept), cbench's wait to reap
  * it after it exited, its own time around the program, and its own time
  * on a CPU, and its own page faults. */
 struct shell_own {
@@ -800,6 +800,19 @@ static enum own_rule own_rule_of(double excess_med, double pair_med, double sd)
 	return excess_med > bound ? OWN_BOUNDED : OWN_STARTUP;
 }
 
+/* A run's own value less its pair's, and the pair's, NaN where either
+ * is unknown: the pairs' median is then taken over the same pairs as
+ * the differences'. */
+static double diff_known(double run, double pair)
+{
+	return isfinite(run) && isfinite(pair) ? run - pair : NAN;
+}
+
+static double pair_known(double run, double pair)
+{
+	return isfinite(run) && isfinite(pair) ? pair : NAN;
+}
+
 static double own_excess(double v, double med, double sd, enum own_rule rule)
 {
 	if (!isfinite(v) || !(sd > 0))
@@ -1468,6 +1481,26 @@ static double shell_run_corrected(const struct ctx *x, int m, double v,
 	return shell_corrected(x, m, v);
 }
 
+/* The rule for the field at off from the n paired differences ex and
+ * their pairs pr (own_rule_of); *known false, and the bounded rule (the
+ * one while runs come in), when no difference is known: no evidence is
+ * not evidence of no code of its own. */
+static enum own_rule own_rule_from(const struct ctx *x, const struct shell_own *ex,
+				   const struct shell_own *pr, size_t off, size_t n,
+				   double sd, bool *known)
+{
+	*known = false;
+	for (size_t i = 0; i < n && !*known; i++) {
+		double v;
+		memcpy(&v, (const char *)&ex[i] + off, sizeof v);
+		*known = isfinite(v);
+	}
+	if (!*known)
+		return OWN_BOUNDED;
+	return own_rule_of(median_finite(x, ex, off, n, NULL),
+			   median_finite(x, pr, off, n, NULL), sd);
+}
+
 /*
  * When a shell benchmark ends: the overhead from every calibration pair so
  * far (the 20 up front and one after each run, so that the pairs
@@ -1494,27 +1527,30 @@ static void shell_recorrect(struct ctx *x, struct bstate *s)
 		if (j >= x->cal.n[MET_WALL])
 			continue;
 		const struct shell_own *a = &s->own[i], *b = &x->cal.own[j];
-		pr[np] = *b;
-		ex[np++] = (struct shell_own){a->wake - b->wake, a->reap - b->reap,
-					     a->serial - b->serial,
-					     a->cpu - b->cpu,
-					     a->faults - b->faults};
+		ex[np] = (struct shell_own){diff_known(a->wake, b->wake),
+					    diff_known(a->reap, b->reap),
+					    diff_known(a->serial, b->serial),
+					    diff_known(a->cpu, b->cpu),
+					    diff_known(a->faults, b->faults)};
+		pr[np++] = (struct shell_own){pair_known(a->wake, b->wake),
+					      pair_known(a->reap, b->reap),
+					      pair_known(a->serial, b->serial),
+					      pair_known(a->cpu, b->cpu),
+					      pair_known(a->faults, b->faults)};
 	}
 	const size_t so = offsetof(struct shell_own, serial),
 		     co = offsetof(struct shell_own, cpu),
 		     fo = offsetof(struct shell_own, faults);
+	bool known[3];
 	struct own_rules rules = {
-		own_rule_of(median_finite(x, ex, so, np, NULL),
-			    median_finite(x, pr, so, np, NULL), x->serial_sd),
-		own_rule_of(median_finite(x, ex, co, np, NULL),
-			    median_finite(x, pr, co, np, NULL), x->cpu_sd),
-		own_rule_of(median_finite(x, ex, fo, np, NULL),
-			    median_finite(x, pr, fo, np, NULL),
-			    fmax(x->faults_sd, 1)),
+		own_rule_from(x, ex, pr, so, np, x->serial_sd, &known[0]),
+		own_rule_from(x, ex, pr, co, np, x->cpu_sd, &known[1]),
+		own_rule_from(x, ex, pr, fo, np, fmax(x->faults_sd, 1), &known[2]),
 	};
 	free(ex);
 	free(pr);
-	if (x->cal.n_reap) {
+	/* what the JSON says is decided only from evidence */
+	if (x->cal.n_reap && known[0] && known[1]) {
 		r->shell_own_code[0] = rules.wall == OWN_BOUNDED;
 		r->shell_own_code[1] = rules.cpu == OWN_BOUNDED;
 		r->shell_own_decided = true;
