@@ -200,14 +200,15 @@ test_shell_wake_after_program_stays() {
 # Each run's own start-up (the shell's time before its program's exec
 # and after its last child's exit) is measured too, and what it took more
 # than typical is taken off, but not the line's own shell code: a loop of
-# builtins before the program (several ms, far beyond the calibration's
-# spread) stays in the time, as run directly with -N.  Were it taken for
-# start-up, the corrected time would be a fraction of the raw one.
-test_shell_line_code_is_not_startup() {
+# builtins before or after the program (several ms, far beyond the
+# calibration's spread) stays in the time, as run directly with -N.  Were
+# it taken for start-up, the corrected time would be a fraction of the raw
+# one.
+# line_code_kept LINE: that check for LINE.
+line_code_kept() {
 	sideband_works || skip "perf_event_open side-band records refused here"
-	local line='i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done; /usr/bin/true'
-	cb -r 5 --export-json o.json "$line" >out 2>err || fail "exit $?: $(cat err)"
-	cb -N -r 5 --export-json raw.json "sh -c '$line'" >out 2>err ||
+	cb -r 5 --export-json o.json "$1" >out 2>err || fail "exit $?: $(cat err)"
+	cb -N -r 5 --export-json raw.json "sh -c '$1'" >out 2>err ||
 		fail "exit $?: $(cat err)"
 	local c r
 	c=$(jq '.results[0].metrics.wall_time.mean' o.json)
@@ -218,6 +219,14 @@ test_shell_line_code_is_not_startup() {
 		fail "corrected mean $c s against $r s raw: the line's loop was taken off as start-up"
 	expect_eq "code of its own" "$(jq -c '.results[0].shell_own_code' o.json)" \
 		'{"wall_time":true,"task_clock":true}'
+}
+
+test_shell_line_code_is_not_startup() {
+	line_code_kept 'i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done; /usr/bin/true'
+}
+
+test_shell_line_code_after_the_program_is_not_startup() {
+	line_code_kept '/usr/bin/true; i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done'
 }
 
 # Whether a line runs shell code of its own is decided from its typical
