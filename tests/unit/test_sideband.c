@@ -71,6 +71,15 @@ static void task(struct ring *r, uint32_t type, uint32_t tid, uint32_t ppid,
 	thread(r, type, tid, tid, ppid, t);
 }
 
+/* A fresh ring where the shell ran at 1000 and forked its program, 101,
+ * at 1100. */
+static void forked(struct ring *r)
+{
+	ring_init(r, 4096);
+	sw(r, SHELL, 0, 1000);
+	task(r, PERF_RECORD_FORK, 101, SHELL, 1100);
+}
+
 /* PERF_RECORD_COMM of an exec: u32 pid, tid, the name padded to 8 bytes,
  * then the sample_id. */
 static void comm_exec(struct ring *r, uint32_t tid, uint64_t t)
@@ -129,9 +138,7 @@ static void test_later_exits_ignored(void)
 static void test_last_exit_counts(void)
 {
 	struct ring r;
-	ring_init(&r, 4096);
-	sw(&r, SHELL, 0, 1000);
-	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	forked(&r);
 	task(&r, PERF_RECORD_FORK, 102, SHELL, 1150);
 	sw(&r, SHELL, OUT, 1200);
 	task(&r, PERF_RECORD_EXIT, 101, SHELL, 4000);
@@ -148,24 +155,18 @@ static void test_last_exit_counts(void)
 static void test_not_asleep_is_zero(void)
 {
 	struct ring r;
-	ring_init(&r, 4096);
-	sw(&r, SHELL, 0, 1000);
-	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	forked(&r);
 	task(&r, PERF_RECORD_EXIT, 101, SHELL, 1500);  /* shell still on CPU */
 	task(&r, PERF_RECORD_EXIT, SHELL, 1, 1600);
 	CHECK(wake(&r) == 0);
-	ring_init(&r, 4096);
-	sw(&r, SHELL, 0, 1000);
-	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	forked(&r);
 	sw(&r, SHELL, PREEMPT, 1200);
 	task(&r, PERF_RECORD_EXIT, 101, SHELL, 1500);
 	sw(&r, SHELL, 0, 1700);
 	task(&r, PERF_RECORD_EXIT, SHELL, 1, 1800);
 	CHECK(wake(&r) == 0);
 	/* the positive side: the same with a sleep is 1700 - 1500 */
-	ring_init(&r, 4096);
-	sw(&r, SHELL, 0, 1000);
-	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	forked(&r);
 	sw(&r, SHELL, OUT, 1200);
 	task(&r, PERF_RECORD_EXIT, 101, SHELL, 1500);
 	sw(&r, SHELL, 0, 1700);
@@ -181,9 +182,7 @@ static void test_not_asleep_is_zero(void)
 static void test_sleeps_after_the_exit_count(void)
 {
 	struct ring r;
-	ring_init(&r, 4096);
-	sw(&r, SHELL, 0, 1000);
-	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	forked(&r);
 	comm_exec(&r, 101, 1150);
 	sw(&r, SHELL, PREEMPT, 1200);                 /* stopping, preempted */
 	task(&r, PERF_RECORD_EXIT, 101, SHELL, 1500);
@@ -196,9 +195,7 @@ static void test_sleeps_after_the_exit_count(void)
 	 * 1500 - 300000 asleep) after = 150 + 200, not the stop */
 	CHECK_NEAR(sideband_serial_from(r.data, r.size, r.head, SHELL, 0, 900),
 		   350 * NS, 1e-12);
-	ring_init(&r, 4096);
-	sw(&r, SHELL, 0, 1000);
-	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	forked(&r);
 	sw(&r, SHELL, OUT, 1200);
 	task(&r, PERF_RECORD_EXIT, 101, SHELL, 1500);
 	sw(&r, SHELL, 0, 1700);                       /* wakes: 200 */
@@ -212,9 +209,7 @@ static void test_sleeps_after_the_exit_count(void)
 	 * records: more than a fixed buffer of a few dozen would hold),
 	 * then a sleep of 500: the sleep alone is its wait, and the rest of
 	 * its time after the program is its own */
-	ring_init(&r, 4096);
-	sw(&r, SHELL, 0, 1000);
-	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	forked(&r);
 	comm_exec(&r, 101, 1150);
 	sw(&r, SHELL, OUT, 1200);
 	task(&r, PERF_RECORD_EXIT, 101, SHELL, 1500);
@@ -233,9 +228,7 @@ static void test_sleeps_after_the_exit_count(void)
 	CHECK_NEAR(sideband_serial_from(r.data, r.size, r.head, SHELL, 0, 900),
 		   (double)(150 + t + 600 - 1500 - 600) * NS, 1e-12);
 	/* asleep at its own exit cannot be: a record is lost */
-	ring_init(&r, 4096);
-	sw(&r, SHELL, 0, 1000);
-	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	forked(&r);
 	sw(&r, SHELL, PREEMPT, 1200);
 	task(&r, PERF_RECORD_EXIT, 101, SHELL, 1500);
 	sw(&r, SHELL, 0, 1600);
@@ -264,9 +257,7 @@ static void test_no_child_is_zero(void)
 static void test_own_children_only(void)
 {
 	struct ring r;
-	ring_init(&r, 4096);
-	sw(&r, SHELL, 0, 1000);
-	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	forked(&r);
 	sw(&r, SHELL, OUT, 1200);
 	task(&r, PERF_RECORD_EXIT, 101, SHELL, 5000);
 	sw(&r, SHELL, 0, 5090);
@@ -423,9 +414,7 @@ static void test_serial_around_the_program(void)
 static void test_serial_pipeline_and_subshell(void)
 {
 	struct ring r;
-	ring_init(&r, 4096);
-	sw(&r, SHELL, 0, 1000);
-	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	forked(&r);
 	task(&r, PERF_RECORD_FORK, 102, SHELL, 1110);
 	sw(&r, SHELL, OUT, 1130);
 	task(&r, PERF_RECORD_FORK, 103, 102, 1140);
@@ -477,9 +466,7 @@ static void test_serial_exec_in_place(void)
 	CHECK_NEAR(cpu(&r, 1), 700 * NS, 1e-12);           /* 1700 - 1000 */
 	/* bash -c 'prog1; prog2': prog1 a child, prog2 exec'd in place; the
 	 * start-up ends at prog1's exec */
-	ring_init(&r, 4096);
-	sw(&r, SHELL, 0, 1000);
-	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	forked(&r);
 	comm_exec(&r, 101, 1200);
 	task(&r, PERF_RECORD_EXIT, 101, SHELL, 4000);
 	comm_exec(&r, SHELL, 4100);
@@ -556,9 +543,7 @@ static void test_reap_after_the_shells_exit(void)
 	/* a line without a program (builtins only, a subshell's fork at
 	 * most) is the program itself: its reap is its own, nothing is
 	 * taken off */
-	ring_init(&r, 4096);
-	sw(&r, SHELL, 0, 1000);
-	task(&r, PERF_RECORD_FORK, 101, SHELL, 1100);
+	forked(&r);
 	task(&r, PERF_RECORD_EXIT, 101, SHELL, 1300);
 	task(&r, PERF_RECORD_EXIT, SHELL, 1, 1500);
 	CHECK(reap(&r, 0, 1640) == 0);
