@@ -800,18 +800,6 @@ static enum own_rule own_rule_of(double excess_med, double pair_med, double sd)
 	return excess_med > bound ? OWN_BOUNDED : OWN_STARTUP;
 }
 
-/* A run's own value less its pair's, and the pair's, NaN where either
- * is unknown: the pairs' median is then taken over the same pairs as
- * the differences'. */
-static double diff_known(double run, double pair)
-{
-	return isfinite(run) && isfinite(pair) ? run - pair : NAN;
-}
-
-static double pair_known(double run, double pair)
-{
-	return isfinite(run) && isfinite(pair) ? pair : NAN;
-}
 
 static double own_excess(double v, double med, double sd, enum own_rule rule)
 {
@@ -945,28 +933,41 @@ static int calibration_pair(struct ctx *x, long bench, size_t k, bool keep)
 	return 0;
 }
 
-/* The median of the finite values of field off (offsetof in struct
- * shell_own) of own[0..n) (0: none), and their spread (*sd, 1.4826 MAD,
- * when sd is not NULL). */
-static double median_finite(const struct ctx *x, const struct shell_own *own,
-			    size_t off, size_t n, double *sd)
+/* Field off (offsetof in struct shell_own) of o. */
+static double own_field(const struct shell_own *o, size_t off)
 {
-	double *w = n ? xcalloc(n, sizeof *w) : NULL, med = 0;
+	double v;
+	memcpy(&v, (const char *)o + off, sizeof v);
+	return v;
+}
+
+/* The median of w[0..k) (0: none), and their spread (*sd, 1.4826 MAD,
+ * when sd is not NULL). */
+static double median_of(const struct ctx *x, const double *w, size_t k,
+			double *sd)
+{
+	double med = 0;
 	if (sd)
 		*sd = 0;
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		double v;
-		memcpy(&v, (const char *)&own[i] + off, sizeof v);
-		if (isfinite(v))
-			w[k++] = v;
-	}
 	struct stats_summary ws;
 	if (k && stats_summarize(w, k, x->cfg->confidence, &ws) == 0) {
 		med = ws.median;
 		if (sd)
 			*sd = 1.4826 * ws.mad;
 	}
+	return med;
+}
+
+/* The same of the finite values of field off of own[0..n). */
+static double median_finite(const struct ctx *x, const struct shell_own *own,
+			    size_t off, size_t n, double *sd)
+{
+	double *w = n ? xcalloc(n, sizeof *w) : NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(own_field(&own[i], off)))
+			w[k++] = own_field(&own[i], off);
+	double med = median_of(x, w, k, sd);
 	free(w);
 	return med;
 }
@@ -1481,24 +1482,33 @@ static double shell_run_corrected(const struct ctx *x, int m, double v,
 	return shell_corrected(x, m, v);
 }
 
-/* The rule for the field at off from the n paired differences ex and
- * their pairs pr (own_rule_of); *known false, and the bounded rule (the
- * one while runs come in), when no difference is known: no evidence is
- * not evidence of no code of its own. */
-static enum own_rule own_rule_from(const struct ctx *x, const struct shell_own *ex,
-				   const struct shell_own *pr, size_t off, size_t n,
-				   double sd, bool *known)
+/* The rule for field off of s's finished runs (own_rule_of): each run's
+ * value less that of the calibration pair made right after it, and the
+ * pairs' median over the same pairs, where both are known.  *known
+ * false, and the bounded rule (the one while runs come in), when none
+ * is: no evidence is not evidence of no code of its own. */
+static enum own_rule own_rule_from(const struct ctx *x, const struct bstate *s,
+				   size_t off, double sd, bool *known)
 {
-	*known = false;
-	for (size_t i = 0; i < n && !*known; i++) {
-		double v;
-		memcpy(&v, (const char *)&ex[i] + off, sizeof v);
-		*known = isfinite(v);
+	size_t n = s->r->n_runs, k = 0;
+	double *d = xcalloc(n ? n : 1, sizeof *d), *p = xcalloc(n ? n : 1, sizeof *p);
+	for (size_t i = 0; i < n; i++) {
+		size_t j = s->pair_after[i];
+		if (j >= x->cal.n[MET_WALL])
+			continue;
+		double a = own_field(&s->own[i], off), b = own_field(&x->cal.own[j], off);
+		if (isfinite(a) && isfinite(b)) {
+			d[k] = a - b;
+			p[k++] = b;
+		}
 	}
-	if (!*known)
-		return OWN_BOUNDED;
-	return own_rule_of(median_finite(x, ex, off, n, NULL),
-			   median_finite(x, pr, off, n, NULL), sd);
+	*known = k > 0;
+	enum own_rule rule = k ? own_rule_of(median_of(x, d, k, NULL),
+					     median_of(x, p, k, NULL), sd)
+			       : OWN_BOUNDED;
+	free(d);
+	free(p);
+	return rule;
 }
 
 /*
@@ -1519,36 +1529,15 @@ static void shell_recorrect(struct ctx *x, struct bstate *s)
 	 * the page faults are exact counts, where the time of a line near
 	 * the bound (a 20 KB comment: 70 us of parsing, 5 faults) is called
 	 * code in some invocations and not in others. */
-	size_t n = r->n_runs, np = 0;
-	struct shell_own *ex = xcalloc(n ? n : 1, sizeof *ex),
-			 *pr = xcalloc(n ? n : 1, sizeof *pr);
-	for (size_t i = 0; i < n; i++) {
-		size_t j = s->pair_after ? s->pair_after[i] : SIZE_MAX;
-		if (j >= x->cal.n[MET_WALL])
-			continue;
-		const struct shell_own *a = &s->own[i], *b = &x->cal.own[j];
-		ex[np] = (struct shell_own){diff_known(a->wake, b->wake),
-					    diff_known(a->reap, b->reap),
-					    diff_known(a->serial, b->serial),
-					    diff_known(a->cpu, b->cpu),
-					    diff_known(a->faults, b->faults)};
-		pr[np++] = (struct shell_own){pair_known(a->wake, b->wake),
-					      pair_known(a->reap, b->reap),
-					      pair_known(a->serial, b->serial),
-					      pair_known(a->cpu, b->cpu),
-					      pair_known(a->faults, b->faults)};
-	}
 	const size_t so = offsetof(struct shell_own, serial),
 		     co = offsetof(struct shell_own, cpu),
 		     fo = offsetof(struct shell_own, faults);
 	bool known[3];
 	struct own_rules rules = {
-		own_rule_from(x, ex, pr, so, np, x->serial_sd, &known[0]),
-		own_rule_from(x, ex, pr, co, np, x->cpu_sd, &known[1]),
-		own_rule_from(x, ex, pr, fo, np, fmax(x->faults_sd, 1), &known[2]),
+		own_rule_from(x, s, so, x->serial_sd, &known[0]),
+		own_rule_from(x, s, co, x->cpu_sd, &known[1]),
+		own_rule_from(x, s, fo, fmax(x->faults_sd, 1), &known[2]),
 	};
-	free(ex);
-	free(pr);
 	/* what the JSON says is decided only from evidence */
 	if (x->cal.n_reap && known[0] && known[1]) {
 		r->shell_own_code[0] = rules.wall == OWN_BOUNDED;
