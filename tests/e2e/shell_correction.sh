@@ -231,9 +231,8 @@ test_shell_line_code_after_the_program_is_not_startup() {
 
 # Whether a line runs shell code of its own is decided from its typical
 # run when the benchmark ends: a line whose runs mostly start as the
-# calibration pairs made among them do has every run's own start-up
-# taken off, even
-# one that took far longer (a burst of the machine's load inside the
+# calibration pair made right after each does has every run's own
+# start-up taken off, even one that took far longer (a burst of the machine's load inside the
 # shell; here a loop of builtins in one run only, several ms).  Were that
 # run's excess kept, it would be the longest run by far, with the loop's
 # CPU time in its task-clock.
