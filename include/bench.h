@@ -82,6 +82,8 @@ struct bench_outcome {
 	bool exec_exact;      /* ptrace worked: clock and counters start at exec */
 	uint64_t order_seed;  /* seed of --order=shuffled (given or drawn), else 0 */
 	enum run_order order; /* the order the runs took (plan.order) */
+	bool split_by_state;  /* several state groups ran one after another
+				 (plan.split_by_state; results.h group) */
 };
 
 /*

@@ -63,6 +63,7 @@ struct cmp_bench {
 					NULL = not recorded per run */
 	size_t failed_runs;  /* runs with a non-zero exit code */
 	bool interrupted;
+	size_t group;        /* state group (results.h); 0 if not recorded */
 	double *run_index;   /* n_runs places among the invocation's runs
 				(runs.run_index), or NULL when not recorded */
 };

@@ -78,13 +78,24 @@ struct plan_bench {
 	char *setup, *prepare, *conclude, *cleanup;   /* NULL if none */
 	const char *output;       /* null|pipe|inherit|FILE (--output) */
 	bool is_reference;
+	/* Its state group: benchmarks whose --setup and --cleanup are the
+	 * same after substitution share one (numbered 0, 1, ... in plan
+	 * order of their first benchmark).  A run must follow its own
+	 * setup and precede its own cleanup, so only the benchmarks of one
+	 * group take turns; the groups run one after another. */
+	size_t group;
 };
 
 struct plan {
 	struct plan_bench *bench;
 	size_t n;
 	enum run_order order;     /* --order, as it applies to these
-				     benchmarks (one runs as sequential) */
+				     benchmarks: one benchmark, or one per
+				     state group, runs as sequential */
+	size_t n_groups;          /* state groups (plan_bench.group) */
+	bool split_by_state;      /* interleaving or shuffling was asked
+				     for, but several state groups run one
+				     after another */
 };
 
 /*
@@ -148,8 +159,12 @@ enum stop_reason planner_next(const struct plan_stop *stop, size_t n,
  * last: planner_steps_next() below.
  */
 struct planner_order;
+/* group[i]: benchmark i's state group (plan_bench.group), or group NULL
+ * for one group.  The groups take their turns one after another, in the
+ * order of their first benchmark: the next group starts when every
+ * benchmark of the one before is inactive, with a fresh round. */
 struct planner_order *planner_order_new(enum run_order order, size_t n,
-					uint64_t seed);
+					const size_t *group, uint64_t seed);
 void planner_order_free(struct planner_order *o);
 /* The benchmark that takes the next run, or -1 when none is active. */
 long planner_order_next(struct planner_order *o, const bool *active);
@@ -209,7 +224,8 @@ void planner_steps_init(struct planner_steps *it, long warmup,
 			const struct plan_bench *b);
 struct planner_step planner_steps_next(struct planner_steps *it);
 /* No more runs: cleanup says whether the cleanup is still wanted (not
- * after an interrupt). */
+ * after an interrupt).  A later call with cleanup false cancels a cleanup
+ * not begun yet. */
 void planner_steps_stop(struct planner_steps *it, bool cleanup);
 
 #endif

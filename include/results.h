@@ -123,6 +123,9 @@ struct bench_result {
 	double *started_s;
 	double *run_index;
 	bool interrupted;      /* stopped by Ctrl-C/SIGTERM before its last run */
+	size_t group;          /* its state group (plan_bench.group): only
+				  benchmarks of one group took turns, so
+				  only they are compared by rounds */
 	bool exec_exact;       /* every run measured from the exec stop */
 	char *stop_reason;     /* why adaptive running stopped, or NULL */
 };

@@ -905,7 +905,16 @@ static int record_history(const struct config *cfg, struct history *h,
  * runs. */
 static void warn_sequential(const struct plan *plan)
 {
-	if (plan->n > 1 && plan->order == ORDER_SEQUENTIAL)
+	/* Interleaving would run one benchmark in the state another's setup
+	 * made (README, "Run order"). */
+	if (plan->split_by_state && plan->order == ORDER_SEQUENTIAL)
+		diag_note("each benchmark has its own --setup or --cleanup, so "
+			  "each runs in turn, not interleaved with the others");
+	else if (plan->split_by_state)
+		diag_note("benchmarks with different --setup or --cleanup run in "
+			  "%zu groups, one after another; only those of one group "
+			  "are interleaved", plan->n_groups);
+	else if (plan->n > 1 && plan->order == ORDER_SEQUENTIAL)
 		diag_warning("--order sequential: each benchmark runs after the "
 			     "other, so a change in the machine's speed during the "
 			     "run reads as a difference between them; the intervals "

@@ -157,8 +157,8 @@ static void bench_compute(struct analysis_bench *b, const struct bench_result *r
 
 /* Base a against candidate b on metric m: the independent-samples
  * comparison, and the robust one (paired by rounds when the runs were
- * interleaved: run k of each was in round k, so the first min(na, nb)
- * pair up) that the verdict rests on.  Returns 0, or -1 when a side has no
+ * interleaved, which only benchmarks of one state group are: run k of
+ * each was in round k, so the first min(na, nb) pair up) that the verdict rests on.  Returns 0, or -1 when a side has no
  * value. */
 static int compare_one(const struct analysis *an, const struct bench_result *a,
 		       const struct bench_result *b, enum metric_id m,
@@ -174,7 +174,7 @@ static int compare_one(const struct analysis *an, const struct bench_result *a,
 	 * 2000-value sweep compares 2000 benchmarks on every metric. */
 	size_t k = a->n_runs < b->n_runs ? a->n_runs : b->n_runs;
 	size_t B = m == MET_WALL ? STATS_ROBUST_B : 0;
-	int rc = o->paired
+	int rc = o->paired && a->group == b->group
 		 ? stats_compare_robust_b(a->col[m], k, b->col[m], k, true,
 					  o->confidence, o->seed, B, &out->robust)
 		 : stats_compare_robust_b(a->col[m], a->n_runs, b->col[m],

@@ -471,6 +471,10 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	cJSON_AddItemToObjectCS(j, "command_line", str(r->command));
 	cJSON_AddItemToObjectCS(j, "name", str(r->name));
 	cJSON_AddBoolToObject(j, "interrupted", r->interrupted);
+	/* Only the benchmarks of one state group took turns (README, "Run
+	 * order"): said when there were several. */
+	if (d->outcome->split_by_state)
+		cJSON_AddItemToObjectCS(j, "state_group", num((double)r->group));
 	cJSON_AddBoolToObject(j, "exec_exact", r->exec_exact);
 	cJSON_AddBoolToObject(j, "via_shell", r->via_shell);
 	/* The calibration pairs its correction used (20 up front, one after

@@ -92,6 +92,8 @@ static void analyse(struct page *p, struct bench_outcome *o, struct export_conte
 	bool equal = true;
 	for (size_t i = 1; i < o->n; i++)
 		equal &= o->results[i]->n_runs == o->results[0]->n_runs;
+	for (size_t i = 0; i < o->n; i++)
+		o->split_by_state |= o->results[i]->group != 0;
 	if (!equal)
 		o->order = ORDER_SEQUENTIAL;
 	o->exec_exact = p->in[0].set->format == CMP_FMT_CBENCH;

@@ -153,17 +153,19 @@ static int choose_metric(const struct cmp_set *base, const struct cmp_set *new,
 }
 
 /* The robust comparison of a row's two sides (stats_robust.h): by rounds
- * when opt->paired (the first min(na, nb) runs), else independent.
+ * when opt->paired and both are of one state group (the first min(na, nb)
+ * runs), else independent.
  * Returns 0, or -1 when a side has no value. */
 static int robust_pair(const struct cmp_row *r, int m, const struct cmp_options *opt,
 		       struct stats_comparison *st)
 {
 	size_t na = r->base->n_runs, nb = r->new->n_runs;
-	if (opt->paired)
+	bool paired = opt->paired && r->base->group == r->new->group;
+	if (paired)
 		na = nb = na < nb ? na : nb;
 	struct stats_robust_cmp rob;
 	if (stats_compare_robust(r->base->col[m], na, r->new->col[m], nb,
-				 opt->paired, opt->confidence, opt->seed, &rob) != 0)
+				 paired, opt->confidence, opt->seed, &rob) != 0)
 		return -1;
 	memset(st, 0, sizeof *st);
 	stats_robust_as_comparison(&rob, st);

@@ -155,6 +155,7 @@ struct cmp_set *gate_from_results(struct bench_result *const *rs, size_t n,
 		for (size_t k = 0; k < r->n_runs; k++)
 			b->failed_runs += r->exit_codes[k] != 0;
 		b->interrupted = r->interrupted;
+		b->group = r->group;
 	}
 	return s;
 }
@@ -374,6 +375,10 @@ static int read_bench(struct reader *rd, const cJSON *item, size_t idx,
 			return -1;
 		const cJSON *intr = cJSON_GetObjectItemCaseSensitive(item, "interrupted");
 		b->interrupted = cJSON_IsTrue(intr);
+		const cJSON *grp = cJSON_GetObjectItemCaseSensitive(item, "state_group");
+		if (cJSON_IsNumber(grp) && grp->valuedouble >= 0 &&
+		    grp->valuedouble < (double)PLANNER_MAX_BENCHMARKS)
+			b->group = (size_t)grp->valuedouble;
 	}
 	const cJSON *codes = cJSON_GetObjectItemCaseSensitive(item, "exit_codes");
 	if (cJSON_IsArray(codes)) {

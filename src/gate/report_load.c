@@ -143,6 +143,7 @@ static struct bench_result *to_result(const struct cmp_bench *b)
 		results_set_run_info(r, NAN, b->run_index ? b->run_index[k] : NAN);
 	}
 	r->interrupted = b->interrupted;
+	r->group = b->group;
 	return r;
 }
 

@@ -440,6 +440,67 @@ static void disambiguate(struct plan *plan)
 	free(ix);
 }
 
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static int by_state_then_index(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct plan_bench *x = &sort_plan->bench[i], *y = &sort_plan->bench[j];
+	int c = (x->setup != NULL) - (y->setup != NULL);
+	if (c == 0 && x->setup)
+		c = strcmp(x->setup, y->setup);
+	if (c == 0)
+		c = (x->cleanup != NULL) - (y->cleanup != NULL);
+	if (c == 0 && x->cleanup)
+		c = strcmp(x->cleanup, y->cleanup);
+	return c ? c : (i > j) - (i < j);
+}
+
+static int by_first_index(const void *a, const void *b)
+{
+	const size_t *x = a, *y = b;   /* {first index, group} pairs */
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* plan_bench.group and plan->n_groups, in O(n log n) like disambiguate:
+ * sorted by (setup, cleanup), equal runs share a group, and the groups
+ * are then numbered by their first benchmark. */
+static void group_by_state(struct plan *plan)
+{
+	size_t n = plan->n, *ix = xcalloc(n ? n : 1, sizeof *ix);
+	size_t *first = xcalloc(2 * (n ? n : 1), sizeof *first);
+	size_t g = 0;
+	for (size_t i = 0; i < n; i++)
+		ix[i] = i;
+	sort_plan = plan;
+	qsort(ix, n, sizeof *ix, by_state_then_index);
+	sort_plan = NULL;
+	for (size_t p = 0; p < n; p++) {
+		struct plan_bench *b = &plan->bench[ix[p]];
+		const struct plan_bench *prev = p ? &plan->bench[ix[p - 1]] : NULL;
+		if (prev == NULL || !same_text(prev->setup, b->setup) ||
+		    !same_text(prev->cleanup, b->cleanup)) {
+			first[2 * g] = ix[p];   /* the lowest: sorted by index */
+			first[2 * g + 1] = g;
+			g++;
+		}
+		b->group = g - 1;
+	}
+	qsort(first, g, 2 * sizeof *first, by_first_index);
+	size_t *renum = xcalloc(g ? g : 1, sizeof *renum);
+	for (size_t k = 0; k < g; k++)
+		renum[first[2 * k + 1]] = k;
+	for (size_t i = 0; i < n; i++)
+		plan->bench[i].group = renum[plan->bench[i].group];
+	plan->n_groups = g;
+	free(renum);
+	free(first);
+	free(ix);
+}
+
 int planner_build(const struct plan_options *cfg, struct plan *plan,
 		  char *err, size_t errlen)
 {
@@ -494,10 +555,15 @@ int planner_build(const struct plan_options *cfg, struct plan *plan,
 	}
 	free(idx);
 	disambiguate(plan);
-	/* One benchmark runs the same in every order: sequential shows its
+	group_by_state(plan);
+	/* One benchmark runs the same in every order, and so do benchmarks
+	 * that each have a state of their own: sequential shows each
 	 * header before its runs. */
-	plan->order = cfg->order == ORDER_INTERLEAVED && plan->n == 1
-		      ? ORDER_SEQUENTIAL : cfg->order;
+	plan->order = cfg->order;
+	plan->split_by_state = cfg->order != ORDER_SEQUENTIAL && plan->n_groups > 1;
+	if ((plan->n == 1 && cfg->order == ORDER_INTERLEAVED) ||
+	    (plan->split_by_state && plan->n_groups == plan->n))
+		plan->order = ORDER_SEQUENTIAL;
 	rc = 0;
 out:
 	pvals_free(pv, np);
@@ -552,6 +618,8 @@ enum stop_reason planner_next(const struct plan_stop *cfg, size_t n,
 struct planner_order {
 	enum run_order order;
 	size_t n;
+	size_t *group;       /* NULL: one group */
+	size_t cur;          /* the group taking its turns */
 	size_t pos;          /* next slot of the round to look at */
 	bool backward;       /* interleaved: this round visits n-1 .. 0 */
 	size_t *round;       /* shuffled: this round's permutation */
@@ -592,12 +660,17 @@ static void new_round(struct planner_order *o)
 }
 
 struct planner_order *planner_order_new(enum run_order order, size_t n,
-					uint64_t seed)
+					const size_t *group, uint64_t seed)
 {
 	struct planner_order *o = xcalloc(1, sizeof *o);
 	o->order = order;
 	o->n = n;
 	o->state = seed;
+	if (group && n && order != ORDER_SEQUENTIAL) {
+		o->group = xcalloc(n, sizeof *o->group);
+		memcpy(o->group, group, n * sizeof *group);
+		o->cur = group[0];
+	}
 	if (order == ORDER_SHUFFLED) {
 		o->round = xcalloc(n ? n : 1, sizeof *o->round);
 		new_round(o);
@@ -610,20 +683,41 @@ void planner_order_free(struct planner_order *o)
 	if (o == NULL)
 		return;
 	free(o->round);
+	free(o->group);
 	free(o);
+}
+
+/* May benchmark i take a turn now: active and of the current group. */
+static bool eligible(const struct planner_order *o, const bool *active, size_t i)
+{
+	return active[i] && (o->group == NULL || o->group[i] == o->cur);
 }
 
 long planner_order_next(struct planner_order *o, const bool *active)
 {
+	long lowest = -1;
 	bool any = false;
-	for (size_t i = 0; i < o->n && !any; i++)
-		any = active[i];
-	if (!any)
+	for (size_t i = 0; i < o->n && !any; i++) {
+		if (active[i] && lowest < 0)
+			lowest = (long)i;
+		any = eligible(o, active, i);
+	}
+	if (lowest < 0)
 		return -1;
+	if (!any) {
+		/* The group is done: the earliest one left starts, in a
+		 * fresh round (every group before it is done, and the
+		 * lowest active benchmark is that group's first). */
+		o->cur = o->group[lowest];
+		o->pos = 0;
+		o->backward = false;
+		if (o->order == ORDER_SHUFFLED)
+			new_round(o);
+	}
 	switch (o->order) {
 	case ORDER_SEQUENTIAL:
 		for (size_t i = 0; i < o->n; i++)
-			if (active[i])
+			if (eligible(o, active, i))
 				return (long)i;
 		break;
 	case ORDER_INTERLEAVED:
@@ -634,7 +728,7 @@ long planner_order_next(struct planner_order *o, const bool *active)
 			}
 			size_t slot = o->pos++;
 			size_t i = o->backward ? o->n - 1 - slot : slot;
-			if (active[i])
+			if (eligible(o, active, i))
 				return (long)i;
 		}
 	case ORDER_SHUFFLED:
@@ -642,7 +736,7 @@ long planner_order_next(struct planner_order *o, const bool *active)
 			if (o->pos >= o->n)
 				new_round(o);
 			size_t i = o->round[o->pos++];
-			if (active[i])
+			if (eligible(o, active, i))
 				return (long)i;
 		}
 	}
@@ -739,8 +833,10 @@ struct planner_step planner_steps_next(struct planner_steps *it)
 
 void planner_steps_stop(struct planner_steps *it, bool cleanup)
 {
-	if (it->stopped)
+	if (it->stopped) {
+		it->cleanup = it->cleanup && cleanup;
 		return;
+	}
 	it->stopped = true;
 	it->cleanup = cleanup;
 }

@@ -1231,7 +1231,9 @@ struct bstate {
 	int out_fd;              /* for SPAWN_OUT_FD; owned by the ctx */
 	struct planner_steps steps;   /* where it is in setup, warmups, runs, ... */
 	bool started;            /* its START step ran (p may need freeing) */
-	bool ended;              /* bench_finish ran */
+	bool ended;              /* bench_end ran */
+	bool held;               /* ended, its cleanup waiting for the rest
+				    of its state group */
 	bool finished;           /* ended, or will never start */
 	bool report;             /* ended with results worth a report */
 	enum stop_reason why;
@@ -1788,13 +1790,12 @@ static int take_turn(struct ctx *x, struct bstate *s)
 }
 
 /*
- * After a benchmark's last run (or when it stops): cleanup unless
- * interrupted; its report is due unless it failed (bench_done sent now
- * when report_now, else by send_done).  why, if not NULL, becomes its stop
- * reason.  Returns rc, or the cleanup's failure.
+ * After a benchmark's last run (or when it stops): its results are final
+ * (why, if not NULL, becomes its stop reason) and no run of it follows.
+ * Its cleanup and report come with bench_cleanup, at once (bench_finish)
+ * or when the other benchmarks of its state group end too.
  */
-static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool report_now,
-			const char *why)
+static void bench_end(struct ctx *x, struct bstate *s, int rc, const char *why)
 {
 	struct bench_result *r = s->r;
 	shell_recorrect(x, s);
@@ -1816,6 +1817,18 @@ static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool report_now
 		r->interrupted = true;
 	s->report = rc != -1;
 	planner_steps_stop(&s->steps, rc != -2);
+	s->ended = true;
+}
+
+/* An ended benchmark's cleanup, unless interrupted (interrupted: none,
+ * even if it was held), and its report (bench_done sent now when
+ * report_now, else by send_done).  Returns rc, or the cleanup's
+ * failure. */
+static int bench_cleanup(struct ctx *x, struct bstate *s, int rc, bool report_now,
+			 bool interrupted)
+{
+	if (interrupted)
+		planner_steps_stop(&s->steps, false);
 	struct planner_step st;
 	while ((st = planner_steps_next(&s->steps)).kind != PLANNER_STEP_DONE) {
 		int c = do_step(x, s, st);   /* the cleanup, if due */
@@ -1823,10 +1836,20 @@ static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool report_now
 			rc = c;
 	}
 	if (report_now && x->ev.bench_done)
-		x->ev.bench_done(x->ev.arg, s->index, r, s->report);
+		x->ev.bench_done(x->ev.arg, s->index, s->r, s->report);
 	prepared_free(&s->p);
-	s->ended = s->finished = true;
+	s->held = false;
+	s->finished = true;
 	return rc;
+}
+
+/* bench_end and bench_cleanup at once.  Returns rc, or the cleanup's
+ * failure. */
+static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool report_now,
+			const char *why)
+{
+	bench_end(x, s, rc, why);
+	return bench_cleanup(x, s, rc, report_now, rc == -2);
 }
 
 /* Interleaved and shuffled: bench_done for the finished benchmarks in plan
@@ -1853,6 +1876,7 @@ static void new_result(struct ctx *x, struct bench_outcome *out,
 {
 	const struct plan_bench *b = s->b;
 	s->r = results_new(b->name, b->command, b->params, b->n_params);
+	s->r->group = b->group;
 	enable_metrics(x, s->r);
 	out->results[s->index] = s->r;
 	out->n = s->index + 1;
@@ -1869,6 +1893,8 @@ struct loop {
 	struct bench_outcome *out;
 	size_t n_active;              /* benchmarks still running */
 	size_t round_runs, round_size; /* interleaved: runs into this round */
+	size_t *group_left;           /* per state group: benchmarks not
+					 ended yet */
 };
 
 /*
@@ -1938,7 +1964,9 @@ static void stop_all(struct ctx *x, struct loop *l, long failed, int rc)
 	snprintf(why, sizeof why, "stopped early: benchmark %ld failed",
 		 failed + 1);
 	for (size_t k = 0; k < l->n; k++)
-		if (l->st[k].started && !l->st[k].finished)
+		if (l->st[k].held)
+			bench_cleanup(x, &l->st[k], 0, l->seq, rc == -2);
+		else if (l->st[k].started && !l->st[k].finished)
 			bench_finish(x, &l->st[k], rc == -2 ? -2 : 0, l->seq,
 				     rc == -2 ? NULL : why);
 	if (!l->seq) {
@@ -1949,6 +1977,33 @@ static void stop_all(struct ctx *x, struct loop *l, long failed, int rc)
 	}
 	if (x->ev.results)
 		x->ev.results(x->ev.arg, l->out);
+}
+
+/*
+ * s ended (rc: how).  Its cleanup waits while other benchmarks of its
+ * state group still take runs, since those runs must happen in the state
+ * the group's setup made; the last of the group brings every held one's
+ * cleanup, in plan order.  A failure or an interrupt does not wait
+ * (stop_all ends the rest).  Returns rc, or a cleanup's failure.
+ */
+static int finish_in_group(struct ctx *x, struct loop *l, struct bstate *s,
+			   int rc)
+{
+	size_t g = s->b->group;
+	l->group_left[g]--;
+	if (rc != 0 || l->seq)
+		return bench_finish(x, s, rc, l->seq, NULL);
+	bench_end(x, s, rc, NULL);
+	s->held = true;
+	if (l->group_left[g] > 0)
+		return 0;
+	for (size_t k = 0; k < l->n; k++)
+		if (l->st[k].held && l->st[k].b->group == g) {
+			int c = bench_cleanup(x, &l->st[k], 0, false, false);
+			if (c != 0 && rc == 0)
+				rc = c;
+		}
+	return rc;
 }
 
 /*
@@ -1975,7 +2030,14 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 			l->st[i].hint = progress_total(&cfg->stop, l->st[i].r, l->st[i].cost_s);
 			l->total_hint += l->st[i].hint;
 		}
-	struct planner_order *ord = planner_order_new(l->out->order, n, seed);
+	size_t *group = xcalloc(n ? n : 1, sizeof *group);
+	l->group_left = xcalloc(n ? n : 1, sizeof *l->group_left);
+	for (size_t i = 0; i < n; i++) {
+		group[i] = l->st[i].b->group;
+		l->group_left[group[i]]++;
+	}
+	struct planner_order *ord = planner_order_new(l->out->order, n, group, seed);
+	free(group);
 	long failed = -1;
 	for (;;) {
 		long i = planner_order_next(ord, active);
@@ -1994,7 +2056,7 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 		if (more)
 			continue;
 		active[i] = false;
-		rc = bench_finish(x, s, rc, l->seq, NULL);
+		rc = finish_in_group(x, l, s, rc);
 		after_bench(x, l);
 		if (rc != 0) {
 			failed = i;
@@ -2009,6 +2071,7 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 	for (size_t i = 0; i < n; i++)
 		if (l->st[i].started && !l->st[i].finished)
 			prepared_free(&l->st[i].p);
+	free(l->group_left);
 	free(active);
 	return rc;
 }
@@ -2363,6 +2426,7 @@ void bench_run(struct bench_runner *br, struct bench_outcome *out)
 	struct loop l = {.st = br->st, .n = br->plan->n,
 			 .seq = br->plan->order == ORDER_SEQUENTIAL, .out = out};
 	out->order = br->plan->order;
+	out->split_by_state = br->plan->split_by_state;
 	int rc = run_all(x, &l, br->seed);
 	if (rc == -2) {
 		int sig = spawn_stop_signal();

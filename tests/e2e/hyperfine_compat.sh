@@ -459,6 +459,76 @@ test_hf_order_parameter_values() {
 		"1a|1a|2a|2a|3a|3a|1b|1b|2b|2b|3b|3b|"
 }
 
+# Every case of hyperfine 1.20's tests/execution_order_tests.rs, run with
+# --order sequential (hyperfine's order) and compared line for line; then
+# the same invocation in the default order, where the log must hold the
+# same lines (as many runs and hooks) and every run must follow a setup
+# with no cleanup between: a benchmark's runs happen in the state its own
+# setup made, before its own cleanup.  Commands are `echo WORD >> log`.
+e() { printf 'echo %s >> log' "$1"; }
+hf_order_case() {
+	local want=$1
+	shift
+	rm -f log
+	expect_eq "sequential" "$(hooks_log "$@")" "$want"
+	sort log >seq.sorted
+	rm -f log
+	cb "$@" >out 2>err || fail "default order: exit $?: $(cat err)"
+	sort log | cmp -s - seq.sorted ||
+		fail "default order ran other steps: $(tr '\n' '|' <log)"
+	awk '/^setup/ { s = 1; next } /^cleanup/ { s = 0; next }
+	     /^(prepare|conclude)/ { next }
+	     had_setup && !s { print "run outside its setup: " NR ": " $0; bad = 1 }
+	     END { exit bad }' had_setup="$(grep -c '^setup' seq.sorted)" log ||
+		fail "default order: $(tr '\n' '|' <log)"
+}
+
+test_hf_order_execution_order_tests_rs() {
+	hf_order_case "command 1|command 2|" -r 1 "$(e 'command 1')" "$(e 'command 2')"
+	hf_order_case "command 1|command 1|command 2|command 2|" -r 2 \
+		"$(e 'command 1')" "$(e 'command 2')"
+	hf_order_case "command 1|command 1|command 1|command 1|command 1|" -r 2 -w 3 \
+		"$(e 'command 1')"
+	hf_order_case "setup|command 1|command 1|setup|command 2|command 2|" -r 2 \
+		-s "$(e setup)" "$(e 'command 1')" "$(e 'command 2')"
+	hf_order_case "prepare|command 1|prepare|command 1|prepare|command 2|prepare|command 2|" \
+		-r 2 -p "$(e prepare)" "$(e 'command 1')" "$(e 'command 2')"
+	hf_order_case "command 1|conclude|command 1|conclude|command 2|conclude|command 2|conclude|" \
+		-r 2 -C "$(e conclude)" "$(e 'command 1')" "$(e 'command 2')"
+	hf_order_case "prepare|command 1|prepare|command 1|prepare|command 1|prepare|command 2|prepare|command 2|prepare|command 2|" \
+		-w 2 -r 1 -p "$(e prepare)" "$(e 'command 1')" "$(e 'command 2')"
+	hf_order_case "command 1|conclude|command 1|conclude|command 1|conclude|command 2|conclude|command 2|conclude|command 2|conclude|" \
+		-w 2 -r 1 -C "$(e conclude)" "$(e 'command 1')" "$(e 'command 2')"
+	hf_order_case "command 1|command 1|cleanup|command 2|command 2|cleanup|" -r 2 \
+		-c "$(e cleanup)" "$(e 'command 1')" "$(e 'command 2')"
+	hf_order_case "setup|prepare|command1|conclude|prepare|command1|conclude|prepare|command1|conclude|cleanup|setup|prepare|command2|conclude|prepare|command2|conclude|prepare|command2|conclude|cleanup|" \
+		-w 1 -r 2 -s "$(e setup)" -p "$(e prepare)" -C "$(e conclude)" \
+		-c "$(e cleanup)" "$(e command1)" "$(e command2)"
+	hf_order_case "command 1|command 1|command 2|command 2|command 3|command 3|" -r 2 \
+		-L number 1,2,3 "$(e 'command {number}')"
+	hf_order_case "reference|command 1|command 2|" -r 1 --reference "$(e reference)" \
+		"$(e 'command 1')" "$(e 'command 2')"
+	hf_order_case "reference|reference|command 1|command 1|command 2|command 2|command 3|command 3|" \
+		-r 2 --reference "$(e reference)" -L number 1,2,3 "$(e 'command {number}')"
+	hf_order_case "command 1|command 1|command 2|" -r 1 --reference "$(e 'command 1')" \
+		"$(e 'command 1')" "$(e 'command 2')"
+	local one="prepare|X|conclude|prepare|X|conclude|prepare|X|conclude|"
+	hf_order_case "setup|${one//X/reference}cleanup|setup|${one//X/command1}cleanup|setup|${one//X/command2}cleanup|" \
+		-w 1 -r 2 -s "$(e setup)" -p "$(e prepare)" --reference "$(e reference)" \
+		-C "$(e conclude)" -c "$(e cleanup)" "$(e command1)" "$(e command2)"
+	local sep="prepareN|commandN|concludeN|"
+	sep="$sep$sep$sep"
+	hf_order_case "setup|${sep//N/1}cleanup|setup|${sep//N/2}cleanup|" \
+		-w 1 -r 2 -s "$(e setup)" -c "$(e cleanup)" \
+		-p "$(e prepare1)" -C "$(e conclude1)" "$(e command1)" \
+		-p "$(e prepare2)" -C "$(e conclude2)" "$(e command2)"
+	hf_order_case "setup|${sep//N/ref}cleanup|setup|${sep//N/1}cleanup|setup|${sep//N/2}cleanup|" \
+		-w 1 -r 2 -s "$(e setup)" -c "$(e cleanup)" \
+		-p "$(e prepareref)" --reference "$(e commandref)" -C "$(e concluderef)" \
+		-p "$(e prepare1)" -C "$(e conclude1)" "$(e command1)" \
+		-p "$(e prepare2)" -C "$(e conclude2)" "$(e command2)"
+}
+
 test_hf_default_order_interleaves() {
 	cb -r 2 'echo a >> log' 'echo b >> log' >out 2>err || fail "exit $?"
 	expect_eq "one run of each in turn, every other round reversed" \

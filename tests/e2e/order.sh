@@ -190,3 +190,44 @@ PY
 	expect_grep "no ratio" '^  the ratio of b to a: not measured \(in 1 invocation, 2 needed\)$' one.out
 	expect_grep "the default order named" "^carry-over: 'a', 'b' run directly, interleaved \(the default order\); 1 invocation of 8 rounds;" one.out
 }
+
+# A benchmark's runs happen in the state its own --setup made (issue 37):
+# setups that differ after substitution split the interleaving, so the
+# runs of 'cat state (v = a)' read "a", never "b".
+test_each_benchmark_runs_after_its_own_setup() {
+	cb -r 3 -L v a,b --setup 'echo {v} > state' --show-output \
+		--export-json o.json 'cat state' >out 2>err || fail "exit $?: $(cat err)"
+	expect_eq "what the runs read" "$(grep -xE '[ab]' out | tr '\n' ' ')" "a a a b b b "
+	expect_grep "said once, before the runs" '^cbench: note: each benchmark has its own --setup or --cleanup, so each runs in turn' err
+	expect_eq "JSON order" "$(jq -r .context.options.order o.json)" sequential
+	# One setup for both: interleaved as before, no note.
+	cb -r 2 --setup 'echo x > state' 'cat state' 'wc -c state' >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_no_grep "no note" 'own --setup' err
+}
+
+# Groups: the benchmarks of one value share a setup and a cleanup, so they
+# take turns with each other; the cleanup of a group waits for the last
+# of its runs; only benchmarks of one group are compared by rounds.
+test_state_groups_interleave_within_and_clean_up_after() {
+	cb -r 2 -L v a,b --setup 'echo {v} > state; echo setup-{v} >> log' \
+		--cleanup 'echo cleanup-{v} >> log; rm -f state' --export-json o.json \
+		'sh -c "echo x-\$(cat state) >> log"' 'sh -c "echo y-\$(cat state) >> log"' \
+		>out 2>err || fail "exit $?: $(cat err)"
+	expect_eq "log" "$(tr '\n' ' ' <log)" \
+		"setup-a x-a setup-a y-a y-a x-a cleanup-a cleanup-a setup-b x-b setup-b y-b y-b x-b cleanup-b cleanup-b "
+	expect_grep "note" '^cbench: note: benchmarks with different --setup or --cleanup run in 2 groups, one after another' err
+	expect_eq "JSON groups" "$(jq -c '[.results[].state_group]' o.json)" "[0,0,1,1]"
+	expect_eq "JSON order" "$(jq -r .context.options.order o.json)" interleaved
+	# Paired within a group, independent across groups (results 0, 1 are
+	# group 0; 2, 3 group 1).
+	jq -r '.comparisons[] | select(.metric == "wall_time") |
+		"\(.reference) \(.candidate) \(.paired)"' o.json >cmps
+	[ -s cmps ] || fail "no comparisons"
+	while read -r a b p; do
+		want=false
+		[ $((a / 2)) = $((b / 2)) ] && want=true
+		[ "$p" = "$want" ] || fail "benchmarks $a and $b: paired $p: $(cat cmps)"
+	done <cmps
+	grep -q ' true$' cmps || fail "none paired: $(cat cmps)"
+}

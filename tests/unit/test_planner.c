@@ -370,7 +370,7 @@ static size_t drive(enum run_order order, uint64_t seed, const size_t *runs,
 	size_t done[16] = {0}, len = 0;
 	for (size_t i = 0; i < n; i++)
 		active[i] = runs[i] > 0;
-	struct planner_order *o = planner_order_new(order, n, seed);
+	struct planner_order *o = planner_order_new(order, n, NULL, seed);
 	long i;
 	while (len < max && (i = planner_order_next(o, active)) >= 0) {
 		seq[len++] = i;
@@ -472,7 +472,7 @@ static void order_shuffled_skips_finished(void)
 	CHECK(count[0] == 1 && count[1] == 3 && count[2] == 2);
 	/* Rounds: the last run of a benchmark ends its participation. */
 	bool none[3] = {false, false, false};
-	struct planner_order *o = planner_order_new(ORDER_SHUFFLED, 3, 7);
+	struct planner_order *o = planner_order_new(ORDER_SHUFFLED, 3, NULL, 7);
 	CHECK(planner_order_next(o, none) == -1);
 	planner_order_free(o);
 	planner_order_free(NULL);
@@ -629,7 +629,7 @@ static void steps_interleaved(void)
 	struct plan_stop stop = cli_plan_stop(&cfg);
 	for (size_t i = 0; i < 2; i++)
 		planner_steps_init(&it[i], cfg.warmup, &p.bench[i]);
-	struct planner_order *o = planner_order_new(cfg.order, 2, 0);
+	struct planner_order *o = planner_order_new(cfg.order, 2, NULL, 0);
 	long i;
 	while ((i = planner_order_next(o, active)) >= 0) {
 		struct planner_step st;
@@ -657,6 +657,92 @@ static void steps_interleaved(void)
 	cli_free(&cfg);
 }
 
+/* State groups: benchmarks with the same --setup and --cleanup after
+ * substitution share one, numbered by their first benchmark; with several
+ * groups the order is split (all different: sequential). */
+static void state_groups(void)
+{
+	struct config cfg;
+	struct plan p;
+	char err[256];
+	/* -s per command: x, y, x; the groups are {0, 2} and {1}. */
+	const char *a[] = {"cbench", "-s", "x", "-s", "y", "-s", "x", "a", "b", "c",
+			   NULL};
+	CHECK(build(a, &cfg, &p, err, sizeof err) == 0);
+	CHECK(p.n_groups == 2 && p.split_by_state);
+	CHECK(p.bench[0].group == 0 && p.bench[1].group == 1 && p.bench[2].group == 0);
+	CHECK(p.order == ORDER_INTERLEAVED);
+	planner_free(&p);
+	cli_free(&cfg);
+	/* The setup uses the parameter: one group per value, so the
+	 * benchmarks run one after another. */
+	const char *b[] = {"cbench", "-L", "v", "1,2", "-s", "make V={v}", "-c",
+			   "rm x", "prog", NULL};
+	CHECK(build(b, &cfg, &p, err, sizeof err) == 0);
+	CHECK(p.n_groups == 2 && p.split_by_state);
+	CHECK(p.order == ORDER_SEQUENTIAL);
+	planner_free(&p);
+	cli_free(&cfg);
+	/* Same setup, cleanups differ: the cleanup tells them apart. */
+	const char *c[] = {"cbench", "-s", "s", "-c", "c1", "-c", "c2", "a", "b", NULL};
+	CHECK(build(c, &cfg, &p, err, sizeof err) == 0);
+	CHECK(p.n_groups == 2);
+	planner_free(&p);
+	cli_free(&cfg);
+	/* One setup for every command: one group, interleaved as before. */
+	const char *d[] = {"cbench", "-L", "v", "1,2", "-s", "make", "prog {v}",
+			   "other {v}", NULL};
+	CHECK(build(d, &cfg, &p, err, sizeof err) == 0);
+	CHECK(p.n_groups == 1 && !p.split_by_state && p.order == ORDER_INTERLEAVED);
+	planner_free(&p);
+	cli_free(&cfg);
+	/* --order sequential asked for: nothing split. */
+	const char *e[] = {"cbench", "--order", "sequential", "-s", "x", "-s", "y",
+			   "a", "b", NULL};
+	CHECK(build(e, &cfg, &p, err, sizeof err) == 0);
+	CHECK(p.n_groups == 2 && !p.split_by_state && p.order == ORDER_SEQUENTIAL);
+	planner_free(&p);
+	cli_free(&cfg);
+}
+
+/* The order iterator with groups: a group's benchmarks take turns, the
+ * next group starts (with a fresh round) when the last of one ends. */
+static void order_grouped(void)
+{
+	const size_t group[] = {0, 1, 0, 1};
+	const enum run_order orders[] = {ORDER_INTERLEAVED, ORDER_SHUFFLED};
+	for (size_t k = 0; k < 2; k++) {
+		bool active[4] = {true, true, true, true};
+		size_t done[4] = {0}, runs[4] = {2, 3, 3, 1};
+		long seq[16];
+		size_t len = 0;
+		struct planner_order *o = planner_order_new(orders[k], 4, group, 5);
+		long i;
+		while (len < 16 && (i = planner_order_next(o, active)) >= 0) {
+			seq[len++] = i;
+			if (++done[i] >= runs[i])
+				active[i] = false;
+		}
+		planner_order_free(o);
+		CHECK(len == 9);
+		/* group 0 (benchmarks 0 and 2: 5 runs) entirely first */
+		for (size_t j = 0; j < len; j++)
+			CHECK(group[seq[j]] == (j < 5 ? 0 : 1));
+		if (k == 0) {
+			const long want[] = {0, 2, 2, 0, 2, 1, 3, 1, 1};
+			CHECK(seq_is(seq, len, want, 9));
+		}
+	}
+	/* Sequential ignores the groups: plan order. */
+	bool active[3] = {true, true, true};
+	const size_t g3[] = {0, 1, 0};
+	struct planner_order *o = planner_order_new(ORDER_SEQUENTIAL, 3, g3, 0);
+	CHECK(planner_order_next(o, active) == 0);
+	active[0] = false;
+	CHECK(planner_order_next(o, active) == 1);
+	planner_order_free(o);
+}
+
 int main(void)
 {
 	RUN(scan_integers);
@@ -676,6 +762,8 @@ int main(void)
 	RUN(order_interleaved);
 	RUN(order_shuffled);
 	RUN(order_shuffled_skips_finished);
+	RUN(state_groups);
+	RUN(order_grouped);
 	RUN(stop_rules);
 	RUN(steps_without_hooks);
 	RUN(steps_with_every_hook);
