@@ -43,7 +43,8 @@ struct param_spec {
  * cli_layers.h; the names are struct config's). */
 struct plan_options {
 	struct strlist commands;       /* in command-line order */
-	struct strlist names;          /* -n, by command */
+	struct strlist names;          /* -n, by command, the --reference
+					  not counted */
 	const struct param_spec *params;
 	size_t n_params;
 	/* the hooks: none, one for every command, or one per command */

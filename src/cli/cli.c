@@ -172,8 +172,9 @@ const struct cli_option cli_options[] = {
 	 .arity = ARG_ONE, .kind = KIND_LIST, .arg_name = "NAME",
 	 .scope = SCOPE_RUN, .off = OFF(names),
 	 .help = "Display name of a command: names go to the commands in "
-		 "order, the --reference first, wherever -n stands (the first -n "
-		 "names the first command); at most one per command."},
+		 "order, wherever -n stands (the first -n names the first "
+		 "command; never the --reference, which --reference-name "
+		 "names); at most one per command."},
 	{.id = OPT_REFERENCE, .long_name = "reference", .arity = ARG_ONE,
 	 .kind = KIND_COMMAND, .arg_name = "CMD", .completion = "command",
 	 .scope = SCOPE_RUN, .off = OFF(reference),
@@ -330,7 +331,7 @@ const struct cli_option cli_options[] = {
 	 .arity = ARG_ONE, .kind = KIND_SPECIAL, .arg_name = "NAME",
 	 .scope = SCOPE_RUN, .handler = do_reference_name,
 	 .help = "Display name of the --reference command (hyperfine 1.20's "
-		 "option); -n names then go to the other commands."},
+		 "option; -n names only the other commands)."},
 	/* hyperfine's hidden name of --min-time: listed here, since --help
 	 * lists every hyperfine option cbench accepts. */
 	{.id = OPT_MIN_BENCH_TIME, .long_name = "min-benchmarking-time",
@@ -1381,13 +1382,14 @@ static int validate(struct cli_state *st)
 	if (cfg->reference_name && !cfg->reference)
 		USAGE("--reference-name needs --reference CMD");
 	size_t ncmd = cfg->commands.n + (cfg->reference ? 1 : 0);
-	/* With --reference-name, -n names only the other commands. */
-	size_t nnamed = ncmd - (cfg->reference_name ? 1 : 0);
-	if (cfg->names.n > nnamed)
-		USAGE("%zu command names (-n) given for %zu command%s%s",
-		      cfg->names.n, nnamed, nnamed == 1 ? "" : "s",
-		      cfg->reference_name ? " (--reference-name names the "
-		      "reference)" : "");
+	/* hyperfine 1.19's rule: -n names the commands other than the
+	 * --reference, which only --reference-name names; its message. */
+	if (cfg->names.n > cfg->commands.n)
+		USAGE("too many --command-name options: expected %zu at most "
+		      "(-n given %zu times for %zu command%s%s)", cfg->commands.n,
+		      cfg->names.n, cfg->commands.n,
+		      cfg->commands.n == 1 ? "" : "s", cfg->reference
+		      ? " besides --reference, which --reference-name names" : "");
 	const struct {
 		const struct strlist *l;
 		const char *opt;

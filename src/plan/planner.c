@@ -324,11 +324,12 @@ static const char *per_command(const struct strlist *l, size_t i)
 	return l->n == 1 ? l->v[0] : l->v[i];
 }
 
-/* The -n name of command ci (0 is the --reference if there is one), or
- * NULL: with --reference-name, the -n names go to the other commands. */
+/* The given name of command ci (0 is the --reference if there is one),
+ * or NULL.  As in hyperfine 1.19 and later, the -n names go to the other
+ * commands in order and only --reference-name names the reference. */
 static const char *given_name(const struct plan_options *cfg, size_t ci)
 {
-	if (cfg->reference && cfg->reference_name) {
+	if (cfg->reference) {
 		if (ci == 0)
 			return cfg->reference_name;
 		ci--;
@@ -344,7 +345,7 @@ static int check_reference(const struct plan_options *cfg, const struct pvals *p
 		const char *what, *text;
 	} t[] = {
 		{"command", cfg->reference},
-		{"-n/--command-name", given_name(cfg, 0)},
+		{"--reference-name", given_name(cfg, 0)},
 		{"--setup", per_command(&cfg->setup, 0)},
 		{"--prepare", per_command(&cfg->prepare, 0)},
 		{"--conclude", per_command(&cfg->conclude, 0)},

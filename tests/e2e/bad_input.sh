@@ -73,7 +73,7 @@ command 1 is empty                       | ''
 command 2 is empty                       | 'touch ran' '   '
 no command to benchmark                  |
 no command to benchmark                  | -r 3
-2 command names \(-n\) given for 1 command | -n a -n b 'touch ran'
+too many --command-name options: expected 1 at most | -n a -n b 'touch ran'
 --setup given 2 times for 3 commands     | --setup true --setup true 'touch ran' 'touch ran' 'touch ran'
 --output given 2 times for 1 command     | --output=null --output=pipe 'touch ran'
 --show-output cannot be combined with --output | --show-output --output=out.txt 'touch ran'

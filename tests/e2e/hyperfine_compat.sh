@@ -322,7 +322,7 @@ test_hf_can_run_commands_without_a_shell() {
 test_hf_fails_with_wrong_number_of_command_names() {
 	cb --command-name=a --command-name=b 'echo a' >out 2>err
 	expect_eq "exit" "$?" 2
-	expect_grep "message" 'command names \(-n\) given for 1 command' err
+	expect_grep "message" '^cbench: error: too many --command-name options: expected 1 at most' err
 }
 
 test_hf_prepare_once_or_per_command() {

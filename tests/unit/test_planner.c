@@ -287,12 +287,13 @@ static void hooks_per_command_and_outputs(void)
 	cli_free(&cfg);
 }
 
-/* The reference comes first, takes the first -n and the first of each
- * per-command hook, and is not parameterised. */
+/* The reference comes first, takes the first of each per-command hook,
+ * and is not parameterised; -n names only the other commands and
+ * --reference-name the reference (hyperfine 1.19's rule). */
 static void reference_first(void)
 {
-	const char *a[] = {"cbench", "--reference", "old", "-n", "OLD", "-n",
-			   "new {k}", "-s", "s0", "-s", "s1 {k}", "-L", "k", "1,2",
+	const char *a[] = {"cbench", "--reference", "old", "-n", "new {k}",
+			   "-s", "s0", "-s", "s1 {k}", "-L", "k", "1,2",
 			   "new {k}", NULL};
 	struct config cfg;
 	struct plan p;
@@ -300,13 +301,23 @@ static void reference_first(void)
 	CHECK(build(a, &cfg, &p, err, sizeof err) == 0);
 	CHECK(p.n == 3);
 	CHECK(p.bench[0].is_reference);
-	CHECK_STR(p.bench[0].name, "OLD");
+	CHECK_STR(p.bench[0].name, "old");
 	CHECK_STR(p.bench[0].command, "old");
 	CHECK_STR(p.bench[0].setup, "s0");
 	CHECK(p.bench[0].n_params == 0);
 	CHECK(!p.bench[1].is_reference);
 	CHECK_STR(p.bench[1].name, "new 1");
 	CHECK_STR(p.bench[2].setup, "s1 2");
+	planner_free(&p);
+	cli_free(&cfg);
+
+	const char *b[] = {"cbench", "--reference", "old", "-n", "A",
+			   "--reference-name", "OLD", "-n", "B", "c1", "c2", NULL};
+	CHECK(build(b, &cfg, &p, err, sizeof err) == 0);
+	CHECK(p.n == 3);
+	CHECK_STR(p.bench[0].name, "OLD");
+	CHECK_STR(p.bench[1].name, "A");
+	CHECK_STR(p.bench[2].name, "B");
 	planner_free(&p);
 	cli_free(&cfg);
 }
