@@ -262,8 +262,9 @@ static void exec_error(struct ctx *x, long bench, const char *hook,
 		break;
 	case ENOEXEC:
 		m.kind = BENCH_MSG_EXEC_FORMAT;
-		say(x, m, "%scommand '%s' is not an executable (exec format error)",
-		    what, prog);
+		say(x, m, "%scommand '%s' is not an executable (exec format error): "
+		    "a binary for another machine, or data, not a script "
+		    "/bin/sh could run", what, prog);
 		break;
 	default:
 		say(x, m, "%scommand '%s' cannot be executed: %s", what, prog,
