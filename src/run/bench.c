@@ -610,17 +610,20 @@ static int run_hook(struct ctx *x, long bench, const char *kind,
 	return -1;
 }
 
-/* Is this exit status one the user asked to ignore? */
+/* Is this exit status one the user asked to ignore?  A run killed by
+ * signal N has hyperfine's exit code 128 + N (its -i=137 ignores a
+ * SIGKILL). */
 static bool ignored(const struct bench_options *cfg, const struct spawn_result *r)
 {
 	if (!cfg->ignore_failure)
 		return false;
 	if (cfg->ignore_codes == NULL)
 		return true;
-	if (r->outcome != SPAWN_EXITED)
+	if (r->outcome != SPAWN_EXITED && r->outcome != SPAWN_SIGNALED)
 		return false;
+	int code = r->outcome == SPAWN_SIGNALED ? 128 + r->code : r->code;
 	for (size_t i = 0; i < cfg->n_ignore_codes; i++)
-		if (cfg->ignore_codes[i] == r->code)
+		if (cfg->ignore_codes[i] == code)
 			return true;
 	return false;
 }

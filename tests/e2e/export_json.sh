@@ -146,3 +146,20 @@ PY
 	expect_eq "--baseline --require-all: exit" "$?" 2
 	[ ! -e ran.txt ] || fail "ran with a refused baseline"
 }
+
+# hyperfine's exit_codes (src/util/exit_code.rs): a run killed by signal N
+# is 128 + N, as a shell's $? says; cbench's own per-run exit_code stays
+# null there (the process had none) with signal naming it, in the JSON
+# and in --export-csv-runs alike.
+test_exit_codes_of_killed_runs_as_hyperfine() {
+	cb -r 2 -i --export-json k.json --export-csv-runs k.csv \
+		'sh -c "kill -9 \$\$"' "$HELPERS/crash segv" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_eq "exit_codes" "$(jq -c '[.results[].exit_codes]' k.json)" "[[137,137],[139,139]]"
+	expect_eq "runs.exit_code" "$(jq -c '[.results[].runs.exit_code]' k.json)" \
+		"[[null,null],[null,null]]"
+	expect_eq "runs.signal" "$(jq -c '[.results[].runs.signal]' k.json)" \
+		'[["SIGKILL","SIGKILL"],["SIGSEGV","SIGSEGV"]]'
+	expect_eq "CSV exit_code and signal" "$(cut -d, -f5,6 k.csv | sort -u | tr '\n' ' ')" \
+		',SIGKILL ,SIGSEGV exit_code,signal '
+}
