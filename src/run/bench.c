@@ -688,9 +688,10 @@ static int check_run(struct ctx *x, long bench, const struct plan_bench *b,
 		if (ignored(x->cfg, r))
 			return 1;
 		m.kind = BENCH_MSG_RUN_SIGNALED;
-		say(x, m, "command '%s' terminated by signal %s (%s) in %s%s",
-		    b->command, spawn_signal_name(r->code), strsignal(r->code),
-		    run_name, output_hint(b));
+		say(x, m, "command '%s' terminated by signal %s (%s) in %s; "
+		    "use -i/--ignore-failure to keep going%s", b->command,
+		    spawn_signal_name(r->code), strsignal(r->code), run_name,
+		    output_hint(b));
 		return -1;
 	case SPAWN_STOPPED:
 		m.kind = BENCH_MSG_RUN_STOPPED;

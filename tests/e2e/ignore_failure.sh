@@ -5,7 +5,7 @@
 test_crash_reported_by_signal_name() {
 	cb -r 3 "$HELPERS/crash segv" >out 2>err
 	expect_eq "exit code" "$?" 1
-	expect_grep "message" "terminated by signal SIGSEGV \(Segmentation fault\) in run 1" err
+	expect_grep "message" "terminated by signal SIGSEGV \(Segmentation fault\) in run 1; use -i/--ignore-failure to keep going, or --show-output to see its error output$" err
 }
 
 test_nonzero_exit_stops() {
