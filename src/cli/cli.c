@@ -203,7 +203,9 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_INPUT, .long_name = "input", .arity = ARG_ONE,
 	 .kind = KIND_FILE, .arg_name = "FILE", .completion = "file",
 	 .scope = SCOPE_RUN, .show_def = DEF_TEXT, .def_text = "/dev/null",
-	 .off = OFF(input), .help = "Feed FILE to the command's stdin"},
+	 .off = OFF(input), .help = "Feed FILE to the command's stdin; null "
+				    "(hyperfine's keyword) is /dev/null, ./null "
+				    "a file named null"},
 	{.id = OPT_OUTPUT, .long_name = "output", .arity = ARG_ONE,
 	 .kind = KIND_SPECIAL, .arg_name = "WHERE", .values = output_values,
 	 .completion = "file", .scope = SCOPE_RUN, .show_def = DEF_TEXT,
@@ -1345,6 +1347,36 @@ static int define_metrics(const struct config *cfg)
 	return 0;
 }
 
+/* -n and the options given once or once per command: their counts. */
+static int check_per_command(const struct config *cfg)
+{
+	size_t ncmd = cfg->commands.n + (cfg->reference ? 1 : 0);
+	/* hyperfine 1.19's rule: -n names the commands other than the
+	 * --reference, which only --reference-name names; its message. */
+	if (cfg->names.n > cfg->commands.n)
+		USAGE("too many --command-name options: expected %zu at most "
+		      "(-n given %zu times for %zu command%s%s)", cfg->commands.n,
+		      cfg->names.n, cfg->commands.n,
+		      cfg->commands.n == 1 ? "" : "s", cfg->reference
+		      ? " besides --reference, which --reference-name names" : "");
+	const struct {
+		const struct strlist *l;
+		const char *opt;
+	} per_cmd[] = {
+		{&cfg->setup, "--setup"}, {&cfg->prepare, "--prepare"},
+		{&cfg->conclude, "--conclude"}, {&cfg->cleanup, "--cleanup"},
+		{&cfg->outputs, "--output"},
+	};
+	for (size_t i = 0; i < sizeof per_cmd / sizeof per_cmd[0]; i++) {
+		size_t n = per_cmd[i].l->n;
+		if (n > 1 && n != ncmd)
+			USAGE("%s given %zu times for %zu command%s: give it once for "
+			      "all commands or once per command", per_cmd[i].opt, n,
+			      ncmd, ncmd == 1 ? "" : "s");
+	}
+	return 0;
+}
+
 static int validate(struct cli_state *st)
 {
 	struct config *cfg = st->cfg;
@@ -1379,32 +1411,13 @@ static int validate(struct cli_state *st)
 		USAGE("--shell=SHELL cannot be combined with -N/--shell=none");
 	if (st->step_pending)
 		USAGE("-D/--parameter-step-size needs a -P/--parameter-scan");
+	/* hyperfine's --input null: the default, empty stdin. */
+	if (cfg->input && strcmp(cfg->input, "null") == 0)
+		cfg->input = NULL;
 	if (cfg->reference_name && !cfg->reference)
 		USAGE("--reference-name needs --reference CMD");
-	size_t ncmd = cfg->commands.n + (cfg->reference ? 1 : 0);
-	/* hyperfine 1.19's rule: -n names the commands other than the
-	 * --reference, which only --reference-name names; its message. */
-	if (cfg->names.n > cfg->commands.n)
-		USAGE("too many --command-name options: expected %zu at most "
-		      "(-n given %zu times for %zu command%s%s)", cfg->commands.n,
-		      cfg->names.n, cfg->commands.n,
-		      cfg->commands.n == 1 ? "" : "s", cfg->reference
-		      ? " besides --reference, which --reference-name names" : "");
-	const struct {
-		const struct strlist *l;
-		const char *opt;
-	} per_cmd[] = {
-		{&cfg->setup, "--setup"}, {&cfg->prepare, "--prepare"},
-		{&cfg->conclude, "--conclude"}, {&cfg->cleanup, "--cleanup"},
-		{&cfg->outputs, "--output"},
-	};
-	for (size_t i = 0; i < sizeof per_cmd / sizeof per_cmd[0]; i++) {
-		size_t n = per_cmd[i].l->n;
-		if (n > 1 && n != ncmd)
-			USAGE("%s given %zu times for %zu command%s: give it once for "
-			      "all commands or once per command", per_cmd[i].opt, n,
-			      ncmd, ncmd == 1 ? "" : "s");
-	}
+	if (check_per_command(cfg) != 0)
+		return -1;
 	if (cfg->show_output && cfg->outputs.n)
 		USAGE("--show-output cannot be combined with --output");
 	if (define_metrics(cfg) != 0 || check_gate_names(cfg) != 0)
