@@ -219,8 +219,9 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_STYLE, .long_name = "style", .arity = ARG_ONE,
 	 .kind = KIND_ENUM, .arg_name = "STYLE", .values = style_values,
 	 .scope = SCOPE_BOTH, .def = STYLE_AUTO, .show_def = DEF_VALUE_TEXT,
-	 .def_text = ": on a terminal, colour unless NO_COLOR is set, and a "
-		     "progress bar unless the command's output is shown",
+	 .def_text = ": on a terminal, colour unless NO_COLOR is set or TERM "
+		     "is dumb, and a progress bar unless the command's output "
+		     "is shown",
 	 .off = OFF(style), .help = "Terminal output style"},
 	{.id = OPT_TIME_UNIT, .long_name = "time-unit", .short_name = 'u',
 	 .arity = ARG_ONE, .kind = KIND_ENUM, .arg_name = "UNIT",
@@ -1900,6 +1901,7 @@ void cli_print_help(FILE *f, bool compare)
 	     "       closed); results so far are kept\n" "\n", f);
 	fputs("Environment:\n"
 	     "  NO_COLOR           disable colours (not the progress bar)\n"
+	     "  TERM               unset, dumb or unknown: likewise\n"
 	     "  CBENCH_ITERATION   set for each run and its --prepare/--conclude:\n"
 	     "                     warmup-K or the run index; setup, cleanup\n"
 	     "  HYPERFINE_ITERATION  set beside it with hyperfine's values:\n"
