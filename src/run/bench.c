@@ -371,7 +371,7 @@ static void set_iteration(struct ctx *x, const char *fmt, size_t k)
  * HYPERFINE_ITERATION, for scripts written for hyperfine: its values
  * (hyperfine's BenchmarkIteration): warmup-0, warmup-1, ... for warmups,
  * 0, 1, ... for measured runs, and not set at all for anything else
- * (setup, cleanup, the shell's calibration).  It is the last variable of
+ * (setup, prepare, conclude, cleanup, the shell's calibration).  It is the last variable of
  * the environment, so leaving it out is ending the array one earlier.
  */
 static void set_hyperfine_iteration(struct ctx *x, bool set, const char *fmt,
@@ -1687,8 +1687,8 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 	return 0;
 }
 
-/* CBENCH_ITERATION (warmup-K or the run's index) and HYPERFINE_ITERATION
- * for a run and its prepare. */
+/* CBENCH_ITERATION (warmup-K or the run's index) for a run and its
+ * prepare, and HYPERFINE_ITERATION for the run. */
 static void run_iteration(struct ctx *x, struct planner_step st)
 {
 	set_iteration(x, st.warmup ? "CBENCH_ITERATION=warmup-%zu"
@@ -1737,6 +1737,9 @@ static int do_step_timed(struct ctx *x, struct bstate *s, struct planner_step st
 		return run_hook(x, i, "setup", b->setup, s->hook_out, -1);
 	case PLANNER_STEP_PREPARE:
 		run_iteration(x, st);
+		/* hyperfine runs --prepare and --conclude as non-benchmark
+		 * runs, without HYPERFINE_ITERATION; CBENCH_ITERATION stays. */
+		set_hyperfine_iteration(x, false, NULL, 0);
 		return run_hook(x, i, "prepare", b->prepare, s->hook_out, -1);
 	case PLANNER_STEP_WARMUP:
 		run_iteration(x, st);
@@ -1746,6 +1749,7 @@ static int do_step_timed(struct ctx *x, struct bstate *s, struct planner_step st
 		return measure(x, s, st.k);
 	case PLANNER_STEP_CONCLUDE:
 		/* The run's own CBENCH_ITERATION, set before it. */
+		set_hyperfine_iteration(x, false, NULL, 0);
 		return run_hook(x, i, "conclude", b->conclude, s->hook_out, -1);
 	case PLANNER_STEP_WARMUP_END:
 		tell_progress(x, BENCH_PROGRESS_WARMUP, s->index, st.k,

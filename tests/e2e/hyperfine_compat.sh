@@ -104,17 +104,19 @@ test_sort_command_lists_relative_speed_in_command_order() {
 }
 
 # hyperfine's values (src/benchmark/executor.rs, BenchmarkIteration):
-# warmup-0, warmup-1, ... then 0, 1, ...; not set for setup and cleanup.
+# warmup-0, warmup-1, ... then 0, 1, ...; not set for setup, prepare,
+# conclude and cleanup (src/benchmark/mod.rs runs them as
+# NonBenchmarkRun).  CBENCH_ITERATION, cbench's own, is set for them.
 test_hyperfine_iteration_for_command_and_hooks() {
 	cb -w 2 -r 3 --output null \
 		-s 'echo s=${HYPERFINE_ITERATION-unset} >> log' \
-		-p 'echo p=$HYPERFINE_ITERATION >> log' \
-		-C 'echo c=$HYPERFINE_ITERATION >> log' \
+		-p 'echo p=${HYPERFINE_ITERATION-unset}/$CBENCH_ITERATION >> log' \
+		-C 'echo c=${HYPERFINE_ITERATION-unset}/$CBENCH_ITERATION >> log' \
 		-c 'echo x=${HYPERFINE_ITERATION-unset} >> log' \
 		'echo r=$HYPERFINE_ITERATION/$CBENCH_ITERATION >> log' >out 2>err ||
 		fail "exit $?: $(cat err)"
 	expect_eq "values" "$(tr '\n' ' ' <log)" \
-		"s=unset p=warmup-0 r=warmup-0/warmup-1 c=warmup-0 p=warmup-1 r=warmup-1/warmup-2 c=warmup-1 p=0 r=0/0 c=0 p=1 r=1/1 c=1 p=2 r=2/2 c=2 x=unset "
+		"s=unset p=unset/warmup-1 r=warmup-0/warmup-1 c=unset/warmup-1 p=unset/warmup-2 r=warmup-1/warmup-2 c=unset/warmup-2 p=unset/0 r=0/0 c=unset/0 p=unset/1 r=1/1 c=unset/1 p=unset/2 r=2/2 c=unset/2 x=unset "
 	# One inherited from the caller does not leak into setup.
 	HYPERFINE_ITERATION=stale cb -r 1 -s 'echo ${HYPERFINE_ITERATION-unset} > s' true \
 		>out 2>err || fail "exit $?"
