@@ -108,6 +108,16 @@ void planner_free(struct plan *plan);
 long planner_scan_values(const char *name, const char *min, const char *max,
 			 const char *step, char ***values, char *err, size_t errlen);
 
+/*
+ * The values of one -L list, as hyperfine's tokenize splits them
+ * (src/parameter/tokenize.rs): at every comma, "\," a comma and "\\" a
+ * backslash, any other backslash kept with what follows it; "" is one
+ * empty value and "a,,b" three.  Returns the number of values (at least
+ * 1) and sets *values (each string and the array freed with free()).
+ * Exposed for the unit tests.
+ */
+size_t planner_list_values(const char *list, char ***values);
+
 /* Why a benchmark stops taking runs. */
 enum stop_reason {
 	STOP_CONTINUE = 0,
