@@ -73,6 +73,9 @@ struct plan_bench {
 				   * appended as " (NAME = VALUE, ...)" */
 	char *base_name;          /* the name before a " (#2)" was added to tell
 				   * it from an earlier benchmark's, or NULL */
+	char *short_name;         /* the name without the parameters appended
+				   * (" (#2)" kept): hyperfine's get_name(),
+				   * its JSON and CSV "command" */
 	char *command;            /* real command line, parameters substituted */
 	struct param_value *params;   /* every parameter of this combination */
 	size_t n_params;

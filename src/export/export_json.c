@@ -2,7 +2,8 @@
  * export_json.c: --export-json.  A superset of hyperfine's JSON export
  * (hyperfine 1.15, src/export/json.rs, and 1.20's per-run
  * "memory_usage_byte"): each item of "results" carries
- * hyperfine's fields unchanged ("command" is the display name; times in
+ * hyperfine's fields unchanged ("command" is the display name without
+ * the parameters it does not show, as hyperfine's get_name(); times in
  * seconds; "stddev" null for one run; "exit_codes" 128 + N for a run
  * killed by signal N; "parameters" only when parameterised, values as
  * strings), so
@@ -439,7 +440,9 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	lz->first = lz->n;
 
 	/* hyperfine's fields, in hyperfine's order. */
-	cJSON_AddItemToObjectCS(j, "command", str(r->name));
+	/* hyperfine's get_name(): without the unused parameters, which its
+	 * JSON has in "parameters" (cbench's "name" keeps them). */
+	cJSON_AddItemToObjectCS(j, "command", str(results_short_name(r)));
 	cJSON_AddItemToObjectCS(j, "mean", num(w->n ? w->mean : nan));
 	cJSON_AddItemToObjectCS(j, "stddev", num(w->n ? w->stddev : nan));
 	cJSON_AddItemToObjectCS(j, "median", num(w->n ? w->median : nan));

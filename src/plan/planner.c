@@ -359,6 +359,7 @@ static void fill_bench(struct plan_bench *b, const struct plan_options *cfg,
 	const char *name_t = given_name(cfg, ci) ? given_name(cfg, ci) : cmd;
 	b->command = subst(cmd, pv, np, idx);
 	char *name = subst(name_t, pv, np, idx);
+	b->short_name = xstrdup(name);
 	/* Parameters the name does not show, as hyperfine does. */
 	size_t extra = 0;
 	for (size_t i = 0; i < np; i++)
@@ -427,6 +428,9 @@ static void disambiguate(struct plan *plan)
 			continue;
 		b->base_name = b->name;
 		b->name = xasprintf("%s (#%zu)", b->base_name, k);
+		char *s = xasprintf("%s (#%zu)", b->short_name, k);
+		free(b->short_name);
+		b->short_name = s;
 	}
 	free(ix);
 }
@@ -503,6 +507,7 @@ void planner_free(struct plan *plan)
 		struct plan_bench *b = &plan->bench[i];
 		free(b->name);
 		free(b->base_name);
+		free(b->short_name);
 		free(b->command);
 		param_values_free(b->params, b->n_params);
 		free(b->setup);

@@ -1862,6 +1862,7 @@ static void new_result(struct ctx *x, struct bench_outcome *out,
 {
 	const struct plan_bench *b = s->b;
 	s->r = results_new(b->name, b->command, b->params, b->n_params);
+	results_set_short_name(s->r, b->short_name);
 	enable_metrics(x, s->r);
 	out->results[s->index] = s->r;
 	out->n = s->index + 1;
