@@ -138,6 +138,41 @@ test_json_memory_usage_byte() {
 	expect_eq "schema unchanged" "$(jq '.schema_version' o.json)" 2
 }
 
+# Deliberate differences (the README's table), each as documented.
+
+# A program that is not found is refused before anything runs, -i or not
+# (hyperfine's sh -c records exit code 127); -S sh is hyperfine's way.
+test_not_found_refused_even_with_i() {
+	cb -r 2 -i nosuch-cbench-cmd >out 2>err
+	expect_eq "exit" "$?" 1
+	expect_grep "said" "^cbench: error: command 'nosuch-cbench-cmd' not found$" err
+	expect_no_grep "nothing measured" 'Time \(' out
+	cb -r 2 -i -S sh nosuch-cbench-cmd >out 2>err || fail "-S sh: exit $?: $(cat err)"
+	expect_grep "-S sh: the shell's 127, ignored" 'Warning: 2 of 2 runs failed \(exit code 127 ×2\), ignored by -i' err
+}
+
+# hyperfine refuses --show-output with --style (and with --output, which
+# cbench refuses too); cbench takes the style for its report.
+test_show_output_with_style() {
+	cb -r 2 --show-output --style basic 'echo shown-here' >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_eq "the output" "$(grep -c '^shown-here$' out)" 2
+	expect_grep "the report" '^  Time \(mean ± σ\)' out
+	! grep -q $'\033' out err || fail "escape codes with --style basic"
+	cb -r 2 --show-output --output o.txt 'echo x' >out 2>err
+	expect_eq "--output too: exit" "$?" 2
+	expect_grep "--output too: said" '^cbench: error: --show-output cannot be combined with --output$' err
+}
+
+# The tables' Relative column is relative to the --reference (hyperfine's
+# to the fastest), the slower reference here at 1.00 (20 times the work).
+test_tables_relative_to_reference() {
+	cb -r 3 --reference "$HELPERS/spin 20" --export-markdown t.md \
+		"$HELPERS/spin 1" >out 2>err || fail "exit $?: $(cat err)"
+	expect_grep "the reference at 1.00" "^\| \`$HELPERS/spin 20\` \|.*\| 1\.00 \|" t.md
+	expect_no_grep "not the fastest" "^\| \`$HELPERS/spin 1\` \|.*\| 1\.00 \|" t.md
+}
+
 # Runs that fail under -i always draw a warning (whatever the machine's
 # speed): the benchmark's warning these tests look for.
 FAILING="$HELPERS/crash exit 3"
