@@ -37,6 +37,8 @@ struct text_style {
 	bool progress;       /* progress bar on stderr */
 	bool quiet;          /* --style=none: no report at all */
 	bool err_color;      /* colour on stderr (the warnings) */
+	bool erase;          /* the bar may erase its line (ESC [K); else it
+				is overwritten with spaces */
 	int wrap_width;      /* wrap warnings at this width; 0: do not */
 	bool by_command;     /* --sort=command: hyperfine's "Relative speed
 				comparison" listing, in command order */
@@ -54,10 +56,14 @@ struct text_style {
 	void *cause_arg;
 };
 
-/* Resolve --style against the terminal and NO_COLOR (which removes colour
- * only, https://no-color.org).  No progress bar when a command's output
- * goes to the terminal (--show-output, --output inherit): the two would
- * mix. */
+/* Resolve --style against the terminal, TERM and NO_COLOR, one decision
+ * for every escape sequence (hyperfine's rule, src/options.rs): with auto,
+ * a dumb TERM (unset, "dumb", "unknown") or a non-empty NO_COLOR
+ * (https://no-color.org) removes colours and the bar's erase codes, not
+ * the bar; --style nocolor likewise; --style basic writes neither; full
+ * and color always colour.  No
+ * progress bar when a command's output goes to the terminal
+ * (--show-output, --output inherit): the two would mix. */
 struct text_style text_style_from(const struct report_options *o);
 
 /* Format seconds in a fixed unit (or one chosen for `ref`). */

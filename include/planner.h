@@ -43,7 +43,8 @@ struct param_spec {
  * cli_layers.h; the names are struct config's). */
 struct plan_options {
 	struct strlist commands;       /* in command-line order */
-	struct strlist names;          /* -n, by command */
+	struct strlist names;          /* -n, by command, the --reference
+					  not counted */
 	const struct param_spec *params;
 	size_t n_params;
 	/* the hooks: none, one for every command, or one per command */
@@ -72,6 +73,9 @@ struct plan_bench {
 				   * appended as " (NAME = VALUE, ...)" */
 	char *base_name;          /* the name before a " (#2)" was added to tell
 				   * it from an earlier benchmark's, or NULL */
+	char *short_name;         /* the name without the parameters appended
+				   * (" (#2)" kept): hyperfine's get_name(),
+				   * its JSON and CSV "command" */
 	char *command;            /* real command line, parameters substituted */
 	struct param_value *params;   /* every parameter of this combination */
 	size_t n_params;
@@ -117,6 +121,16 @@ void planner_free(struct plan *plan);
  */
 long planner_scan_values(const char *name, const char *min, const char *max,
 			 const char *step, char ***values, char *err, size_t errlen);
+
+/*
+ * The values of one -L list, as hyperfine's tokenize splits them
+ * (src/parameter/tokenize.rs): at every comma, "\," a comma and "\\" a
+ * backslash, any other backslash kept with what follows it; "" is one
+ * empty value and "a,,b" three.  Returns the number of values (at least
+ * 1) and sets *values (each string and the array freed with free()).
+ * Exposed for the unit tests.
+ */
+size_t planner_list_values(const char *list, char ***values);
 
 /* Why a benchmark stops taking runs. */
 enum stop_reason {

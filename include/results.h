@@ -92,6 +92,8 @@ struct param_value {
 
 struct bench_result {
 	char *name;            /* display name (-n or the command line) */
+	char *short_name;      /* the name without the parameters it does not
+				  show (hyperfine's "command"), NULL: name */
 	char *command;         /* the real command line, parameters substituted */
 	struct param_value *params;
 	size_t n_params;
@@ -136,6 +138,10 @@ void param_values_free(struct param_value *params, size_t n);
 struct bench_result *results_new(const char *name, const char *command,
 				 const struct param_value *params, size_t n_params);
 void results_free(struct bench_result *r);
+/* Set the short name (a copy; NULL: the name). */
+void results_set_short_name(struct bench_result *r, const char *short_name);
+/* hyperfine's "command" of r: its short name, else its name. */
+const char *results_short_name(const struct bench_result *r);
 /* Mark which metrics this benchmark measures (before the first run). */
 void results_enable(struct bench_result *r, enum metric_id id);
 /* Append one run; values for metrics not enabled are ignored. */

@@ -964,7 +964,7 @@ static int system_check(const struct config *cfg, const char *root)
 		       == 0 ? CBENCH_EXIT_OK : CBENCH_EXIT_FAILURE;
 	}
 	system_text_check(stdout, &c, measured ? &noise : NULL,
-			  isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL);
+			  terminal_style(cfg).color);
 	return CBENCH_EXIT_OK;
 }
 

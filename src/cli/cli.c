@@ -172,8 +172,9 @@ const struct cli_option cli_options[] = {
 	 .arity = ARG_ONE, .kind = KIND_LIST, .arg_name = "NAME",
 	 .scope = SCOPE_RUN, .off = OFF(names),
 	 .help = "Display name of a command: names go to the commands in "
-		 "order, the --reference first, wherever -n stands (the first -n "
-		 "names the first command); at most one per command."},
+		 "order, wherever -n stands (the first -n names the first "
+		 "command; never the --reference, which --reference-name "
+		 "names); at most one per command."},
 	{.id = OPT_REFERENCE, .long_name = "reference", .arity = ARG_ONE,
 	 .kind = KIND_COMMAND, .arg_name = "CMD", .completion = "command",
 	 .scope = SCOPE_RUN, .off = OFF(reference),
@@ -202,7 +203,9 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_INPUT, .long_name = "input", .arity = ARG_ONE,
 	 .kind = KIND_FILE, .arg_name = "FILE", .completion = "file",
 	 .scope = SCOPE_RUN, .show_def = DEF_TEXT, .def_text = "/dev/null",
-	 .off = OFF(input), .help = "Feed FILE to the command's stdin"},
+	 .off = OFF(input), .help = "Feed FILE to the command's stdin; null "
+				    "(hyperfine's keyword) is /dev/null, ./null "
+				    "a file named null"},
 	{.id = OPT_OUTPUT, .long_name = "output", .arity = ARG_ONE,
 	 .kind = KIND_SPECIAL, .arg_name = "WHERE", .values = output_values,
 	 .completion = "file", .scope = SCOPE_RUN, .show_def = DEF_TEXT,
@@ -216,8 +219,9 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_STYLE, .long_name = "style", .arity = ARG_ONE,
 	 .kind = KIND_ENUM, .arg_name = "STYLE", .values = style_values,
 	 .scope = SCOPE_BOTH, .def = STYLE_AUTO, .show_def = DEF_VALUE_TEXT,
-	 .def_text = ": on a terminal, colour unless NO_COLOR is set, and a "
-		     "progress bar unless the command's output is shown",
+	 .def_text = ": on a terminal, colour unless NO_COLOR is set or TERM "
+		     "is dumb, and a progress bar unless the command's output "
+		     "is shown",
 	 .off = OFF(style), .help = "Terminal output style"},
 	{.id = OPT_TIME_UNIT, .long_name = "time-unit", .short_name = 'u',
 	 .arity = ARG_ONE, .kind = KIND_ENUM, .arg_name = "UNIT",
@@ -330,7 +334,7 @@ const struct cli_option cli_options[] = {
 	 .arity = ARG_ONE, .kind = KIND_SPECIAL, .arg_name = "NAME",
 	 .scope = SCOPE_RUN, .handler = do_reference_name,
 	 .help = "Display name of the --reference command (hyperfine 1.20's "
-		 "option); -n names then go to the other commands."},
+		 "option; -n names only the other commands)."},
 	/* hyperfine's hidden name of --min-time: listed here, since --help
 	 * lists every hyperfine option cbench accepts. */
 	{.id = OPT_MIN_BENCH_TIME, .long_name = "min-benchmarking-time",
@@ -1344,6 +1348,36 @@ static int define_metrics(const struct config *cfg)
 	return 0;
 }
 
+/* -n and the options given once or once per command: their counts. */
+static int check_per_command(const struct config *cfg)
+{
+	size_t ncmd = cfg->commands.n + (cfg->reference ? 1 : 0);
+	/* hyperfine 1.19's rule: -n names the commands other than the
+	 * --reference, which only --reference-name names; its message. */
+	if (cfg->names.n > cfg->commands.n)
+		USAGE("too many --command-name options: expected %zu at most "
+		      "(-n given %zu times for %zu command%s%s)", cfg->commands.n,
+		      cfg->names.n, cfg->commands.n,
+		      cfg->commands.n == 1 ? "" : "s", cfg->reference
+		      ? " besides --reference, which --reference-name names" : "");
+	const struct {
+		const struct strlist *l;
+		const char *opt;
+	} per_cmd[] = {
+		{&cfg->setup, "--setup"}, {&cfg->prepare, "--prepare"},
+		{&cfg->conclude, "--conclude"}, {&cfg->cleanup, "--cleanup"},
+		{&cfg->outputs, "--output"},
+	};
+	for (size_t i = 0; i < sizeof per_cmd / sizeof per_cmd[0]; i++) {
+		size_t n = per_cmd[i].l->n;
+		if (n > 1 && n != ncmd)
+			USAGE("%s given %zu times for %zu command%s: give it once for "
+			      "all commands or once per command", per_cmd[i].opt, n,
+			      ncmd, ncmd == 1 ? "" : "s");
+	}
+	return 0;
+}
+
 static int validate(struct cli_state *st)
 {
 	struct config *cfg = st->cfg;
@@ -1378,31 +1412,13 @@ static int validate(struct cli_state *st)
 		USAGE("--shell=SHELL cannot be combined with -N/--shell=none");
 	if (st->step_pending)
 		USAGE("-D/--parameter-step-size needs a -P/--parameter-scan");
+	/* hyperfine's --input null: the default, empty stdin. */
+	if (cfg->input && strcmp(cfg->input, "null") == 0)
+		cfg->input = NULL;
 	if (cfg->reference_name && !cfg->reference)
 		USAGE("--reference-name needs --reference CMD");
-	size_t ncmd = cfg->commands.n + (cfg->reference ? 1 : 0);
-	/* With --reference-name, -n names only the other commands. */
-	size_t nnamed = ncmd - (cfg->reference_name ? 1 : 0);
-	if (cfg->names.n > nnamed)
-		USAGE("%zu command names (-n) given for %zu command%s%s",
-		      cfg->names.n, nnamed, nnamed == 1 ? "" : "s",
-		      cfg->reference_name ? " (--reference-name names the "
-		      "reference)" : "");
-	const struct {
-		const struct strlist *l;
-		const char *opt;
-	} per_cmd[] = {
-		{&cfg->setup, "--setup"}, {&cfg->prepare, "--prepare"},
-		{&cfg->conclude, "--conclude"}, {&cfg->cleanup, "--cleanup"},
-		{&cfg->outputs, "--output"},
-	};
-	for (size_t i = 0; i < sizeof per_cmd / sizeof per_cmd[0]; i++) {
-		size_t n = per_cmd[i].l->n;
-		if (n > 1 && n != ncmd)
-			USAGE("%s given %zu times for %zu command%s: give it once for "
-			      "all commands or once per command", per_cmd[i].opt, n,
-			      ncmd, ncmd == 1 ? "" : "s");
-	}
+	if (check_per_command(cfg) != 0)
+		return -1;
 	if (cfg->show_output && cfg->outputs.n)
 		USAGE("--show-output cannot be combined with --output");
 	if (define_metrics(cfg) != 0 || check_gate_names(cfg) != 0)
@@ -1885,10 +1901,11 @@ void cli_print_help(FILE *f, bool compare)
 	     "       closed); results so far are kept\n" "\n", f);
 	fputs("Environment:\n"
 	     "  NO_COLOR           disable colours (not the progress bar)\n"
+	     "  TERM               unset, dumb or unknown: likewise\n"
 	     "  CBENCH_ITERATION   set for each run and its --prepare/--conclude:\n"
 	     "                     warmup-K or the run index; setup, cleanup\n"
-	     "  HYPERFINE_ITERATION  set beside it with hyperfine's values:\n"
-	     "                     warmup-0.., then 0..; not for setup, cleanup\n"
+	     "  HYPERFINE_ITERATION  set beside it for runs, with hyperfine's\n"
+	     "                     values: warmup-0.., then 0..; never for hooks\n"
 	     "  XDG_CACHE_HOME     where the counters note is remembered\n"
 	     "                     (cbench/, else ~/.cache/cbench/)\n"
 	     "  GITHUB_ACTIONS     true: gates also print ::error:: annotation lines\n"

@@ -164,7 +164,7 @@ int export_csv_write(FILE *f, const struct export_doc *d)
 		const struct stats_summary *u = &d->an->bench[i].sum[MET_USER];
 		const struct stats_summary *sy = &d->an->bench[i].sum[MET_SYSTEM];
 		bool ok = w->n > 0;
-		field(f, r->name, true);
+		field(f, results_short_name(r), true);   /* hyperfine's */
 		number(f, ok ? w->mean : NAN);
 		number(f, ok ? w->stddev : NAN);
 		number(f, ok ? w->median : NAN);

@@ -2,9 +2,11 @@
  * export_json.c: --export-json.  A superset of hyperfine's JSON export
  * (hyperfine 1.15, src/export/json.rs, and 1.20's per-run
  * "memory_usage_byte"): each item of "results" carries
- * hyperfine's fields unchanged ("command" is the display name; times in
- * seconds; "stddev" null for one run; "exit_codes" null for a run killed by
- * a signal; "parameters" only when parameterised, values as strings), so
+ * hyperfine's fields unchanged ("command" is the display name without
+ * the parameters it does not show, as hyperfine's get_name(); times in
+ * seconds; "stddev" null for one run; "exit_codes" 128 + N for a run
+ * killed by signal N; "parameters" only when parameterised, values as
+ * strings), so
  * scripts written for hyperfine keep working.  cbench adds, beside them,
  * the real command line, per-run arrays for every metric, every statistic
  * of every metric, the comparisons against the reference, and a context
@@ -282,8 +284,8 @@ static cJSON *custom_metrics(void)
 }
 
 /* A per-run array, printed after the tree (see the top). */
-enum lazy_kind { LAZY_COLUMN, LAZY_CODES, LAZY_SIGNALS, LAZY_TIMED_OUT,
-		 LAZY_FAILED, LAZY_OUTLIERS, LAZY_ENV_PAD };
+enum lazy_kind { LAZY_COLUMN, LAZY_CODES, LAZY_HF_CODES, LAZY_SIGNALS,
+		 LAZY_TIMED_OUT, LAZY_FAILED, LAZY_OUTLIERS, LAZY_ENV_PAD };
 
 struct lazy {
 	enum lazy_kind kind;
@@ -438,7 +440,9 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 	lz->first = lz->n;
 
 	/* hyperfine's fields, in hyperfine's order. */
-	cJSON_AddItemToObjectCS(j, "command", str(r->name));
+	/* hyperfine's get_name(): without the unused parameters, which its
+	 * JSON has in "parameters" (cbench's "name" keeps them). */
+	cJSON_AddItemToObjectCS(j, "command", str(results_short_name(r)));
 	cJSON_AddItemToObjectCS(j, "mean", num(w->n ? w->mean : nan));
 	cJSON_AddItemToObjectCS(j, "stddev", num(w->n ? w->stddev : nan));
 	cJSON_AddItemToObjectCS(j, "median", num(w->n ? w->median : nan));
@@ -456,7 +460,7 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 		cJSON_AddItemToObjectCS(j, "memory_usage_byte",
 					column(lz, r->col[MET_MAX_RSS], r->n_runs));
 	cJSON_AddItemToObjectCS(j, "exit_codes",
-			      later(lz, (struct lazy){.kind = LAZY_CODES, .r = r,
+			      later(lz, (struct lazy){.kind = LAZY_HF_CODES, .r = r,
 						     .n = r->n_runs}));
 	if (r->n_params) {
 		cJSON *p = cJSON_AddObjectToObject(j, "parameters");
@@ -611,6 +615,12 @@ static void lazy_value(struct out *o, const struct lazy *l, size_t k)
 	case LAZY_CODES:
 		c = l->r->exit_codes[k];
 		o->len += numfmt_cjson(p, c >= 0 ? (double)c : NAN);
+		break;
+	case LAZY_HF_CODES:
+		/* hyperfine's exit_codes (src/util/exit_code.rs): a run
+		 * killed by signal N is 128 + N, as a shell's $? says. */
+		c = l->r->exit_codes[k];
+		o->len += numfmt_cjson(p, c >= 0 ? (double)c : 128.0 - c);
 		break;
 	case LAZY_SIGNALS:
 		c = l->r->exit_codes[k];

@@ -164,18 +164,15 @@ long planner_scan_values(const char *name, const char *min, const char *max,
 
 /* ---- parameter lists ---- */
 
-/* Split a -L list on commas; "\," is a literal comma. */
-static size_t split_list(const char *s, char ***out)
+size_t planner_list_values(const char *s, char ***out)
 {
 	size_t n = 0, cap = 0;
 	char **v = NULL;
-	size_t len = strlen(s);
-	char *buf = xmalloc(len + 1);
+	char *buf = xmalloc(strlen(s) + 1);
 	size_t b = 0;
 	for (const char *p = s;; p++) {
-		if (*p == '\\' && p[1] == ',') {
-			buf[b++] = ',';
-			p++;
+		if (*p == '\\' && (p[1] == ',' || p[1] == '\\')) {
+			buf[b++] = *++p;
 			continue;
 		}
 		if (*p == ',' || *p == '\0') {
@@ -186,7 +183,7 @@ static size_t split_list(const char *s, char ***out)
 				break;
 			continue;
 		}
-		buf[b++] = *p;
+		buf[b++] = *p;   /* any other backslash is kept as written */
 	}
 	free(buf);
 	*out = v;
@@ -211,17 +208,13 @@ static void pvals_free(struct pvals *pv, size_t n)
 	free(pv);
 }
 
-/* Every value of a list must make its benchmarks distinguishable: an
- * empty item (a stray comma) or a value given twice would give benchmarks
- * with the same name and command line. */
+/* Every value of a list must make its benchmarks distinguishable: a
+ * value given twice would give benchmarks with the same name and command
+ * line.  (An empty value is a value, as in hyperfine.) */
 static int check_list(const struct param_spec *ps, const struct pvals *pv,
 		      char *err, size_t errlen)
 {
 	for (size_t k = 0; k < pv->n; k++) {
-		if (pv->v[k][0] == '\0')
-			return fail(err, errlen, "-L/--parameter-list %s: value %zu "
-				    "of '%s' is empty (a stray comma?)", ps->name,
-				    k + 1, ps->list);
 		for (size_t j = 0; j < k; j++)
 			if (strcmp(pv->v[j], pv->v[k]) == 0)
 				return fail(err, errlen, "-L/--parameter-list %s: "
@@ -255,10 +248,7 @@ static int parse_params(const struct plan_options *cfg, struct pvals *pv,
 				return -1;
 			pv[i].n = (size_t)n;
 		} else {
-			if (ps->list[0] == '\0')
-				return fail(err, errlen, "-L/--parameter-list %s: the "
-					    "list of values is empty", ps->name);
-			pv[i].n = split_list(ps->list, &pv[i].v);
+			pv[i].n = planner_list_values(ps->list, &pv[i].v);
 			if (check_list(ps, &pv[i], err, errlen) != 0)
 				return -1;
 		}
@@ -324,11 +314,12 @@ static const char *per_command(const struct strlist *l, size_t i)
 	return l->n == 1 ? l->v[0] : l->v[i];
 }
 
-/* The -n name of command ci (0 is the --reference if there is one), or
- * NULL: with --reference-name, the -n names go to the other commands. */
+/* The given name of command ci (0 is the --reference if there is one),
+ * or NULL.  As in hyperfine 1.19 and later, the -n names go to the other
+ * commands in order and only --reference-name names the reference. */
 static const char *given_name(const struct plan_options *cfg, size_t ci)
 {
-	if (cfg->reference && cfg->reference_name) {
+	if (cfg->reference) {
 		if (ci == 0)
 			return cfg->reference_name;
 		ci--;
@@ -344,7 +335,7 @@ static int check_reference(const struct plan_options *cfg, const struct pvals *p
 		const char *what, *text;
 	} t[] = {
 		{"command", cfg->reference},
-		{"-n/--command-name", given_name(cfg, 0)},
+		{"--reference-name", given_name(cfg, 0)},
 		{"--setup", per_command(&cfg->setup, 0)},
 		{"--prepare", per_command(&cfg->prepare, 0)},
 		{"--conclude", per_command(&cfg->conclude, 0)},
@@ -368,6 +359,7 @@ static void fill_bench(struct plan_bench *b, const struct plan_options *cfg,
 	const char *name_t = given_name(cfg, ci) ? given_name(cfg, ci) : cmd;
 	b->command = subst(cmd, pv, np, idx);
 	char *name = subst(name_t, pv, np, idx);
+	b->short_name = xstrdup(name);
 	/* Parameters the name does not show, as hyperfine does. */
 	size_t extra = 0;
 	for (size_t i = 0; i < np; i++)
@@ -436,6 +428,9 @@ static void disambiguate(struct plan *plan)
 			continue;
 		b->base_name = b->name;
 		b->name = xasprintf("%s (#%zu)", b->base_name, k);
+		char *s = xasprintf("%s (#%zu)", b->short_name, k);
+		free(b->short_name);
+		b->short_name = s;
 	}
 	free(ix);
 }
@@ -578,6 +573,7 @@ void planner_free(struct plan *plan)
 		struct plan_bench *b = &plan->bench[i];
 		free(b->name);
 		free(b->base_name);
+		free(b->short_name);
 		free(b->command);
 		param_values_free(b->params, b->n_params);
 		free(b->setup);

@@ -2,7 +2,8 @@
  * export_text.c: the terminal report, in hyperfine's layout so its users
  * feel at home, with lines for peak RSS and every counter, and a progress
  * bar on stderr.  Colour and the bar only go to terminals; NO_COLOR
- * (https://no-color.org) removes the colour, not the bar.
+ * (https://no-color.org) and a dumb terminal remove every escape sequence
+ * (the bar then redraws with a carriage return and spaces), not the bar.
  */
 #include "export_text.h"
 #include "spawn.h"
@@ -29,13 +30,28 @@
 /* Columns of the terminal on stderr (TIOCGWINSZ), else $COLUMNS, else 80. */
 static int text_terminal_width(void);
 
+/* A terminal that takes no escape sequences: TERM unset, "dumb" or
+ * "unknown" (hyperfine's test in src/options.rs). */
+static bool term_is_dumb(void)
+{
+	const char *t = getenv("TERM");
+	return t == NULL || *t == '\0' || strcmp(t, "dumb") == 0 ||
+	       strcmp(t, "unknown") == 0;
+}
+
 struct text_style text_style_from(const struct report_options *o)
 {
 	struct text_style st = {0};
 	bool out_tty = isatty(STDOUT_FILENO);
 	bool err_tty = isatty(STDERR_FILENO);
 	const char *nc = getenv("NO_COLOR");
-	bool no_color = nc != NULL && nc[0] != '\0';
+	/* One decision for every escape sequence cbench writes (colours on
+	 * stdout and stderr, the bar's erase-line), hyperfine's: auto on a
+	 * dumb terminal or with a non-empty NO_COLOR is its NoColor, which
+	 * writes none, as nocolor and basic never do; full and color are
+	 * what they say, as an explicit choice should be
+	 * (https://no-color.org lets options override NO_COLOR). */
+	bool plain = term_is_dumb() || (nc != NULL && nc[0] != '\0');
 
 	st.unit = o->unit;
 	st.by_command = o->by_command;
@@ -48,28 +64,29 @@ struct text_style text_style_from(const struct report_options *o)
 	/* Warnings go to stderr: coloured and wrapped when it is a terminal
 	 * (or $COLUMNS asks for a width). */
 	bool err_term = isatty(STDERR_FILENO);
-	st.err_color = err_term && !no_color;
 	if (err_term || (getenv("COLUMNS") && *getenv("COLUMNS")))
 		st.wrap_width = text_terminal_width();
 	switch (o->style) {
 	case STYLE_AUTO:
-		st.color = out_tty && !no_color;
+		st.color = out_tty && !plain;
+		st.err_color = err_term && !plain;
 		st.progress = err_tty;
+		st.erase = !plain;
 		break;
-	case STYLE_FULL:
-		st.color = !no_color;
+	case STYLE_FULL:        /* asked for: colours and erase codes */
+		st.color = true;
+		st.err_color = true;
 		st.progress = err_tty;
+		st.erase = true;
 		break;
 	case STYLE_COLOR:
 		st.color = true;
-		st.progress = false;
+		st.err_color = true;
 		break;
 	case STYLE_NOCOLOR:
-		st.color = false;
 		st.progress = err_tty;
 		break;
 	case STYLE_BASIC:
-		st.err_color = false;
 		break;
 	case STYLE_NONE:
 		st.quiet = true;
@@ -857,6 +874,7 @@ static double mono_s(void)
 }
 
 static bool bar_shown;
+static int bar_cols;         /* columns of the bar's last line */
 static double bar_started;   /* when the bar of this phase first showed */
 
 /* Seconds as m:ss, or h:mm:ss from an hour. */
@@ -953,11 +971,20 @@ void text_progress(const struct text_style *st, const char *what, size_t done,
 		b += gl;
 	}
 	bar[b] = '\0';
-	if (avail < cw)         /* not even the count fits: what does */
-		fprintf(stderr, "\r\033[K%.*s", avail > 0 ? avail : 0, count);
-	else
-		fprintf(stderr, "\r\033[K%s%s%s%s%s", label, lw ? " " : "", bar,
+	int cols;               /* columns written */
+	fputs(st->erase ? "\r\033[K" : "\r", stderr);
+	if (avail < cw) {       /* not even the count fits: what does */
+		cols = avail > 0 ? avail : 0;
+		fprintf(stderr, "%.*s", cols, count);
+	} else {
+		cols = lw + (lw ? 1 : 0) + width + (width ? 1 : 0) + cw;
+		fprintf(stderr, "%s%s%s%s%s", label, lw ? " " : "", bar,
 			width ? " " : "", count);
+	}
+	/* Without escapes, spaces blank what a longer line left. */
+	if (!st->erase && bar_cols > cols)
+		fprintf(stderr, "%*s", bar_cols - cols, "");
+	bar_cols = cols;
 	fflush(stderr);
 	bar_shown = true;
 }
@@ -966,8 +993,12 @@ void text_progress_clear(const struct text_style *st)
 {
 	if (!st->progress || !bar_shown)
 		return;
-	fputs("\r\033[K", stderr);
+	if (st->erase)
+		fputs("\r\033[K", stderr);
+	else
+		fprintf(stderr, "\r%*s\r", bar_cols, "");
 	fflush(stderr);
 	bar_shown = false;
 	bar_started = 0;
+	bar_cols = 0;
 }

@@ -262,8 +262,9 @@ static void exec_error(struct ctx *x, long bench, const char *hook,
 		break;
 	case ENOEXEC:
 		m.kind = BENCH_MSG_EXEC_FORMAT;
-		say(x, m, "%scommand '%s' is not an executable (exec format error)",
-		    what, prog);
+		say(x, m, "%scommand '%s' is not an executable (exec format error): "
+		    "a binary for another machine, or data, not a script "
+		    "/bin/sh could run", what, prog);
 		break;
 	default:
 		say(x, m, "%scommand '%s' cannot be executed: %s", what, prog,
@@ -370,7 +371,7 @@ static void set_iteration(struct ctx *x, const char *fmt, size_t k)
  * HYPERFINE_ITERATION, for scripts written for hyperfine: its values
  * (hyperfine's BenchmarkIteration): warmup-0, warmup-1, ... for warmups,
  * 0, 1, ... for measured runs, and not set at all for anything else
- * (setup, cleanup, the shell's calibration).  It is the last variable of
+ * (setup, prepare, conclude, cleanup, the shell's calibration).  It is the last variable of
  * the environment, so leaving it out is ending the array one earlier.
  */
 static void set_hyperfine_iteration(struct ctx *x, bool set, const char *fmt,
@@ -609,17 +610,20 @@ static int run_hook(struct ctx *x, long bench, const char *kind,
 	return -1;
 }
 
-/* Is this exit status one the user asked to ignore? */
+/* Is this exit status one the user asked to ignore?  A run killed by
+ * signal N has hyperfine's exit code 128 + N (its -i=137 ignores a
+ * SIGKILL). */
 static bool ignored(const struct bench_options *cfg, const struct spawn_result *r)
 {
 	if (!cfg->ignore_failure)
 		return false;
 	if (cfg->ignore_codes == NULL)
 		return true;
-	if (r->outcome != SPAWN_EXITED)
+	if (r->outcome != SPAWN_EXITED && r->outcome != SPAWN_SIGNALED)
 		return false;
+	int code = r->outcome == SPAWN_SIGNALED ? 128 + r->code : r->code;
 	for (size_t i = 0; i < cfg->n_ignore_codes; i++)
-		if (cfg->ignore_codes[i] == r->code)
+		if (cfg->ignore_codes[i] == code)
 			return true;
 	return false;
 }
@@ -684,9 +688,10 @@ static int check_run(struct ctx *x, long bench, const struct plan_bench *b,
 		if (ignored(x->cfg, r))
 			return 1;
 		m.kind = BENCH_MSG_RUN_SIGNALED;
-		say(x, m, "command '%s' terminated by signal %s (%s) in %s%s",
-		    b->command, spawn_signal_name(r->code), strsignal(r->code),
-		    run_name, output_hint(b));
+		say(x, m, "command '%s' terminated by signal %s (%s) in %s; "
+		    "use -i/--ignore-failure to keep going%s", b->command,
+		    spawn_signal_name(r->code), strsignal(r->code), run_name,
+		    output_hint(b));
 		return -1;
 	case SPAWN_STOPPED:
 		m.kind = BENCH_MSG_RUN_STOPPED;
@@ -1684,8 +1689,8 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 	return 0;
 }
 
-/* CBENCH_ITERATION (warmup-K or the run's index) and HYPERFINE_ITERATION
- * for a run and its prepare. */
+/* CBENCH_ITERATION (warmup-K or the run's index) for a run and its
+ * prepare, and HYPERFINE_ITERATION for the run. */
 static void run_iteration(struct ctx *x, struct planner_step st)
 {
 	set_iteration(x, st.warmup ? "CBENCH_ITERATION=warmup-%zu"
@@ -1734,6 +1739,9 @@ static int do_step_timed(struct ctx *x, struct bstate *s, struct planner_step st
 		return run_hook(x, i, "setup", b->setup, s->hook_out, -1);
 	case PLANNER_STEP_PREPARE:
 		run_iteration(x, st);
+		/* hyperfine runs --prepare and --conclude as non-benchmark
+		 * runs, without HYPERFINE_ITERATION; CBENCH_ITERATION stays. */
+		set_hyperfine_iteration(x, false, NULL, 0);
 		return run_hook(x, i, "prepare", b->prepare, s->hook_out, -1);
 	case PLANNER_STEP_WARMUP:
 		run_iteration(x, st);
@@ -1743,6 +1751,7 @@ static int do_step_timed(struct ctx *x, struct bstate *s, struct planner_step st
 		return measure(x, s, st.k);
 	case PLANNER_STEP_CONCLUDE:
 		/* The run's own CBENCH_ITERATION, set before it. */
+		set_hyperfine_iteration(x, false, NULL, 0);
 		return run_hook(x, i, "conclude", b->conclude, s->hook_out, -1);
 	case PLANNER_STEP_WARMUP_END:
 		tell_progress(x, BENCH_PROGRESS_WARMUP, s->index, st.k,
@@ -1877,6 +1886,7 @@ static void new_result(struct ctx *x, struct bench_outcome *out,
 	const struct plan_bench *b = s->b;
 	s->r = results_new(b->name, b->command, b->params, b->n_params);
 	s->r->group = b->group;
+	results_set_short_name(s->r, b->short_name);
 	enable_metrics(x, s->r);
 	out->results[s->index] = s->r;
 	out->n = s->index + 1;

@@ -183,6 +183,7 @@ void results_free(struct bench_result *r)
 	if (r == NULL)
 		return;
 	free(r->name);
+	free(r->short_name);
 	free(r->command);
 	param_values_free(r->params, r->n_params);
 	for (int m = 0; m < MET_COUNT; m++)
@@ -194,6 +195,17 @@ void results_free(struct bench_result *r)
 	free(r->run_index);
 	free(r->stop_reason);
 	free(r);
+}
+
+void results_set_short_name(struct bench_result *r, const char *short_name)
+{
+	free(r->short_name);
+	r->short_name = short_name ? xstrdup(short_name) : NULL;
+}
+
+const char *results_short_name(const struct bench_result *r)
+{
+	return r->short_name ? r->short_name : r->name;
 }
 
 void results_enable(struct bench_result *r, enum metric_id id)

@@ -7,6 +7,9 @@
  * execve; the fallback child (forked when ptrace is refused) parks on a
  * pipe instead of PTRACE_TRACEME until cbench has opened its counters.
  *
+ * An executable without a #! line (ENOEXEC) is run with /bin/sh, as
+ * execvp does, unless it is a binary.
+ *
  * A vfork-style child shares the memory of the process that cloned it and
  * never returns: it makes only plain system calls, touches no libc state
  * (errno is its parent's, which sleeps and does not read it before the
@@ -15,7 +18,10 @@
 #include "spawn_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <paths.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/personality.h>
 #include <sys/ptrace.h>
@@ -42,6 +48,54 @@ static void report_and_die(const struct child_args *a, int stage, int e)
 		(void)w;
 	}
 	_exit(127);
+}
+
+/*
+ * An executable without a #! line fails to exec with ENOEXEC; execvp, sh,
+ * GNU make and hyperfine then run it with /bin/sh, and so does cbench,
+ * unless it is a binary (bash's rule in check_binary_file: an ELF header,
+ * or a NUL byte in its first line), which /bin/sh could only misread.
+ * An empty file is an empty script.
+ */
+CHILD_CODE
+static bool is_script(const char *path)
+{
+	unsigned char buf[128];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, buf, sizeof buf);
+	close(fd);
+	if (n < 0 || (n >= 4 && memcmp(buf, "\177ELF", 4) == 0))
+		return false;
+	for (ssize_t i = 0; i < n && buf[i] != '\n'; i++)
+		if (buf[i] == '\0')
+			return false;
+	return true;
+}
+
+/* Most words a script's command line may have to be run by /bin/sh: the
+ * new argv is built on the child's stack (CHILD_STACK_SIZE in spawn.c). */
+#define SH_MAX_ARGS 8192
+
+/* execve("/bin/sh", {"/bin/sh", path, argv[1], ...}) as glibc's execvp
+ * does for ENOEXEC.  Still traced (PTRACE_TRACEME holds across the failed
+ * exec), so the run starts at /bin/sh's first instruction.  Returns only
+ * when that exec fails too. */
+CHILD_CODE
+static void exec_sh(const struct spawn_cmd *cmd)
+{
+	size_t argc = 0;
+	while (cmd->argv[argc] && argc < SH_MAX_ARGS)
+		argc++;
+	if (argc == SH_MAX_ARGS || argc == 0)
+		return;
+	char *argv[argc + 2];
+	argv[0] = (char *)_PATH_BSHELL;
+	argv[1] = (char *)cmd->path;
+	for (size_t i = 1; i <= argc; i++)
+		argv[i + 1] = cmd->argv[i];   /* argv[argc] is the NULL */
+	execve(_PATH_BSHELL, argv, cmd->envp);
 }
 
 /* Only async-signal-safe calls, and nothing that touches libc state. */
@@ -96,7 +150,10 @@ void spawn_child_main(const struct child_args *a)
 		report_and_die(a, STAGE_TRACEME, errno);
 	}
 	execve(cmd->path, cmd->argv, cmd->envp);
-	report_and_die(a, STAGE_EXEC, errno);
+	int e = errno;
+	if (e == ENOEXEC && is_script(cmd->path))
+		exec_sh(cmd);   /* returns only if /bin/sh cannot be run */
+	report_and_die(a, STAGE_EXEC, e);
 }
 
 CHILD_CODE

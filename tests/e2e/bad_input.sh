@@ -73,7 +73,7 @@ command 1 is empty                       | ''
 command 2 is empty                       | 'touch ran' '   '
 no command to benchmark                  |
 no command to benchmark                  | -r 3
-2 command names \(-n\) given for 1 command | -n a -n b 'touch ran'
+too many --command-name options: expected 1 at most | -n a -n b 'touch ran'
 --setup given 2 times for 3 commands     | --setup true --setup true 'touch ran' 'touch ran' 'touch ran'
 --output given 2 times for 1 command     | --output=null --output=pipe 'touch ran'
 --show-output cannot be combined with --output | --show-output --output=out.txt 'touch ran'
@@ -103,7 +103,7 @@ step-size of n must be greater than 0, not '0' | -P n 1 5 -D 0 'touch ran{n}'
 step-size of n must be greater than 0, not '-1' | -P n 1 5 -D -1 'touch ran{n}'
 parameter 'n' is defined twice           | -P n 1 2 -P n 3 4 'touch ran{n}'
 parameter 'n' is defined twice           | -L n 1,2 -P n 3 4 'touch ran{n}'
-the list of values is empty              | -L n '' 'touch ran{n}'
+value '' is given twice                  | -L n , 'touch ran{n}'
 1000000000 values from 1 to 1000000000; the limit is | -P n 1 1000000000 'touch ran{n}'
 invalid parameter name ''                | -L '' 1 'touch ran'
 cannot write --export-json file 'nodir/out.json' | --export-json nodir/out.json 'touch ran'
@@ -247,10 +247,8 @@ test_bad_values_exit_2_before_running() {
 -P a 1 1000 -P b 1 1000
 -L n 1 -L n 2
 -P n 1 2 -L n 3
--L n ''
 -L n ,
--L n a,,b
--L n a,b,
+-L n a,,b,
 -L n a,b,a
 -D 1
 --reference '{n}' -L n 1,2

@@ -104,24 +104,24 @@ test_ci_junit_needs_a_gate() {
 # Per-metric and per-benchmark thresholds move the line.
 test_ci_gate_several_metrics() {
 	ci_faults_countable || skip "page faults are not countable here"
-	cb -r 6 --reference "$HELPERS/touch_pages 500" -n ref -n ten \
+	cb -r 6 --reference "$HELPERS/touch_pages 500" --reference-name ref -n ten \
 		"$HELPERS/touch_pages 5000" --fail-if-slower 5 \
 		--gate-metric page_faults,peak_rss >out 2>err
 	expect_eq "exit" "$?" 3
 	expect_grep "first table" '^Gate on page_faults \(chosen with --gate-metric\)' out
 	expect_grep "second table" '^Gate on peak_rss \(chosen with --gate-metric\)' out
 	# Ten times the pages is about +830 % faults: within 1000 %.
-	cb -r 6 --reference "$HELPERS/touch_pages 500" -n ref -n ten \
+	cb -r 6 --reference "$HELPERS/touch_pages 500" --reference-name ref -n ten \
 		"$HELPERS/touch_pages 5000" --fail-if-slower page_faults=1000% \
 		>out 2>err || fail "per-metric threshold: exit $?: $(cat err)"
 	expect_grep "threshold shown" 'lies above \+1000 %' out
-	cb -r 6 --reference "$HELPERS/touch_pages 500" -n ref -n ten \
+	cb -r 6 --reference "$HELPERS/touch_pages 500" --reference-name ref -n ten \
 		"$HELPERS/touch_pages 5000" --fail-if-slower 5 --gate-metric page_faults \
 		--fail-if-slower-for ten page_faults=1000% >out 2>err ||
 		fail "per-benchmark threshold: exit $?: $(cat err)"
 	expect_grep "within" '^  ten +.* within noise$' out
 	expect_no_grep "no warning" 'fail-if-slower-for' err
-	cb -r 6 --reference "$HELPERS/touch_pages 500" -n ref -n ten \
+	cb -r 6 --reference "$HELPERS/touch_pages 500" --reference-name ref -n ten \
 		"$HELPERS/touch_pages 5000" --fail-if-slower 5 --gate-metric page_faults \
 		--fail-if-slower-for tne page_faults=1000% >out 2>err
 	expect_eq "misspelt name: the default threshold" "$?" 3

@@ -1,6 +1,6 @@
 # End-to-end tests of how commands are started (the frozen-exec engine):
 # exec errors said by name (not found, not executable, no interpreter), a
-# clean signal state and no leaked descriptor or zombie after many runs,
+# script without #! run by /bin/sh, a clean signal state and no leaked descriptor or zombie after many runs,
 # counting with SIGTRAP blocked, setuid commands, the fallback when ptrace
 # is refused, and a process limit blamed on the machine.
 
@@ -23,12 +23,41 @@ test_exec_format_error() {
 	# The exec error comes back through memory shared with the vfork-style
 	# child; valgrind runs such a clone as a plain fork, so it is lost.
 	[ "${VALGRIND:-}" = 1 ] && skip "valgrind runs CLONE_VM|CLONE_VFORK as fork: no shared-memory exec report"
-	printf 'not a program\n' >garbage
-	chmod 755 garbage
-	cb -r 2 ./garbage >out 2>err
-	expect_eq "exit code" "$?" 1
-	expect_grep "message" "^cbench: error: command './garbage' is not an executable" err
-	expect_no_grep "no numbers" 'Time \(' out
+	# Binaries /bin/sh could only misread (bash's rule: an ELF header, or
+	# a NUL in the first line): data, and an ELF for no machine.
+	printf 'not\0a program\n' >garbage
+	printf '\177ELF\002\001\001\000garbage\n' >elf
+	chmod 755 garbage elf
+	for f in garbage elf; do
+		cb -r 2 ./$f >out 2>err
+		expect_eq "$f: exit code" "$?" 1
+		expect_grep "$f: message" "^cbench: error: command './$f' is not an executable \(exec format error\): a binary for another machine, or data, not a script /bin/sh could run$" err
+		expect_no_grep "$f: no numbers" 'Time \(' out
+	done
+}
+
+# An executable without a #! line runs with /bin/sh, as execvp, sh, GNU
+# make and hyperfine run it (glibc's execvp: /bin/sh FILE ARGS...), for
+# the command and every hook, traced or not.
+test_script_without_shebang_runs_with_sh() {
+	printf 'echo "$0|$1|$2|$CBENCH_ITERATION" >> log\n' >s.sh
+	chmod 755 s.sh
+	cb -r 2 --export-json o.json -s './s.sh setup' -p './s.sh prepare' \
+		-C './s.sh conclude' -c './s.sh cleanup' "./s.sh a 'b c'" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_eq "what ran" "$(tr '\n' ' ' <log)" \
+		"./s.sh|setup||setup ./s.sh|prepare||0 ./s.sh|a|b c|0 ./s.sh|conclude||0 ./s.sh|prepare||1 ./s.sh|a|b c|1 ./s.sh|conclude||1 ./s.sh|cleanup||cleanup "
+	expect_eq "not via a shell of cbench's" "$(jq '.results[0].via_shell' o.json)" false
+	if ptrace_works; then
+		expect_eq "measured from /bin/sh's first instruction" \
+			"$(jq '.results[0].exec_exact' o.json)" true
+	fi
+	# A warmup too, and where ptrace is refused (parked, then released).
+	rm -f log
+	need_seccomp
+	cb_denied ptrace EPERM -w 1 -r 1 ./s.sh >out 2>err || fail "no ptrace: exit $?: $(cat err)"
+	expect_eq "no ptrace: warmup and run" "$(tr '\n' ' ' <log)" \
+		"./s.sh|||warmup-1 ./s.sh|||0 "
 }
 
 test_script_interpreter_missing() {

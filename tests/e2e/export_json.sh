@@ -65,6 +65,13 @@ test_readme_pandas_one_liner() {
 	assert runs.groupby("command").size().to_dict() == {"true": 3, "sleep 0.001": 3}
 	assert runs["wall_time"].dtype.kind == "f"
 	PY
+	# A parameter the command does not use: still one group per benchmark.
+	cb -r 2 -L rep 1,2 true --export-json out.json >out 2>err || fail "exit $?"
+	"$py" - >py.out 2>&1 <<-PY || fail "the README's pandas line, -L: $(cat py.out)"
+	import json, pandas as pd
+	$line
+	assert runs.groupby("command").size().to_dict() == {"true (rep = 1)": 2, "true (rep = 2)": 2}
+	PY
 }
 
 test_readme_jq_one_liner() {
@@ -145,4 +152,53 @@ PY
 	cb -r 2 -N --baseline part.json --require-all 'touch ran.txt' >out 2>err
 	expect_eq "--baseline --require-all: exit" "$?" 2
 	[ ! -e ran.txt ] || fail "ran with a refused baseline"
+}
+
+# hyperfine's exit_codes (src/util/exit_code.rs): a run killed by signal N
+# is 128 + N, as a shell's $? says; cbench's own per-run exit_code stays
+# null there (the process had none) with signal naming it, in the JSON
+# and in --export-csv-runs alike.
+test_exit_codes_of_killed_runs_as_hyperfine() {
+	cb -r 2 -i --export-json k.json --export-csv-runs k.csv \
+		'sh -c "kill -9 \$\$"' "$HELPERS/crash segv" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_eq "exit_codes" "$(jq -c '[.results[].exit_codes]' k.json)" "[[137,137],[139,139]]"
+	expect_eq "runs.exit_code" "$(jq -c '[.results[].runs.exit_code]' k.json)" \
+		"[[null,null],[null,null]]"
+	expect_eq "runs.signal" "$(jq -c '[.results[].runs.signal]' k.json)" \
+		'[["SIGKILL","SIGKILL"],["SIGSEGV","SIGSEGV"]]'
+	expect_eq "CSV exit_code and signal" "$(cut -d, -f5,6 k.csv | sort -u | tr '\n' ' ')" \
+		',SIGKILL ,SIGSEGV exit_code,signal '
+}
+
+# hyperfine's JSON and CSV "command" is its get_name() (src/command.rs):
+# the name with the parameters substituted, without the parameters it
+# does not show, which "parameters" holds; the terminal, the tables and
+# cbench's "name" keep them.  A gate pairs cbench files by "name" (or
+# command line and parameters), so a file written before, whose
+# "command" had them, still pairs with a new one.
+test_command_without_unused_parameters() {
+	cb -r 2 -L branch master,dev --export-json o.json --export-csv s.csv \
+		--export-csv-runs r.csv --export-markdown m.md 'echo {n}' >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_eq "JSON command" "$(jq -r '[.results[].command] | join("|")' o.json)" \
+		"echo {n}|echo {n}"
+	expect_eq "JSON name" "$(jq -r '[.results[].name] | join("|")' o.json)" \
+		"echo {n} (branch = master)|echo {n} (branch = dev)"
+	expect_eq "parameters" "$(jq -r '[.results[].parameters.branch] | join("|")' o.json)" \
+		"master|dev"
+	expect_eq "CSV command" "$(sed 1d s.csv | cut -d, -f1 | tr '\n' '|')" "echo {n}|echo {n}|"
+	# cbench's per-run CSV keeps the display name: one per benchmark.
+	expect_eq "CSV runs command" "$(sed 1d r.csv | cut -d, -f2 | sort -u | tr '\n' '|')" \
+		"echo {n} (branch = dev)|echo {n} (branch = master)|"
+	expect_grep "the table keeps them" '^\| `echo \{n\} \(branch = master\)` ' m.md
+	expect_grep "the report too" '^Benchmark 1: echo \{n\} \(branch = master\)$' out
+	# An older file, its command the name, pairs with the new one.
+	jq '.results |= map(.command = .name)' o.json >old.json
+	local by
+	for by in command name; do
+		cb compare --match-by "$by" --require-all old.json o.json >cmp 2>err
+		[ "$?" != 2 ] || fail "--match-by $by: not paired: $(cat err)"
+		expect_grep "--match-by $by: both rows" 'branch = dev' cmp
+	done
 }

@@ -15,7 +15,7 @@ faults_countable() {
 test_reference_gate_regression_exits_3() {
 	faults_countable || skip "page faults are not countable here"
 	cb -r 6 --reference "$HELPERS/touch_pages 500" --fail-if-slower 5 \
-		--gate-metric page_faults -n ref -n ten "$HELPERS/touch_pages 5000" >out 2>err
+		--gate-metric page_faults --reference-name ref -n ten "$HELPERS/touch_pages 5000" >out 2>err
 	expect_eq "exit code" "$?" 3
 	expect_grep "title" "^Comparison of this run with the reference 'ref'$" out
 	expect_grep "base line" "^Base: the reference 'ref', measured interleaved with the others in this run \(compared by rounds\)\.$" out
@@ -27,7 +27,7 @@ test_reference_gate_regression_exits_3() {
 test_reference_gate_same_work_passes() {
 	faults_countable || skip "page faults are not countable here"
 	cb -r 6 --reference "$HELPERS/touch_pages 500" --fail-if-slower 5 \
-		--gate-metric page_faults -n ref -n same "$HELPERS/touch_pages 500" \
+		--gate-metric page_faults --reference-name ref -n same "$HELPERS/touch_pages 500" \
 		>out 2>err || fail "exit $?: $(cat err)"
 	expect_grep "row" '^  same +.* within noise$' out
 	expect_grep "result" '^Result: no regression \(1 within noise\)$' out
@@ -37,7 +37,7 @@ test_reference_gate_same_work_passes() {
 test_reference_gate_annotates_for_github() {
 	faults_countable || skip "page faults are not countable here"
 	GITHUB_ACTIONS=true cb -r 6 --reference "$HELPERS/touch_pages 500" \
-		--fail-if-slower 5 --gate-metric page_faults -n ref -n ten \
+		--fail-if-slower 5 --gate-metric page_faults --reference-name ref -n ten \
 		"$HELPERS/touch_pages 5000" >out 2>err
 	expect_eq "exit code" "$?" 3
 	expect_grep "annotation" "^::error title=cbench regression::'ten' regressed: page_faults \+[0-9.]+ %" out
@@ -47,7 +47,7 @@ test_reference_gate_annotates_for_github() {
 test_reference_gate_agrees_with_summary() {
 	faults_countable || skip "page faults are not countable here"
 	cb -r 6 --reference "$HELPERS/touch_pages 500" --fail-if-slower 5 \
-		--gate-metric page_faults --export-json o.json -n ref -n ten \
+		--gate-metric page_faults --export-json o.json --reference-name ref -n ten \
 		"$HELPERS/touch_pages 5000" >out 2>err
 	expect_eq "exit code" "$?" 3
 	local ratio change

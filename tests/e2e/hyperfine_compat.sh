@@ -104,17 +104,19 @@ test_sort_command_lists_relative_speed_in_command_order() {
 }
 
 # hyperfine's values (src/benchmark/executor.rs, BenchmarkIteration):
-# warmup-0, warmup-1, ... then 0, 1, ...; not set for setup and cleanup.
+# warmup-0, warmup-1, ... then 0, 1, ...; not set for setup, prepare,
+# conclude and cleanup (src/benchmark/mod.rs runs them as
+# NonBenchmarkRun).  CBENCH_ITERATION, cbench's own, is set for them.
 test_hyperfine_iteration_for_command_and_hooks() {
 	cb -w 2 -r 3 --output null \
 		-s 'echo s=${HYPERFINE_ITERATION-unset} >> log' \
-		-p 'echo p=$HYPERFINE_ITERATION >> log' \
-		-C 'echo c=$HYPERFINE_ITERATION >> log' \
+		-p 'echo p=${HYPERFINE_ITERATION-unset}/$CBENCH_ITERATION >> log' \
+		-C 'echo c=${HYPERFINE_ITERATION-unset}/$CBENCH_ITERATION >> log' \
 		-c 'echo x=${HYPERFINE_ITERATION-unset} >> log' \
 		'echo r=$HYPERFINE_ITERATION/$CBENCH_ITERATION >> log' >out 2>err ||
 		fail "exit $?: $(cat err)"
 	expect_eq "values" "$(tr '\n' ' ' <log)" \
-		"s=unset p=warmup-0 r=warmup-0/warmup-1 c=warmup-0 p=warmup-1 r=warmup-1/warmup-2 c=warmup-1 p=0 r=0/0 c=0 p=1 r=1/1 c=1 p=2 r=2/2 c=2 x=unset "
+		"s=unset p=unset/warmup-1 r=warmup-0/warmup-1 c=unset/warmup-1 p=unset/warmup-2 r=warmup-1/warmup-2 c=unset/warmup-2 p=unset/0 r=0/0 c=unset/0 p=unset/1 r=1/1 c=unset/1 p=unset/2 r=2/2 c=unset/2 x=unset "
 	# One inherited from the caller does not leak into setup.
 	HYPERFINE_ITERATION=stale cb -r 1 -s 'echo ${HYPERFINE_ITERATION-unset} > s' true \
 		>out 2>err || fail "exit $?"
@@ -134,6 +136,41 @@ test_json_memory_usage_byte() {
 	expect_eq "field order" "$(jq -r '.results[0] | keys_unsorted[8:11] | join(",")' o.json)" \
 		"times,memory_usage_byte,exit_codes"
 	expect_eq "schema unchanged" "$(jq '.schema_version' o.json)" 2
+}
+
+# Deliberate differences (the README's table), each as documented.
+
+# A program that is not found is refused before anything runs, -i or not
+# (hyperfine's sh -c records exit code 127); -S sh is hyperfine's way.
+test_not_found_refused_even_with_i() {
+	cb -r 2 -i nosuch-cbench-cmd >out 2>err
+	expect_eq "exit" "$?" 1
+	expect_grep "said" "^cbench: error: command 'nosuch-cbench-cmd' not found$" err
+	expect_no_grep "nothing measured" 'Time \(' out
+	cb -r 2 -i -S sh nosuch-cbench-cmd >out 2>err || fail "-S sh: exit $?: $(cat err)"
+	expect_grep "-S sh: the shell's 127, ignored" 'Warning: 2 of 2 runs failed \(exit code 127 ×2\), ignored by -i' err
+}
+
+# hyperfine refuses --show-output with --style (and with --output, which
+# cbench refuses too); cbench takes the style for its report.
+test_show_output_with_style() {
+	cb -r 2 --show-output --style basic 'echo shown-here' >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_eq "the output" "$(grep -c '^shown-here$' out)" 2
+	expect_grep "the report" '^  Time \(mean ± σ\)' out
+	! grep -q $'\033' out err || fail "escape codes with --style basic"
+	cb -r 2 --show-output --output o.txt 'echo x' >out 2>err
+	expect_eq "--output too: exit" "$?" 2
+	expect_grep "--output too: said" '^cbench: error: --show-output cannot be combined with --output$' err
+}
+
+# The tables' Relative column is relative to the --reference (hyperfine's
+# to the fastest), the slower reference here at 1.00 (20 times the work).
+test_tables_relative_to_reference() {
+	cb -r 3 --reference "$HELPERS/spin 20" --export-markdown t.md \
+		"$HELPERS/spin 1" >out 2>err || fail "exit $?: $(cat err)"
+	expect_grep "the reference at 1.00" "^\| \`$HELPERS/spin 20\` \|.*\| 1\.00 \|" t.md
+	expect_no_grep "not the fastest" "^\| \`$HELPERS/spin 1\` \|.*\| 1\.00 \|" t.md
 }
 
 # Runs that fail under -i always draw a warning (whatever the machine's
@@ -322,7 +359,7 @@ test_hf_can_run_commands_without_a_shell() {
 test_hf_fails_with_wrong_number_of_command_names() {
 	cb --command-name=a --command-name=b 'echo a' >out 2>err
 	expect_eq "exit" "$?" 2
-	expect_grep "message" 'command names \(-n\) given for 1 command' err
+	expect_grep "message" '^cbench: error: too many --command-name options: expected 1 at most' err
 }
 
 test_hf_prepare_once_or_per_command() {

@@ -5,7 +5,7 @@
 test_crash_reported_by_signal_name() {
 	cb -r 3 "$HELPERS/crash segv" >out 2>err
 	expect_eq "exit code" "$?" 1
-	expect_grep "message" "terminated by signal SIGSEGV \(Segmentation fault\) in run 1" err
+	expect_grep "message" "terminated by signal SIGSEGV \(Segmentation fault\) in run 1; use -i/--ignore-failure to keep going, or --show-output to see its error output$" err
 }
 
 test_nonzero_exit_stops() {
@@ -40,4 +40,14 @@ test_failed_benchmark_stop_reason() {
 	cb -r 3 false --export-json f.json >out 2>err
 	expect_eq "exit" "$?" 1
 	expect_eq "stop_reason" "$(jq -r '.results[0].stop_reason' f.json)" failed
+}
+
+# -i=CODES reads a run killed by signal N as exit code 128 + N, as
+# hyperfine does (and writes in exit_codes): -i=139 ignores a SIGSEGV.
+test_ignore_listed_code_of_a_signal() {
+	cb -r 2 -i=139 "$HELPERS/crash segv" >out 2>err || fail "-i=139: exit $?: $(cat err)"
+	expect_grep "reported" '^  Warning: 2 of 2 runs failed \(signal SIGSEGV ×2\), ignored by -i' err
+	cb -r 2 -i=137 "$HELPERS/crash segv" >out 2>err
+	expect_eq "another signal's code: exit" "$?" 1
+	expect_grep "named" 'terminated by signal SIGSEGV' err
 }

@@ -20,3 +20,17 @@ test_input_from_pipe_feeds_every_run() {
 	wait
 	expect_eq "each run counted 10 lines" "$(tr -d ' ' <o2.txt | tr '\n' ,)" "10,10,"
 }
+
+# hyperfine's keyword (src/options.rs, CommandInputPolicy::Null): --input
+# null is the default empty stdin, even beside a file named null; ./null
+# reads that file.
+test_input_null_keyword() {
+	echo 'in the file' >null
+	cb -r 2 --input null --output o.txt cat >out 2>err || fail "exit $?: $(cat err)"
+	expect_eq "empty stdin" "$(wc -c <o.txt)" 0
+	rm null
+	cb -r 1 --input null --output o.txt cat >out 2>err || fail "no file: exit $?: $(cat err)"
+	echo 'in the file' >null
+	cb -r 2 --input ./null --output o2.txt cat >out 2>err || fail "./null: exit $?: $(cat err)"
+	expect_eq "./null is the file" "$(tr '\n' '|' <o2.txt)" "in the file|in the file|"
+}

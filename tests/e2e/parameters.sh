@@ -30,17 +30,32 @@ test_unused_parameter_shown_next_to_name() {
 	expect_eq "names" "$(bench_lines out | tr '\n' '|')" "true (rep = 1)|true (rep = 2)|"
 }
 
-# Empty or repeated list values would give benchmarks that look alike.
+# Repeated list values would give benchmarks that look alike (two empty
+# ones too).
 test_list_values_distinct() {
 	cb -r 1 -L n , 'echo [{n}]' >out 2>err
-	expect_eq "exit code (empty values)" "$?" 2
-	expect_grep "empty" "^cbench: error: -L/--parameter-list n: value 1 of ',' is empty" err
+	expect_eq "exit code (two empty values)" "$?" 2
+	expect_grep "empty" "^cbench: error: -L/--parameter-list n: value '' is given twice$" err
 	expect_no_grep "nothing ran" '^Benchmark' out
 	cb -r 1 -L n a,a 'echo [{n}]' >out 2>err
 	expect_eq "exit code (repeated value)" "$?" 2
 	expect_grep "twice" "^cbench: error: -L/--parameter-list n: value 'a' is given twice$" err
 	cb -r 1 -L n 'a\,b,a,b' 'echo [{n}]' >out 2>err || fail "distinct values: exit $?"
 	expect_eq "names" "$(bench_lines out | tr '\n' '|')" "echo [a,b]|echo [a]|echo [b]|"
+}
+
+# hyperfine's tokenize (src/parameter/tokenize.rs): "\\" is a backslash,
+# "\," a comma, any other backslash stays, and an empty value is a value
+# ('a,,b' three, '' one).
+test_list_values_as_hyperfine() {
+	cb -r 1 --output out.txt -L v 'x\\y,p\,q,\n,,e' 'echo "[{v}]"' >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_eq "names" "$(bench_lines out | tr '\n' '|')" \
+		'echo "[x\y]"|echo "[p,q]"|echo "[\n]"|echo "[]"|echo "[e]"|'
+	expect_eq "what ran" "$(tr '\n' '|' <out.txt)" '[x\y]|[p,q]|[\n]|[]|[e]|'
+	cb -r 1 --output out2.txt -L v '' 'echo "[{v}]"' >out 2>err ||
+		fail "'': exit $?: $(cat err)"
+	expect_eq "'' is one empty value" "$(cat out2.txt)" "[]"
 }
 
 # -P takes exactly three words and -L two: a missing one takes the command.

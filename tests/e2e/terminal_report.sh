@@ -1,6 +1,7 @@
 # End-to-end tests of the terminal report: its lines, --style and
 # -u/--time-unit, number formatting and alignment, the progress bar (with
-# NO_COLOR, not with the command's output inherited) and control characters
+# NO_COLOR, not with the command's output inherited), no escape code at all
+# where hyperfine would write none, and control characters
 # escaped wherever a command line is printed.  Nothing asserts a time.
 
 test_two_commands_compared() {
@@ -32,8 +33,44 @@ test_no_color_keeps_progress_bar() {
 	NO_COLOR=1 on_tty "$CBENCH" -r 5 "'sleep 0.02'" >tty || fail "exit $?"
 	expect_grep "progress bar" '░|█' tty
 	expect_no_grep "no colour" $'\033\\[3[0-9]m' tty
-	NO_COLOR= on_tty "$CBENCH" -r 2 true >tty2 || fail "exit $?"
+	NO_COLOR= TERM=xterm on_tty "$CBENCH" -r 2 true >tty2 || fail "exit $?"
 	expect_grep "colour without NO_COLOR" $'\033\\[3[0-9]m' tty2
+}
+
+# One decision for every escape sequence, on a real terminal: hyperfine's
+# rule (src/options.rs: TERM "dumb" or "unknown", or a non-empty
+# NO_COLOR, give its NoColor style; nocolor and basic have no colour).
+# No ESC byte at all then, in the report, the warnings (a failing run
+# under -i draws one) or the progress bar, which redraws with a carriage
+# return and spaces; cbench compare likewise.
+test_no_escape_codes_when_plain() {
+	local cmd="$CBENCH -r 4 -i '$HELPERS/crash exit 3 && sleep 0.02'" how
+	for how in "TERM=xterm NO_COLOR= --style nocolor" \
+		"TERM=xterm NO_COLOR= --style basic" "TERM=dumb NO_COLOR=" \
+		"TERM=unknown NO_COLOR=" "TERM=xterm NO_COLOR=1"; do
+		local env=${how%% --*} style=
+		[ "$env" = "$how" ] || style=--${how#* --}
+		env $env script -qec "$cmd $style" /dev/null </dev/null >tty ||
+			fail "$how: exit $?"
+		! grep -q $'\033' tty || fail "$how: escape codes: $(grep $'\033' tty | head -3 | cat -v)"
+		expect_grep "$how: the report" 'Time \(mean' tty
+		expect_grep "$how: the warning" 'Warning: 4 of 4 runs failed' tty
+		[ "$style" = "--style basic" ] || expect_grep "$how: the bar" '░|█' tty
+	done
+	# Positive: the same on a colour terminal has colours and erase codes,
+	# and --style full, asked for, has them even on a dumb one.
+	for how in "TERM=xterm NO_COLOR=" "TERM=dumb NO_COLOR=1"; do
+		env $how script -qec "$cmd --style full" /dev/null </dev/null >tty ||
+			fail "full, $how: exit $?"
+		expect_grep "full, $how: colour" $'\033\\[3[0-9]m' tty
+		expect_grep "full, $how: yellow warning" $'\033\\[33mWarning:' tty
+		expect_grep "full, $how: erase" $'\r\033\\[K' tty
+	done
+	cb -r 2 --export-json a.json true >out 2>err || fail "a.json: exit $?"
+	cb -r 2 --export-json b.json true >out 2>err || fail "b.json: exit $?"
+	TERM=dumb NO_COLOR= script -qec "$CBENCH compare a.json b.json" /dev/null </dev/null >tty
+	expect_grep "compare: its table" 'a\.json' tty
+	! grep -q $'\033' tty || fail "compare: escape codes: $(grep $'\033' tty | head -3 | cat -v)"
 }
 
 test_inherited_output_has_no_progress_bar() {

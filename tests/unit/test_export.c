@@ -477,22 +477,35 @@ static void summary_zero_means(void)
 	free(text);
 }
 
-/* The progress line (after its "\r\033[K") at $COLUMNS = cols, stderr
- * being a file (no TIOCGWINSZ); its width in columns, -1 on error. */
-static int progress_width(const char *cols, const char *what, double est,
-			  char *line, size_t len)
+/* Columns of the UTF-8 text from p up to end. */
+static size_t cols_between(const char *p, const char *end)
 {
-	struct text_style st = {.progress = true, .unit = UNIT_AUTO};
+	size_t n = 0;
+	for (; p < end; p++)
+		n += ((unsigned char)*p & 0xC0) != 0x80;
+	return n;
+}
+
+/* What the bar writes to stderr (a file: no TIOCGWINSZ) at $COLUMNS =
+ * cols: n draws (what[i], estimate est[i]; 7/20, 8/20, ...), then the
+ * clear.  malloc'd, NULL on error. */
+static char *bar_text(const struct text_style *st, const char *cols, size_t n,
+		      const char *const *what, const double *est)
+{
 	char path[] = "/tmp/cbench-unit-progress-XXXXXX";
 	int fd = mkstemp(path);
 	if (fd < 0)
-		return -1;
+		return NULL;
 	setenv("COLUMNS", cols, 1);
 	fflush(stderr);
 	int saved = dup(STDERR_FILENO);
 	dup2(fd, STDERR_FILENO);
-	text_progress(&st, what, 7, 20, est);
-	text_progress_clear(&st);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			usleep(60000);   /* the bar redraws at most every 50 ms */
+		text_progress(st, what[i], 7 + i, 20, est[i]);
+	}
+	text_progress_clear(st);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
@@ -500,6 +513,16 @@ static int progress_width(const char *cols, const char *what, double est,
 	unsetenv("COLUMNS");
 	char *text = slurp(path);
 	unlink(path);
+	return text;
+}
+
+/* The progress line (after its "\r\033[K") at $COLUMNS = cols; its
+ * width in columns, -1 on error. */
+static int progress_width(const char *cols, const char *what, double est,
+			  char *line, size_t len)
+{
+	struct text_style st = {.progress = true, .erase = true, .unit = UNIT_AUTO};
+	char *text = bar_text(&st, cols, 1, &what, &est);
 	if (text == NULL || strncmp(text, "\r\033[K", 4) != 0) {
 		free(text);
 		return -1;
@@ -507,11 +530,42 @@ static int progress_width(const char *cols, const char *what, double est,
 	const char *p = text + 4;
 	size_t n = strcspn(p, "\r");
 	snprintf(line, len, "%.*s", (int)n, p);
-	int w = 0;
-	for (size_t i = 0; i < n; i++)
-		w += ((unsigned char)p[i] & 0xC0) != 0x80;
+	int w = (int)cols_between(p, p + n);
 	free(text);
 	return w;
+}
+
+/* Without erase codes (NO_COLOR, a dumb TERM, --style nocolor) the bar
+ * writes no ESC byte: a carriage return, the line, and spaces over what
+ * a longer line before it left; cleared the same way. */
+static void progress_without_escapes(void)
+{
+	struct text_style st = {.progress = true, .unit = UNIT_AUTO};
+	const char *what[] = {"Current", "Warmup"};
+	const double est[] = {0.1234, NAN};
+	char *text = bar_text(&st, "100", 2, what, est);
+	CHECK(text != NULL);
+	if (text == NULL)
+		return;
+	CHECK(strchr(text, '\033') == NULL);
+	/* Three lines drawn over each other: the first, the shorter second
+	 * padded with spaces to the first's width, then blanks over what
+	 * the second wrote. */
+	char *a = strchr(text, '\r'), *b = a ? strchr(a + 1, '\r') : NULL;
+	char *c = b ? strchr(b + 1, '\r') : NULL;
+	CHECK(a == text && b && c);
+	if (a == text && b && c) {
+		CHECK(strncmp(a + 1, "Current estimate: 123.400 ms ", 29) == 0);
+		CHECK(strncmp(b + 1, "Warmup ", 7) == 0);
+		CHECK(c[-1] == ' ' && c[1] == ' ');
+		CHECK(cols_between(a + 1, b) == cols_between(b + 1, c));
+		const char *end = c;
+		while (end[-1] == ' ')
+			end--;
+		CHECK(cols_between(c + 1, c + strlen(c) - 1) == cols_between(b + 1, end));
+		CHECK(text[strlen(text) - 1] == '\r');
+	}
+	free(text);
 }
 
 /* The bar fits the terminal (one column to spare, so it never wraps):
@@ -570,13 +624,16 @@ static void json_round_trip(void)
 		ok = ok && cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r1, "stddev"));
 		/* No parameters key without parameters. */
 		ok = ok && !cJSON_HasObjectItem(r1, "parameters");
-		/* Not counted: null; a signal: exit code null. */
+		/* Not counted: null; a signal: hyperfine's exit code 128 + N,
+		 * cbench's own runs.exit_code null. */
 		const cJSON *runs = cJSON_GetObjectItemCaseSensitive(r0, "runs");
 		const cJSON *pf = cJSON_GetObjectItemCaseSensitive(runs, "page_faults");
 		ok = ok && cJSON_IsNull(cJSON_GetArrayItem(pf, 1)) &&
 		     cJSON_GetArrayItem(pf, 0)->valuedouble == 299;
 		const cJSON *codes = cJSON_GetObjectItemCaseSensitive(r0, "exit_codes");
-		ok = ok && cJSON_IsNull(cJSON_GetArrayItem(codes, 1));
+		ok = ok && cJSON_GetArrayItem(codes, 1)->valuedouble == 128 + 9;
+		const cJSON *code = cJSON_GetObjectItemCaseSensitive(runs, "exit_code");
+		ok = ok && cJSON_IsNull(cJSON_GetArrayItem(code, 1));
 		const cJSON *sig = cJSON_GetObjectItemCaseSensitive(runs, "signal");
 		ok = ok && strcmp(cJSON_GetArrayItem(sig, 1)->valuestring, "SIGKILL") == 0;
 		ok = ok && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r0, "interrupted"));
@@ -837,6 +894,7 @@ int main(void)
 	RUN(golden_zero_means);
 	RUN(summary_zero_means);
 	RUN(progress_fits_terminal);
+	RUN(progress_without_escapes);
 	RUN(json_round_trip);
 	RUN(json_parameters_are_strings);
 	RUN(json_invalid_utf8);

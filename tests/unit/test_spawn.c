@@ -191,6 +191,50 @@ static void test_exec_failure_reported(void)
 	CHECK(res.exec_errno == EACCES);
 }
 
+/* A file of mode 0755 holding len bytes of text, its path in path. */
+static void make_exec(char *path, const char *text, size_t len)
+{
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	CHECK(write(fd, text, len) == (ssize_t)len);
+	close(fd);
+	chmod(path, 0755);
+}
+
+/* An executable without #! (ENOEXEC) runs as /bin/sh FILE ARGS..., as
+ * glibc's execvp runs it; a binary (a NUL in its first line, or an ELF
+ * header) stays an exec format error. */
+static void test_script_without_shebang(void)
+{
+	SKIP_UNLESS_MODE_WORKS();
+	char path[] = "/tmp/cbench-test-spawn-script-XXXXXX";
+	const char script[] = "echo \"$1|$2|$CBENCH_UNIT\"; exit 7\n";
+	make_exec(path, script, sizeof script - 1);
+	int fd = temp_fd();
+	CHECK(fd >= 0);
+	char *argv[] = {path, "a", "b c", NULL};
+	struct spawn_cmd cmd = {.stdin_fd = -1, .output = SPAWN_OUT_FD,
+				.stdout_fd = fd};
+	struct spawn_result res;
+	char buf[256];
+	RUN_OK(argv, &cmd, &res);
+	unlink(path);
+	CHECK(res.outcome == SPAWN_EXITED && res.code == 7);
+	CHECK(res.exec_exact == mode_traced);
+	CHECK_STR(slurp(fd, buf, sizeof buf), "a|b c|hello\n");
+	close(fd);
+
+	if (mode_traced && under_valgrind())
+		SKIP("valgrind runs CLONE_VM|CLONE_VFORK as fork: no shared-memory exec report");
+	char bin[] = "/tmp/cbench-test-spawn-bin-XXXXXX";
+	make_exec(bin, "echo\0x\n", 7);
+	char *argv_bin[] = {bin, NULL};
+	RUN_OK(argv_bin, NULL, &res);
+	unlink(bin);
+	CHECK(res.outcome == SPAWN_EXEC_FAILED);
+	CHECK(res.exec_errno == ENOEXEC);
+}
+
 static void test_timeout_stops_command(void)
 {
 	SKIP_UNLESS_MODE_WORKS();
@@ -566,6 +610,7 @@ static void run_mode(const char *name, bool traced, const char *env_var)
 	RUN_IN_MODE(test_false_exits_one);
 	RUN_IN_MODE(test_signal_reported);
 	RUN_IN_MODE(test_exec_failure_reported);
+	RUN_IN_MODE(test_script_without_shebang);
 	RUN_IN_MODE(test_timeout_stops_command);
 	RUN_IN_MODE(test_output_to_fd);
 	RUN_IN_MODE(test_output_null_and_stdin_null);
