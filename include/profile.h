@@ -1,6 +1,7 @@
 /*
  * profile.h: per-function profiles from callgrind's output files
- * (src/run/callgrind.c).
+ * (src/run/callgrind.c), where a difference between two of them is, and
+ * the call trees of flame graphs (src/analysis/profile_diff.c).
  *
  * A measured run under `valgrind --tool=callgrind --trace-children=yes
  * --callgrind-out-file=DIR/cg.%p` leaves one file per process; their
@@ -12,8 +13,9 @@
  * does not exec writes its parent's costs up to the fork too (vgout.h).
  *
  * Ownership: a struct profile is made by profile_new and freed, with
- * every string its functions point to, by profile_free, which is a no-op
- * for NULL.  Library-style: nothing here prints or exits; a
+ * every string its functions point to, by profile_free; the flame trees
+ * and the diff borrow the profiles' strings, so free them first.  Each
+ * _free(NULL) is a no-op.  Library-style: nothing here prints or exits; a
  * failing function returns -1 with a one-line message in err (errlen
  * bytes) and leaves what it was given unchanged.
  */
@@ -101,5 +103,126 @@ int profile_add_text(struct profile *p, const char *text, size_t len,
  * file, and then p is unchanged. */
 int profile_add_dir(struct profile *p, const char *dir, const char *prefix,
 		    size_t *files, char *err, size_t errlen);
+
+/* ---- where a difference is (profile_diff.c) ---- */
+
+/* One function of either profile and how its cost moved. */
+struct profile_delta {
+	const char *name, *file, *object;  /* the candidate's, else the base's */
+	size_t base, cand;         /* indices in each profile, PROFILE_NONE
+				    * when it is not there (new, vanished) */
+	double base_self, cand_self, self_delta;  /* 0 where it is not there */
+	double base_incl, cand_incl, incl_delta;
+	/* self_delta / base total x 100: the points of the total's change
+	 * this function explains; all of them add up to change_pct. */
+	double points;
+};
+
+struct profile_diff {
+	struct profile_delta *d;   /* ranked by |points|, largest first */
+	size_t n;
+	double base_total, cand_total;
+	double change_pct;         /* (cand_total - base_total) / base_total x 100 */
+};
+
+/*
+ * Every function of base and cand, matched one to one in three passes:
+ * the same (name, file, object); then the same name with the same base
+ * names of file and object (a build in another directory, a library at
+ * another path); then the same name when exactly one function of that
+ * name is left unmatched on each side (a build without debug information,
+ * whose file is "???").  The rest are new or vanished.  Ranked by the
+ * points of event ev.  -1 when a profile lacks ev or base's total is 0.
+ */
+int profile_diff(const struct profile *base, const struct profile *cand,
+		 enum vg_event ev, struct profile_diff *out, char *err,
+		 size_t errlen);
+void profile_diff_free(struct profile_diff *d);
+
+/* ---- call trees for flame graphs (profile_diff.c) ---- */
+
+/*
+ * A node is one call path (a sequence of function names).  Node 0 is the
+ * root, "all", worth the profile's total; its children are the functions
+ * nothing calls (the processes' entry points).  Children of node i are
+ * nodes[first_child .. first_child + n_children), largest first; their
+ * values add up to at most their parent's, the rest being the parent's
+ * self.
+ */
+struct flame_node {
+	const char *name;      /* borrowed from the profile; "all" for the root */
+	size_t func;           /* a function of that name on this path (the
+				* first met), index in the profile's funcs;
+				* PROFILE_NONE for the root */
+	size_t parent;         /* PROFILE_NONE for the root */
+	size_t depth;          /* 0 for the root */
+	size_t first_child, n_children;
+	double value;          /* the frame's width: this path's cost */
+	double self;           /* value less the children's */
+};
+
+struct flame_tree {
+	struct flame_node *nodes;
+	size_t n;
+	double total;
+};
+
+/* 0 in a field means its default. */
+struct flame_options {
+	size_t max_depth;      /* deepest node (the root is 0); default 64 */
+	double min_fraction;   /* a node worth less than this share of the
+				* total stays in its parent's self; default 0.001 */
+};
+
+/*
+ * The call tree of p for event ev, from its call edges.  A function's
+ * children are its callees, each worth the call's inclusive cost; a
+ * function reached through several callers is scaled by the share of its
+ * inclusive cost the path brings (a node worth v of a function of
+ * inclusive cost I has children worth v / I of each of its calls), since
+ * callgrind counts costs per call edge, not per call path: exact for a
+ * function with one caller, and the frames never add up to more than the
+ * total (iai-callgrind's flame graphs, flamegraph_parser.rs, repeat a
+ * function's whole cost under each of its callers instead).  A call to a
+ * function already on the path (recursion) is not followed; its cost
+ * stays in the caller's self.  Each process (part) gets a tree of its own
+ * calls, and the trees are merged by path, as folded stacks of several
+ * processes are: merged into one call graph first, processes share their
+ * libraries' functions (libc's __libc_start_main calls every program's
+ * main) and one program's costs would hang under another's.  A path is
+ * cut where it falls below the threshold in its process, even if it
+ * passes it added over the processes.  -1 when p lacks ev.
+ */
+int profile_flame(const struct profile *p, enum vg_event ev,
+		  const struct flame_options *opt, struct flame_tree *out,
+		  char *err, size_t errlen);
+void profile_flame_free(struct flame_tree *t);
+
+/* A node of a differential flame graph: one path (a sequence of names)
+ * and its value in each profile's tree, 0 where it is not there. */
+struct flame_diff_node {
+	const char *name;      /* borrowed from the profiles; "all" for the root */
+	size_t parent, depth, first_child, n_children;
+	double base, cand;
+};
+
+struct flame_diff {
+	struct flame_diff_node *nodes;
+	size_t n;
+	double base_total, cand_total;
+};
+
+/*
+ * The trees of base and cand (as profile_flame makes them) merged by
+ * path: nodes of one parent with the same name are one node, their values
+ * added.  A path is kept when it passes the threshold (min_fraction of the
+ * larger total) on either side; its value on the other side is then kept
+ * down to a tenth of the threshold (below that it reads 0).  Children in
+ * decreasing max(base, cand).  -1 when a profile lacks ev.
+ */
+int profile_flame_diff(const struct profile *base, const struct profile *cand,
+		       enum vg_event ev, const struct flame_options *opt,
+		       struct flame_diff *out, char *err, size_t errlen);
+void profile_flame_diff_free(struct flame_diff *d);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * Unit tests: callgrind.c, callgrind output files into profiles.
+ * Unit tests: callgrind.c (callgrind output files into profiles) and
+ * profile_diff.c (the diff, the flame trees).
  *
  * Real files are Valgrind 3.19's callgrind of tests/fixtures/valgrind/
  * prog.c (make-fixtures.sh there says how): cl-base/ and cl-slow/ hold the
@@ -20,7 +21,6 @@
 
 #define FIX "tests/fixtures/valgrind/"
 #define BASE_PROG FIX "cl-base/cg.20024"
-#define SLOW_PROG FIX "cl-slow/cg.20027"
 
 static char err[512];
 
@@ -32,6 +32,12 @@ static const struct profile_func *find(const struct profile *p, const char *name
 		    (object == NULL || strcmp(p->funcs[f].object, object) == 0))
 			return &p->funcs[f];
 	return NULL;
+}
+
+static size_t find_index(const struct profile *p, const char *name)
+{
+	const struct profile_func *f = find(p, name, NULL);
+	return f ? (size_t)(f - p->funcs) : PROFILE_NONE;
 }
 
 static struct profile *read_file(const char *path)
@@ -489,11 +495,275 @@ static void truncated_and_corrupt(void)
 	profile_free(p);
 }
 
+/* ---- the diff ---- */
+
+/*
+ * The slower build's diff names parse_line first.  callgrind_annotate's
+ * self costs of parse_line: 5,812 (annotate/cl-base-cg.20024.txt) and
+ * 270,612 (cl-slow-cg.20027.txt); the base total is the three files'
+ * totals: lines, 192,387 + 188,129 + 135,839 = 516,355, and the slower
+ * one's 192,387 + 452,910 + 135,839 = 781,136.  The two builds are in
+ * other directories (base/prog, slow/prog): matched by base names.
+ */
+static void diff_names_slowed_function(void)
+{
+	struct profile *a = read_dir(FIX "cl-base"), *b = read_dir(FIX "cl-slow");
+	CHECK(a != NULL && b != NULL);
+	struct profile_diff d;
+	CHECK(profile_diff(a, b, VG_IR, &d, err, sizeof err) == 0);
+	CHECK(d.base_total == 516355 && d.cand_total == 781136);
+	CHECK_NEAR(d.change_pct, (781136.0 - 516355) / 516355 * 100, 1e-9);
+	CHECK_STR(d.d[0].name, "parse_line");
+	CHECK(d.d[0].base != PROFILE_NONE && d.d[0].cand != PROFILE_NONE);
+	CHECK_STR(a->funcs[d.d[0].base].object, "/tmp/cbench-vg/base/prog");
+	CHECK_STR(d.d[0].object, "/tmp/cbench-vg/slow/prog");
+	CHECK(d.d[0].base_self == 5812 && d.d[0].cand_self == 270612);
+	CHECK_NEAR(d.d[0].points, (270612.0 - 5812) / 516355 * 100, 1e-9);
+	/* its inclusive cost: 47,909 and 312,709 (the --inclusive listings) */
+	CHECK(d.d[0].base_incl == 47909 && d.d[0].cand_incl == 312709);
+	CHECK(fabs(d.d[1].points) < 0.01);
+	double sum = 0;
+	size_t vanished = 0, added = 0, cand_only = 0;
+	for (size_t i = 0; i < d.n; i++) {
+		sum += d.d[i].points;
+		vanished += d.d[i].cand == PROFILE_NONE;
+		added += d.d[i].base == PROFILE_NONE;
+		if (i > 0)
+			CHECK(fabs(d.d[i].points) <= fabs(d.d[i - 1].points));
+	}
+	CHECK_NEAR(sum, d.change_pct, 1e-9);
+	CHECK(vanished > 0 && added > 0);
+	for (size_t i = 0; i < d.n; i++)
+		cand_only += d.d[i].base == PROFILE_NONE;
+	CHECK(d.n == a->n_funcs + cand_only);
+	profile_diff_free(&d);
+	profile_diff_free(&d);   /* emptied: a no-op */
+	profile_free(a);
+	profile_free(b);
+}
+
+/*
+ * The matching rules, by hand: "same" matches exactly; the two f (static
+ * functions of x.c and y.c) by base names (builds in /a and /b), which
+ * the name alone could not pair; g by name alone (its file unknown in the
+ * base); the two "amb" of each side stay apart (several of one name, no
+ * base names in common); gone and new are only on one side.  Totals 75
+ * and 85: +13.333 %.  Points: gone -7/75, f of x.c and g +5/75, new
+ * +4/75, amb c.c and d.c +3/75, amb b.c -2/75, amb a.c -1/75, f of y.c
+ * and same 0.
+ */
+static void diff_matching_rules(void)
+{
+	struct profile *a = read_text(
+		"events: Ir\nob=/a/build/prog\nfl=/a/src/x.c\nfn=f\n1 10\nfl=/a/src/y.c\nfn=f\n1 5\n"
+		"fl=???\nfn=g\n1 20\nob=/usr/lib/libc.so.6\nfl=s.c\nfn=same\n1 30\n"
+		"fn=gone\n1 7\nfl=a.c\nfn=amb\n1 1\nfl=b.c\nfn=amb\n1 2\n");
+	struct profile *b = read_text(
+		"events: Ir\nob=/b/build/prog\nfl=/b/src/x.c\nfn=f\n1 15\nfl=/b/src/y.c\nfn=f\n1 5\n"
+		"fl=g.c\nfn=g\n1 25\nob=/usr/lib/libc.so.6\nfl=s.c\nfn=same\n1 30\n"
+		"fn=new\n1 4\nfl=c.c\nfn=amb\n1 3\nfl=d.c\nfn=amb\n1 3\n");
+	CHECK(a != NULL && b != NULL);
+	struct profile_diff d;
+	CHECK(profile_diff(a, b, VG_IR, &d, err, sizeof err) == 0);
+	CHECK(d.n == 10);
+	static const struct {
+		const char *name, *file;
+		bool in_base, in_cand;
+		double points;
+	} want[] = {
+		{"gone", "s.c", true, false, -7}, {"f", "/b/src/x.c", true, true, 5},
+		{"g", "g.c", true, true, 5}, {"new", "s.c", false, true, 4},
+		{"amb", "c.c", false, true, 3}, {"amb", "d.c", false, true, 3},
+		{"amb", "b.c", true, false, -2}, {"amb", "a.c", true, false, -1},
+		{"f", "/b/src/y.c", true, true, 0}, {"same", "s.c", true, true, 0},
+	};
+	for (size_t i = 0; i < d.n; i++) {
+		CHECK_STR(d.d[i].name, want[i].name);
+		CHECK_STR(d.d[i].file, want[i].file);
+		CHECK((d.d[i].base != PROFILE_NONE) == want[i].in_base);
+		CHECK((d.d[i].cand != PROFILE_NONE) == want[i].in_cand);
+		CHECK_NEAR(d.d[i].points, want[i].points / 75 * 100, 1e-12);
+	}
+	CHECK_NEAR(d.change_pct, 10.0 / 75 * 100, 1e-12);
+	profile_diff_free(&d);
+	/* an event the profiles lack; a base that counts nothing */
+	CHECK(profile_diff(a, b, VG_DR, &d, err, sizeof err) == -1);
+	CHECK(strstr(err, "no Dr counts") != NULL);
+	struct profile *z = read_text("events: Ir\nfn=f\n1 0\n");
+	CHECK(profile_diff(z, b, VG_IR, &d, err, sizeof err) == -1);
+	CHECK(strstr(err, "counts no Ir") != NULL);
+	profile_free(z);
+	profile_free(a);
+	profile_free(b);
+}
+
+/* ---- flame trees ---- */
+
+static size_t child(const struct flame_tree *t, size_t n, const char *name)
+{
+	for (size_t i = 0; i < t->nodes[n].n_children; i++)
+		if (strcmp(t->nodes[t->nodes[n].first_child + i].name, name) == 0)
+			return t->nodes[n].first_child + i;
+	return PROFILE_NONE;
+}
+
+/* The tree's invariants: children are their parent's, never worth more
+ * than it together, largest first; self is what they leave. */
+static bool tree_ok(const struct flame_tree *t, size_t max_depth, double min)
+{
+	for (size_t n = 0; n < t->n; n++) {
+		const struct flame_node *x = &t->nodes[n];
+		double sum = 0;
+		for (size_t i = 0; i < x->n_children; i++) {
+			const struct flame_node *c = &t->nodes[x->first_child + i];
+			if (c->parent != n || c->depth != x->depth + 1 || c->value < min ||
+			    (i > 0 && c->value > t->nodes[x->first_child + i - 1].value))
+				return false;
+			sum += c->value;
+		}
+		if (sum > x->value * (1 + 1e-12) || x->depth > max_depth ||
+		    fabs(x->self - fmax(0, x->value - sum)) > 1e-9 * t->total)
+			return false;
+	}
+	return true;
+}
+
+/* Hand-computed: main (self 10) calls a (60) and b (40); both call c (30
+ * and 20), whose inclusive cost 50 is its self 10 and its calls to d (40).
+ * Under a, c is worth 30 and d 30 x 40 / 50 = 24; under b, 20 and 16. */
+static void flame_scaled_by_hand(void)
+{
+	struct profile *p = read_text(
+		"events: Ir\nfn=main\n1 10\ncfn=a\ncalls=1 1\n1 60\ncfn=b\ncalls=1 1\n1 40\n"
+		"fn=a\n1 30\ncfn=c\ncalls=1 1\n1 30\nfn=b\n1 20\ncfn=c\ncalls=1 1\n1 20\n"
+		"fn=c\n1 10\ncfn=d\ncalls=2 1\n1 40\nfn=d\n1 40\n");
+	CHECK(p != NULL);
+	struct flame_tree t;
+	CHECK(profile_flame(p, VG_IR, NULL, &t, err, sizeof err) == 0);
+	CHECK(t.n == 8 && t.total == 110 && t.nodes[0].value == 110);
+	CHECK(tree_ok(&t, 64, 0.11));
+	size_t m = child(&t, 0, "main"), a = child(&t, m, "a"), b = child(&t, m, "b");
+	CHECK(m != PROFILE_NONE && a != PROFILE_NONE && b != PROFILE_NONE);
+	CHECK(t.nodes[m].first_child == a && t.nodes[a].value == 60 && t.nodes[b].value == 40);
+	size_t ca = child(&t, a, "c"), cb = child(&t, b, "c");
+	CHECK(t.nodes[ca].value == 30 && t.nodes[cb].value == 20);
+	CHECK(t.nodes[child(&t, ca, "d")].value == 24 && t.nodes[child(&t, cb, "d")].value == 16);
+	CHECK(t.nodes[ca].self == 6 && t.nodes[m].self == 10 && t.nodes[0].self == 0);
+	CHECK(t.nodes[child(&t, ca, "d")].func == find_index(p, "d"));
+	profile_flame_free(&t);
+	/* depth and threshold */
+	struct flame_options o = {.max_depth = 2};
+	CHECK(profile_flame(p, VG_IR, &o, &t, err, sizeof err) == 0);
+	CHECK(t.n == 4 && tree_ok(&t, 2, 0) && t.nodes[a].self == 60);
+	profile_flame_free(&t);
+	o = (struct flame_options){.min_fraction = 0.25};
+	CHECK(profile_flame(p, VG_IR, &o, &t, err, sizeof err) == 0);
+	CHECK(tree_ok(&t, 64, 27.5) && t.n == 5);   /* all main a b c(30) */
+	profile_flame_free(&t);
+	CHECK(profile_flame(p, VG_DR, NULL, &t, err, sizeof err) == -1);
+	CHECK(strstr(err, "no Dr counts") != NULL);
+	profile_free(p);
+}
+
+/* The three processes' tree: prog's path from ld.so's entry point to
+ * parse_line, each call the only one to its callee in that process, so
+ * exact (callgrind_annotate --inclusive: main 81,472, parse_line 47,909);
+ * recursion cut (fib'2 under fib'2, is_even'2 under is_odd'2). */
+static void flame_tree_of_processes(void)
+{
+	struct profile *p = read_dir(FIX "cl-base");
+	CHECK(p != NULL);
+	struct flame_tree t;
+	CHECK(profile_flame(p, VG_IR, NULL, &t, err, sizeof err) == 0);
+	CHECK(t.nodes[0].value == p->total[VG_IR] && t.total == 516355);
+	CHECK(tree_ok(&t, 64, 0.001 * 516355));
+	static const char *const path[] = {
+		"0x000000000001ab70", "(below main)", "__libc_start_main@@GLIBC_2.34",
+		"(below main)", "main",
+	};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof path / sizeof path[0] && n != PROFILE_NONE; i++)
+		n = child(&t, n, path[i]);
+	CHECK(n != PROFILE_NONE && t.nodes[n].value == 81472);
+	CHECK_STR(p->funcs[t.nodes[n].func].object, "/tmp/cbench-vg/base/prog");
+	size_t parse = child(&t, n, "parse_line"), fib = child(&t, n, "fib");
+	CHECK(parse != PROFILE_NONE && t.nodes[parse].value == 47909);
+	size_t fib2 = child(&t, fib, "fib'2");
+	CHECK(fib2 != PROFILE_NONE && child(&t, fib2, "fib'2") == PROFILE_NONE);
+	size_t odd2 = child(&t, child(&t, child(&t, child(&t, n, "is_even"), "is_odd"),
+				      "is_even'2"), "is_odd'2");
+	CHECK(odd2 != PROFILE_NONE && t.nodes[odd2].n_children == 0);
+	/* ld.so's entry point, in every process: their sum */
+	size_t entry = child(&t, 0, "0x000000000001ab70");
+	double sum = 0;
+	for (size_t i = 0; i < 3; i++)
+		sum += find(profile_part(p, i, NULL), "0x000000000001ab70", NULL)->incl[VG_IR];
+	CHECK(t.nodes[entry].value == sum);
+	profile_flame_free(&t);
+	profile_free(p);
+}
+
+/* The differential tree of the two builds: the totals at the root, the
+ * path to parse_line with callgrind_annotate's inclusive costs (47,909 and
+ * 312,709), siblings of distinct names. */
+static void flame_diff_of_builds(void)
+{
+	struct profile *a = read_dir(FIX "cl-base"), *b = read_dir(FIX "cl-slow");
+	CHECK(a != NULL && b != NULL);
+	struct flame_diff d;
+	CHECK(profile_flame_diff(a, b, VG_IR, NULL, &d, err, sizeof err) == 0);
+	CHECK(d.nodes[0].base == 516355 && d.nodes[0].cand == 781136);
+	CHECK(d.base_total == 516355 && d.cand_total == 781136);
+	static const char *const path[] = {
+		"0x000000000001ab70", "(below main)", "__libc_start_main@@GLIBC_2.34",
+		"(below main)", "main", "parse_line",
+	};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof path / sizeof path[0] && n != PROFILE_NONE; i++) {
+		size_t next = PROFILE_NONE;
+		for (size_t c = 0; c < d.nodes[n].n_children; c++)
+			if (strcmp(d.nodes[d.nodes[n].first_child + c].name, path[i]) == 0)
+				next = d.nodes[n].first_child + c;
+		n = next;
+	}
+	CHECK(n != PROFILE_NONE);
+	CHECK(d.nodes[n].base == 47909 && d.nodes[n].cand == 312709);
+	for (size_t i = 0; i < d.n; i++) {
+		const struct flame_diff_node *x = &d.nodes[i];
+		double sb = 0, sc = 0;
+		for (size_t c = 0; c < x->n_children; c++) {
+			const struct flame_diff_node *y = &d.nodes[x->first_child + c];
+			CHECK(y->parent == i && y->depth == x->depth + 1);
+			CHECK(fmax(y->base, y->cand) >= 0.001 * 781136);
+			for (size_t k = 0; k < c; k++)
+				CHECK(strcmp(d.nodes[x->first_child + k].name, y->name) != 0);
+			sb += y->base;
+			sc += y->cand;
+		}
+		CHECK(sb <= x->base * (1 + 1e-12) && sc <= x->cand * (1 + 1e-12));
+	}
+	profile_flame_diff_free(&d);
+	profile_flame_diff_free(NULL);
+	struct profile *dr = read_text("events: Dr\nfn=f\n1 1\n");
+	int rc = profile_flame_diff(a, dr, VG_IR, NULL, &d, err, sizeof err);
+	profile_free(dr);
+	CHECK(rc == -1 && strstr(err, "candidate profile has no Ir") != NULL);
+	profile_free(a);
+	profile_free(b);
+}
+
 static void free_null(void)
 {
 	profile_free(NULL);
+	profile_diff_free(NULL);
+	profile_flame_free(NULL);
+	profile_flame_diff_free(NULL);
 	struct profile *p = profile_new();
 	CHECK(p->files == 0 && p->n_funcs == 0);
+	struct flame_tree t;
+	CHECK(profile_flame(p, VG_IR, NULL, &t, err, sizeof err) == 0);
+	CHECK(t.n == 1 && t.total == 0);
+	profile_flame_free(&t);
 	profile_free(p);
 }
 
@@ -506,6 +776,11 @@ int main(void)
 	RUN(specification_example);
 	RUN(merge_processes);
 	RUN(truncated_and_corrupt);
+	RUN(diff_names_slowed_function);
+	RUN(diff_matching_rules);
+	RUN(flame_scaled_by_hand);
+	RUN(flame_tree_of_processes);
+	RUN(flame_diff_of_builds);
 	RUN(free_null);
 	UNIT_EXIT();
 }
