@@ -75,14 +75,16 @@ double vgout_estimated_cycles(const struct sim_counts *c);
  * *p moved past it; false when there is none or it overflows.
  * vgout_read_file: the whole file, NUL-terminated, its length in *len;
  * NULL with a message when it cannot be read.
- * vgout_list_dir: the paths "dir/name" of the regular files in dir whose
- * name starts with prefix, sorted by name; *n may be 0.
+ * vgout_each_file: fn(arg, "dir/name", ...) for each regular file of dir
+ * whose name starts with prefix, in name order, until one returns -1
+ * (then -1); *files is how many there are, and none is an error.
  */
 const char *vgout_event_name(enum vg_event e);
 int vgout_event_find(const char *name, size_t len);
 bool vgout_number(const char **p, const char *end, uint64_t *v);
 char *vgout_read_file(const char *path, size_t *len, char *err, size_t errlen);
-int vgout_list_dir(const char *dir, const char *prefix, char ***paths,
-		   size_t *n, char *err, size_t errlen);
+int vgout_each_file(const char *dir, const char *prefix,
+		    int (*fn)(void *arg, const char *path, char *err, size_t errlen),
+		    void *arg, size_t *files, char *err, size_t errlen);
 
 #endif

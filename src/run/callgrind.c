@@ -792,28 +792,16 @@ int profile_add_file(struct profile *p, const char *path, char *err,
 	return rc;
 }
 
+static int add_file(void *p, const char *path, char *err, size_t errlen)
+{
+	return profile_add_file(p, path, err, errlen);
+}
+
 int profile_add_dir(struct profile *p, const char *dir, const char *prefix,
 		    size_t *files, char *err, size_t errlen)
 {
-	char **paths;
-	size_t n;
-	*files = 0;
-	if (vgout_list_dir(dir, prefix, &paths, &n, err, errlen) < 0)
-		return -1;
-	*files = n;
 	struct profile *all = profile_new();
-	int rc = 0;
-	if (n == 0) {
-		snprintf(err, errlen, "no Valgrind output %s/%s* (did the command run "
-			 "under valgrind?)", dir, prefix);
-		rc = -1;
-	}
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = profile_add_file(all, paths[i], err, errlen);
-	for (size_t i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
-	if (rc < 0) {
+	if (vgout_each_file(dir, prefix, add_file, all, files, err, errlen) < 0) {
 		profile_free(all);
 		return -1;
 	}

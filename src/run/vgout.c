@@ -271,8 +271,8 @@ static char *read_at(int fd, off_t off, size_t len, const char *path,
 	return buf;
 }
 
-int vgout_add_file(struct sim_counts *c, const char *path, char *err,
-		   size_t errlen)
+/* A descriptor of path, a regular file, and its size; -1 with a message. */
+static int open_regular(const char *path, size_t *size, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
@@ -287,7 +287,17 @@ int vgout_add_file(struct sim_counts *c, const char *path, char *err,
 		close(fd);
 		return -1;
 	}
-	size_t size = (size_t)st.st_size;
+	*size = (size_t)st.st_size;
+	return fd;
+}
+
+int vgout_add_file(struct sim_counts *c, const char *path, char *err,
+		   size_t errlen)
+{
+	size_t size;
+	int fd = open_regular(path, &size, err, errlen);
+	if (fd < 0)
+		return -1;
 	char *head, *tail = NULL;
 	size_t hlen = size, tlen = size;
 	if (size <= HEAD_MAX + TAIL_MAX) {
@@ -315,28 +325,16 @@ int vgout_add_file(struct sim_counts *c, const char *path, char *err,
 	return rc;
 }
 
+static int add_file(void *c, const char *path, char *err, size_t errlen)
+{
+	return vgout_add_file(c, path, err, errlen);
+}
+
 int vgout_add_dir(struct sim_counts *c, const char *dir, const char *prefix,
 		  size_t *files, char *err, size_t errlen)
 {
-	char **paths;
-	size_t n;
-	*files = 0;
-	if (vgout_list_dir(dir, prefix, &paths, &n, err, errlen) < 0)
-		return -1;
-	*files = n;
 	struct sim_counts sum = {0};
-	int rc = 0;
-	if (n == 0) {
-		snprintf(err, errlen, "no Valgrind output %s/%s* (did the command run "
-			 "under valgrind?)", dir, prefix);
-		rc = -1;
-	}
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = vgout_add_file(&sum, paths[i], err, errlen);
-	for (size_t i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
-	if (rc < 0)
+	if (vgout_each_file(dir, prefix, add_file, &sum, files, err, errlen) < 0)
 		return -1;
 	add(c, &sum);
 	return 0;
@@ -371,23 +369,14 @@ double vgout_estimated_cycles(const struct sim_counts *c)
 
 char *vgout_read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	size_t size;
+	int fd = open_regular(path, &size, err, errlen);
+	if (fd < 0)
 		return NULL;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "cannot read '%s': not a regular file", path);
-		close(fd);
-		return NULL;
-	}
-	char *buf = read_at(fd, 0, (size_t)st.st_size, path, err, errlen);
+	char *buf = read_at(fd, 0, size, path, err, errlen);
 	close(fd);
 	if (buf != NULL)
-		*len = (size_t)st.st_size;
+		*len = size;
 	return buf;
 }
 
@@ -396,16 +385,18 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int vgout_list_dir(const char *dir, const char *prefix, char ***paths,
-		   size_t *n, char *err, size_t errlen)
+int vgout_each_file(const char *dir, const char *prefix,
+		    int (*fn)(void *arg, const char *path, char *err, size_t errlen),
+		    void *arg, size_t *files, char *err, size_t errlen)
 {
+	*files = 0;
 	DIR *d = opendir(dir);
 	if (d == NULL) {
 		snprintf(err, errlen, "cannot read directory '%s': %s", dir, strerror(errno));
 		return -1;
 	}
-	char **out = NULL;
-	size_t cap = 0, k = 0, plen = strlen(prefix);
+	char **paths = NULL;
+	size_t cap = 0, n = 0, plen = strlen(prefix);
 	struct dirent *de;
 	while ((de = readdir(d)) != NULL) {
 		if (strncmp(de->d_name, prefix, plen) != 0)
@@ -416,13 +407,23 @@ int vgout_list_dir(const char *dir, const char *prefix, char ***paths,
 			free(p);
 			continue;
 		}
-		xgrow((void **)&out, &cap, k + 1, sizeof *out);
-		out[k++] = p;
+		xgrow((void **)&paths, &cap, n + 1, sizeof *paths);
+		paths[n++] = p;
 	}
 	closedir(d);
-	if (k > 1)
-		qsort(out, k, sizeof *out, by_name);
-	*paths = out;
-	*n = k;
-	return 0;
+	if (n > 1)
+		qsort(paths, n, sizeof *paths, by_name);
+	*files = n;
+	int rc = 0;
+	if (n == 0) {
+		snprintf(err, errlen, "no Valgrind output %s/%s* (did the command run "
+			 "under valgrind?)", dir, prefix);
+		rc = -1;
+	}
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = fn(arg, paths[i], err, errlen);
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	return rc;
 }
