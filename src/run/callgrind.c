@@ -384,21 +384,12 @@ static void merge_part(struct profile *dst, struct profile *part)
 	dst->files = pl->nparts;
 }
 
-/* Merge src (one file's profile, or several merged) into dst and free
- * src. */
-static void merge(struct profile *dst, struct profile *src)
+/* Merge n files' profiles into dst, which keeps them; then its incl and
+ * total, once for all of them. */
+static void merge(struct profile *dst, struct profile **parts, size_t n)
 {
-	struct profile_pool *sp = src->pool;
-	if (sp->nparts == 0) {
-		merge_part(dst, src);
-	} else {
-		for (size_t i = 0; i < sp->nparts; i++) {
-			merge_part(dst, sp->parts[i]);
-			free(sp->map[i]);   /* its functions' places in src */
-		}
-		sp->nparts = 0;
-		profile_free(src);
-	}
+	for (size_t i = 0; i < n; i++)
+		merge_part(dst, parts[i]);
 	settle(dst);
 }
 
@@ -426,6 +417,7 @@ struct reader {
 	size_t npos;             /* subpositions a cost line starts with */
 	uint64_t last[MAX_POS];  /* the previous cost line's */
 	bool callgrind;          /* creator: callgrind (it writes totals:) */
+	size_t unknown;          /* the string "???" */
 	size_t ob, file;         /* strings, PROFILE_NONE until set */
 	size_t func;             /* the current function, PROFILE_NONE before fn= */
 	size_t cob, cfile, cfn;  /* the next call's callee, PROFILE_NONE unset */
@@ -471,7 +463,7 @@ static size_t name_of(struct reader *r, enum name_kind kind, const char *s,
 	struct profile_pool *pl = r->p->pool;
 	s = blanks(s, end);
 	if (end - s < 2 || s[0] != '(' || s[1] < '0' || s[1] > '9')
-		return s == end ? intern_str(pl, "???") : intern(pl, s, (size_t)(end - s));
+		return s == end ? r->unknown : intern(pl, s, (size_t)(end - s));
 	uint64_t id;
 	const char *q = s + 1;
 	if (!vgout_number(&q, end, &id) || q == end || *q != ')') {
@@ -538,8 +530,7 @@ static int costs(struct reader *r, const char *s, const char *end)
 			p->funcs[r->func].self[e] += v[e];
 		return 0;
 	}
-	struct profile_pool *pl = p->pool;
-	size_t none = intern_str(pl, "???");
+	size_t none = r->unknown;
 	size_t callee = func_of(p, r->cfn,
 				r->cfile != PROFILE_NONE ? r->cfile :
 				r->file != PROFILE_NONE ? r->file : none,
@@ -595,7 +586,7 @@ static int spec(struct reader *r, const char *key, const char *kend,
 		size_t str = name_of(r, specs[i].kind, s, end);
 		if (str == PROFILE_NONE)
 			return -1;
-		size_t none = intern_str(r->p->pool, "???");
+		size_t none = r->unknown;
 		switch (specs[i].what) {
 		case OB: r->ob = str; break;
 		case COB: r->cob = str; break;
@@ -747,6 +738,7 @@ static struct profile *read_text(const char *text, size_t len, const char *name,
 		.func = PROFILE_NONE, .cob = PROFILE_NONE, .cfile = PROFILE_NONE,
 		.cfn = PROFILE_NONE,
 	};
+	r.unknown = intern_str(r.p->pool, "???");
 	int rc = 0;
 	const char *s = text, *end = text + len;
 	if (len == 0) {
@@ -776,35 +768,59 @@ int profile_add_text(struct profile *p, const char *text, size_t len,
 	struct profile *one = read_text(text, len, name, err, errlen);
 	if (one == NULL)
 		return -1;
-	merge(p, one);
+	merge(p, &one, 1);
 	return 0;
+}
+
+/* One file's profile, read whole. */
+static struct profile *read_file(const char *path, char *err, size_t errlen)
+{
+	size_t len;
+	char *text = vgout_read_file(path, &len, err, errlen);
+	if (text == NULL)
+		return NULL;
+	struct profile *one = read_text(text, len, path, err, errlen);
+	free(text);
+	return one;
 }
 
 int profile_add_file(struct profile *p, const char *path, char *err,
 		     size_t errlen)
 {
-	size_t len;
-	char *text = vgout_read_file(path, &len, err, errlen);
-	if (text == NULL)
+	struct profile *one = read_file(path, err, errlen);
+	if (one == NULL)
 		return -1;
-	int rc = profile_add_text(p, text, len, path, err, errlen);
-	free(text);
-	return rc;
+	merge(p, &one, 1);
+	return 0;
 }
 
-static int add_file(void *p, const char *path, char *err, size_t errlen)
+struct part_list {
+	struct profile **v;
+	size_t n, cap;
+};
+
+static int read_part(void *arg, const char *path, char *err, size_t errlen)
 {
-	return profile_add_file(p, path, err, errlen);
+	struct part_list *l = arg;
+	struct profile *one = read_file(path, err, errlen);
+	if (one == NULL)
+		return -1;
+	xgrow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = one;
+	return 0;
 }
 
+/* Every file is read before any is merged, so that one bad file leaves p
+ * as it was, and p's inclusive costs are computed once. */
 int profile_add_dir(struct profile *p, const char *dir, const char *prefix,
 		    size_t *files, char *err, size_t errlen)
 {
-	struct profile *all = profile_new();
-	if (vgout_each_file(dir, prefix, add_file, all, files, err, errlen) < 0) {
-		profile_free(all);
-		return -1;
-	}
-	merge(p, all);
-	return 0;
+	struct part_list parts = {0};
+	int rc = vgout_each_file(dir, prefix, read_part, &parts, files, err, errlen);
+	if (rc == 0)
+		merge(p, parts.v, parts.n);
+	for (size_t i = 0; i < parts.n && rc < 0; i++)
+		profile_free(parts.v[i]);
+	free(parts.v);
+	return rc;
 }
