@@ -169,7 +169,8 @@ struct flame_tree {
 
 /* 0 in a field means its default. */
 struct flame_options {
-	size_t max_depth;      /* deepest node (the root is 0); default 64 */
+	size_t max_depth;      /* deepest node (the root is 0); default 64,
+				* at most 1024 */
 	double min_fraction;   /* a node worth less than this share of the
 				* total stays in its parent's self; default 0.001 */
 };
