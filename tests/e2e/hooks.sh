@@ -24,8 +24,10 @@ test_hooks_per_command_with_parameters_interleaved() {
 	cb -r 2 --order interleaved -L v 1,2 -s 'echo s{v} >> log' \
 		-c 'echo c{v} >> log' 'echo r{v} >> log' >out 2>err ||
 		fail "exit $?: $(cat err)"
+	# Each its own setup and cleanup: they run one after another (the
+	# runs of one never between another's setup and cleanup).
 	expect_eq "setup/cleanup bracket each benchmark" "$(tr '\n' ' ' <log)" \
-		"s1 r1 s2 r2 r2 c2 r1 c1 "
+		"s1 r1 r1 c1 s2 r2 r2 c2 "
 }
 
 test_hook_failure_names_the_hook() {
