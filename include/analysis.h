@@ -95,9 +95,13 @@ struct analysis {
 	struct analysis_options opt;
 	size_t n;                 /* benchmarks */
 	struct analysis_bench *bench;
-	/* Comparison base: the reference benchmark if it has a wall time,
-	 * else the one with the lowest mean wall time; -1 when none has a
-	 * run.  --sort never changes it. */
+	/* The metric the summary leads with and orders by: the wall time,
+	 * or the simulated instructions when every benchmark with runs has
+	 * them (--counters sim: the time is then Valgrind's). */
+	enum metric_id primary;
+	/* Comparison base: the reference benchmark if it has a value of the
+	 * primary metric, else the one with its lowest mean; -1 when none
+	 * has a run.  --sort never changes it. */
 	long base;
 	/* Every comparison, benchmark by benchmark; wall_cmp[i] indexes
 	 * benchmark i's wall-time entry, or -1. */
@@ -106,7 +110,8 @@ struct analysis {
 	long *wall_cmp;
 	/* Row order of the tables and CSV (all benchmarks). */
 	size_t *order;
-	/* The benchmarks with a wall time, in the summary's order. */
+	/* The benchmarks with a value of the primary metric, in the
+	 * summary's order. */
 	size_t *summary_order;
 	size_t n_summary;
 	size_t cap;

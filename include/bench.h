@@ -82,6 +82,9 @@ struct bench_outcome {
 	bool exec_exact;      /* ptrace worked: clock and counters start at exec */
 	uint64_t order_seed;  /* seed of --order=shuffled (given or drawn), else 0 */
 	enum run_order order; /* the order the runs took (plan.order) */
+	int sim;              /* --counters sim: SIM_COUNTS or SIM_CACHE
+				 (simcpu.h), else 0 */
+	char sim_version[32]; /* Valgrind's version, "" if not known */
 	bool split_by_state;  /* several state groups ran one after another
 				 (plan.split_by_state; results.h group) */
 };
@@ -138,6 +141,11 @@ enum bench_msg_kind {
 	BENCH_MSG_TIMED_OUT,           /* the command hit --timeout */
 	BENCH_MSG_SELF_STOPPED,        /* cbench was stopped during a run: discarded */
 	BENCH_MSG_METRIC_MISSING,      /* a run printed no --metric value */
+	BENCH_MSG_SIM_FAILED,          /* --counters sim: Valgrind could not
+					* count a run */
+	BENCH_MSG_SIM_FORKED,          /* warning: processes forked without
+					* exec, counted with their parent's */
+	BENCH_MSG_SIM_NOTE,            /* note: runs are under Valgrind */
 };
 
 /*

@@ -31,8 +31,20 @@ enum metric_id {
 	MET_VCSW,
 	MET_IVCSW,
 	MET_CTR_FIRST,               /* MET_CTR_FIRST + counter_id */
+	/* --counters sim, sim-cache: counted by Valgrind's simulated CPU
+	 * (simcpu.h), every process of the command summed */
+	MET_SIM_FIRST = MET_CTR_FIRST + CTR_MAX,
+	MET_SIM_INSTRUCTIONS = MET_SIM_FIRST,   /* Ir */
+	MET_SIM_CYCLES,              /* estimated (vgout_estimated_cycles) */
+	MET_SIM_I1_MISSES,           /* I1mr */
+	MET_SIM_D1_READ_MISSES,      /* D1mr */
+	MET_SIM_D1_WRITE_MISSES,     /* D1mw */
+	MET_SIM_LL_INSTR_MISSES,     /* ILmr */
+	MET_SIM_LL_READ_MISSES,      /* DLmr */
+	MET_SIM_LL_WRITE_MISSES,     /* DLmw */
+	MET_SIM_END,
 	/* --metric NAME=REGEX: slots defined at run time (metric_define) */
-	MET_CUSTOM_FIRST = MET_CTR_FIRST + CTR_MAX,
+	MET_CUSTOM_FIRST = MET_SIM_END,
 	MET_COUNT = MET_CUSTOM_FIRST + 8
 };
 #define MET_CUSTOM_MAX (MET_COUNT - MET_CUSTOM_FIRST)
@@ -48,6 +60,8 @@ struct metric_info {
 	bool shell_corrected; /* shell start-up cost is subtracted from it */
 	bool custom;          /* defined by --metric (or read from a file) */
 	bool higher_is_better; /* a rise is an improvement (custom only) */
+	bool simulated;       /* counted by a simulated CPU: the same in
+				 every run of a deterministic program */
 	const char *unit_text; /* UNIT_CUSTOM: the unit's name, maybe "" */
 	const char *pattern;   /* custom: the regular expression, or NULL
 				  when the definition was read from a file */

@@ -89,6 +89,8 @@ struct stats_comparison {
 				      confidence, e.g. 3 + 3 runs at 95 %): the
 				      verdict then rests on the interval and
 				      Welch's test */
+	bool exact;                /* stats_compare_exact: both sides the same
+				      in every run, the ratio exact */
 };
 
 /*
@@ -104,6 +106,19 @@ struct stats_comparison {
 int stats_compare(const double *a, size_t na, const double *b, size_t nb,
 		  double confidence, unsigned long seed,
 		  struct stats_comparison *out);
+
+/*
+ * Deterministic counts (a simulated CPU's): when every finite value of a
+ * is the same, and every one of b, in at least 2 runs each, the ratio is
+ * exact: ratio_lo = ratio_hi = ratio, no p-value (NaN), exact set, and
+ * the verdict FASTER/SLOWER for any ratio but 1 (SAME).  Returns 0, or -1
+ * (out untouched) when a side varies or has fewer than 2 values: then
+ * the statistics of stats_compare apply.
+ */
+int stats_compare_exact(const double *a, size_t na, const double *b, size_t nb,
+			double confidence, struct stats_comparison *out);
+/* Are x's finite values, at least 2 of them, all the same?  *v gets it. */
+bool stats_constant(const double *x, size_t n, double *v);
 
 const char *stats_verdict_name(enum stats_verdict v);
 

@@ -165,6 +165,14 @@ static int compare_one(const struct analysis *an, const struct bench_result *a,
 		       struct analysis_cmp *out)
 {
 	const struct analysis_options *o = &an->opt;
+	/* A simulated CPU's counts, the same in every run: exact. */
+	if (metric_info(m)->simulated &&
+	    stats_compare_exact(a->col[m], a->n_runs, b->col[m], b->n_runs,
+				o->confidence, &out->cmp) == 0) {
+		out->unpaired = out->cmp;
+		memset(&out->robust, 0, sizeof out->robust);
+		return 0;
+	}
 	if (stats_compare(a->col[m], a->n_runs, b->col[m], b->n_runs,
 			  o->confidence, o->seed, &out->unpaired) != 0)
 		return -1;
@@ -231,17 +239,32 @@ static void compare_bench(struct analysis *a, struct bench_result *const *rs,
 	}
 }
 
-/* hyperfine's rule for the base: the reference if it has a wall time,
- * else the fastest mean. */
+/* The summary's metric: simulated instructions when every benchmark
+ * with runs counted them (--counters sim: the time is Valgrind's), else
+ * the wall time. */
+static enum metric_id pick_primary(const struct analysis *a)
+{
+	size_t with = 0, sim = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		with += a->bench[i].n_runs > 0;
+		sim += a->bench[i].n_runs > 0 &&
+		       a->bench[i].sum[MET_SIM_INSTRUCTIONS].n > 0;
+	}
+	return sim > 0 && sim == with ? MET_SIM_INSTRUCTIONS : MET_WALL;
+}
+
+/* hyperfine's rule for the base: the reference if it has a value of the
+ * primary metric, else the lowest mean. */
 static long pick_base(const struct analysis *a, long reference)
 {
+	enum metric_id m = a->primary;
 	if (reference >= 0 && (size_t)reference < a->n &&
-	    a->bench[reference].sum[MET_WALL].n > 0)
+	    a->bench[reference].sum[m].n > 0)
 		return reference;
 	long base = -1;
 	for (size_t i = 0; i < a->n; i++) {
-		const struct stats_summary *s = &a->bench[i].sum[MET_WALL];
-		if (s->n > 0 && (base < 0 || s->mean < a->bench[base].sum[MET_WALL].mean))
+		const struct stats_summary *s = &a->bench[i].sum[m];
+		if (s->n > 0 && (base < 0 || s->mean < a->bench[base].sum[m].mean))
 			base = (long)i;
 	}
 	return base;
@@ -251,8 +274,8 @@ static int cmp_by_mean(const void *p, const void *q, void *arg)
 {
 	const struct analysis *a = arg;
 	size_t i = *(const size_t *)p, j = *(const size_t *)q;
-	const struct stats_summary *si = &a->bench[i].sum[MET_WALL];
-	const struct stats_summary *sj = &a->bench[j].sum[MET_WALL];
+	const struct stats_summary *si = &a->bench[i].sum[a->primary];
+	const struct stats_summary *sj = &a->bench[j].sum[a->primary];
 	double mi = si->n ? si->mean : INFINITY;
 	double mj = sj->n ? sj->mean : INFINITY;
 	if (mi != mj)
@@ -281,7 +304,7 @@ static void rebuild_views(struct analysis *a)
 	a->n_summary = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		a->order[i] = i;
-		if (a->bench[i].sum[MET_WALL].n > 0)
+		if (a->bench[i].sum[a->primary].n > 0)
 			a->summary_order[a->n_summary++] = i;
 	}
 	/* (No benchmark yet: the arrays are not allocated.) */
@@ -342,6 +365,7 @@ void analysis_update(struct analysis *a, struct bench_result *const *rs,
 		bench_compute(b, rs[i], &a->opt);
 		fresh[i] = true;
 	}
+	a->primary = pick_primary(a);
 	a->base = pick_base(a, reference);
 	for (size_t i = 0; i < a->n; i++)
 		if (fresh[i] || a->bench[i].cmp_base != a->base ||

@@ -745,6 +745,44 @@ int stats_compare(const double *a, size_t na, const double *b, size_t nb,
 	return 0;
 }
 
+bool stats_constant(const double *x, size_t n, double *v)
+{
+	size_t k = 0;
+	double first = NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			continue;
+		if (k++ == 0)
+			first = x[i];
+		else if (x[i] != first)
+			return false;
+	}
+	*v = first;
+	return k >= 2;
+}
+
+int stats_compare_exact(const double *a, size_t na, const double *b, size_t nb,
+			double confidence, struct stats_comparison *out)
+{
+	double va, vb;
+	if (!stats_constant(a, na, &va) || !stats_constant(b, nb, &vb))
+		return -1;
+	memset(out, 0, sizeof *out);
+	out->confidence = confidence;
+	out->ratio = va != 0 ? vb / va : vb == 0 ? NAN : INFINITY;
+	out->ratio_lo = out->ratio_hi = out->ratio;
+	out->p_welch = out->p_mann_whitney = NAN;
+	out->welch_t = out->welch_df = out->mw_u = NAN;
+	for (size_t i = 0; i < na; i++)
+		out->na += isfinite(a[i]) != 0;
+	for (size_t i = 0; i < nb; i++)
+		out->nb += isfinite(b[i]) != 0;
+	out->verdict = vb < va ? VERDICT_FASTER : vb > va ? VERDICT_SLOWER
+						      : VERDICT_SAME;
+	out->exact = true;
+	return 0;
+}
+
 const char *stats_verdict_name(enum stats_verdict v)
 {
 	switch (v) {

@@ -3,6 +3,7 @@
  * cli_layers.h).  Only copies and derives: every value was checked by
  * cli_parse.
  */
+#include "simcpu.h"
 #include "cli_layers.h"
 
 #include <string.h>
@@ -44,9 +45,13 @@ struct plan_options cli_plan_options(const struct config *cfg)
 	};
 }
 
+/* --counters sim: runs of a deterministic count are exact, and each
+ * costs 20-100 times the command: 3 unless a count is asked for. */
+#define SIM_DEFAULT_RUNS 3
+
 struct plan_stop cli_plan_stop(const struct config *cfg)
 {
-	return (struct plan_stop){
+	struct plan_stop st = {
 		.runs = cfg->runs,
 		.min_runs = cfg->min_runs,
 		.max_runs = cfg->max_runs,
@@ -54,6 +59,11 @@ struct plan_stop cli_plan_stop(const struct config *cfg)
 		.max_time_s = cfg->max_time_s,
 		.precision = cfg->precision,
 	};
+	if (simcpu_mode(cfg->counters) != SIM_OFF && !cfg->runs_given &&
+	    !cfg->min_runs_given && !cfg->max_runs_given &&
+	    cfg->precision == 0 && cfg->max_time_s == 0)
+		st.runs = SIM_DEFAULT_RUNS;
+	return st;
 }
 
 struct bench_options cli_bench_options(const struct config *cfg)

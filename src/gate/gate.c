@@ -93,6 +93,25 @@ static void order_rows(struct cmp_row *rows, size_t n)
 	free(sorted);
 }
 
+/* The first side that lacks metric m in a row with both sides, or NULL
+ * when every such row has it on both. */
+static const struct cmp_set *lacking_side(const struct cmp_set *base,
+					  const struct cmp_set *new,
+					  const struct cmp_row *rows,
+					  size_t n_rows, int m)
+{
+	for (size_t i = 0; i < n_rows; i++) {
+		const struct cmp_row *r = &rows[i];
+		if (r->base == NULL || r->new == NULL)
+			continue;
+		if (!gate_bench_has(r->base, m))
+			return base;
+		if (!gate_bench_has(r->new, m))
+			return new;
+	}
+	return NULL;
+}
+
 /* Choose the gate metric and say why. */
 static int choose_metric(const struct cmp_set *base, const struct cmp_set *new,
 			 const struct cmp_row *rows, size_t n_rows,
@@ -126,16 +145,14 @@ static int choose_metric(const struct cmp_set *base, const struct cmp_set *new,
 		return 0;
 	}
 	rep->metric_auto = true;
-	const struct cmp_set *lacking = NULL;
-	for (size_t i = 0; i < n_rows && lacking == NULL; i++) {
-		const struct cmp_row *r = &rows[i];
-		if (r->base == NULL || r->new == NULL)
-			continue;
-		if (!gate_bench_has(r->base, MET_CTR_FIRST + CTR_INSTRUCTIONS))
-			lacking = base;
-		else if (!gate_bench_has(r->new, MET_CTR_FIRST + CTR_INSTRUCTIONS))
-			lacking = new;
+	if (gate_set_has(base, MET_SIM_INSTRUCTIONS, true) &&
+	    lacking_side(base, new, rows, n_rows, MET_SIM_INSTRUCTIONS) == NULL) {
+		rep->metric = MET_SIM_INSTRUCTIONS;
+		snprintf(rep->why, sizeof rep->why, "simulated on both sides");
+		return 0;
 	}
+	const struct cmp_set *lacking = lacking_side(base, new, rows, n_rows,
+						     MET_CTR_FIRST + CTR_INSTRUCTIONS);
 	if (lacking == NULL) {
 		rep->metric = MET_CTR_FIRST + CTR_INSTRUCTIONS;
 		snprintf(rep->why, sizeof rep->why, "counted on both sides");
@@ -257,6 +274,12 @@ static void compare_pair(struct cmp_row *r, int m, const struct cmp_options *opt
 	r->p = NAN;
 	if (ok_a && ok_b && given)
 		r->st = *given;
+	/* A simulated CPU's counts, the same in every run: exact. */
+	if (ok_a && ok_b && !given && m < MET_COUNT &&
+	    metric_info((enum metric_id)m)->simulated &&
+	    stats_compare_exact(a, r->base->n_runs, b, r->new->n_runs,
+				opt->confidence, &r->st) == 0)
+		given = &r->st;
 	if (!ok_a || !ok_b || (!given && opt->between &&
 			       between_pair(r, m, opt, &r->st) != 0) ||
 	    (!given && !opt->between && robust_pair(r, m, opt, &r->st) != 0)) {

@@ -141,6 +141,18 @@ static void row_cells(const struct cmp_report *rep, const struct cmp_row *r,
 	enum time_unit u = fixed;
 	if (u == UNIT_AUTO)
 		u = text_pick_unit(isfinite(r->base_mean) ? r->base_mean : r->new_mean);
+	if (r->st.exact) {
+		/* Simulated counts, the same in every run: the numbers
+		 * themselves, no interval and no p. */
+		text_grouped(r->base_mean, cell[COL_BASE], 96);
+		text_grouped(r->new_mean, cell[COL_NEW], 96);
+		snprintf(cell[COL_CHANGE], 96, "%+.3g %%", (r->st.ratio - 1) * 100);
+		snprintf(cell[COL_CI], 96, "exact");
+		snprintf(cell[COL_P], 96, "-");
+		if (r->verdict == CMP_NOISE)
+			snprintf(cell[COL_VERDICT], 96, "below threshold");
+		return;
+	}
 	fmt_value(cell[COL_BASE], 96, rep->metric, r->base_mean, r->base_sd, u);
 	fmt_value(cell[COL_NEW], 96, rep->metric, r->new_mean, r->new_sd, u);
 	fmt_pct(cell[COL_CHANGE], 96, r->st.ratio);
@@ -445,9 +457,15 @@ void export_compare_github(FILE *f, const struct cmp_report *rep)
 			fmt_pct(pct, sizeof pct, r->st.ratio);
 			fmt_ci(ci, sizeof ci, &r->st);
 			fmt_p(p, sizeof p, r->p);
-			snprintf(msg, sizeof msg, "'%s' regressed: %s %s (%s CI %s, "
-				 "p %s%s; threshold +%s)", b->name, key, pct, conf, ci,
-				 isfinite(r->p) && r->p < 0.001 ? "" : "= ", p, thr);
+			if (r->st.exact)
+				snprintf(msg, sizeof msg, "'%s' regressed: %s %+.3g %% "
+					 "(exact; threshold +%s)", b->name, key,
+					 (r->st.ratio - 1) * 100, thr);
+			else
+				snprintf(msg, sizeof msg, "'%s' regressed: %s %s (%s "
+					 "CI %s, p %s%s; threshold +%s)", b->name, key,
+					 pct, conf, ci, isfinite(r->p) && r->p < 0.001
+					 ? "" : "= ", p, thr);
 			kind = "error";
 			title = "cbench regression";
 			break;

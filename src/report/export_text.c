@@ -243,10 +243,43 @@ void text_bench_header(const struct text_style *st, size_t index,
 }
 
 /* One "label: mean ± sd" line for a metric. */
+void text_grouped(double v, char *buf, size_t len)
+{
+	char digits[32];
+	snprintf(digits, sizeof digits, "%.0f", fabs(v));
+	size_t n = strlen(digits), k = 0;
+	if (v < 0 && k + 1 < len)
+		buf[k++] = '-';
+	for (size_t i = 0; i < n && k + 2 < len; i++) {
+		buf[k++] = digits[i];
+		if ((n - i - 1) % 3 == 0 && i + 1 < n)
+			buf[k++] = ',';
+	}
+	buf[k] = '\0';
+}
+
+/* A simulated count the same in every run: the number, exactly. */
+static bool exact_line(const struct text_style *st, const struct analysis_bench *ab,
+		       enum metric_id m)
+{
+	const struct stats_summary *s = &ab->sum[m];
+	if (!metric_info(m)->simulated || s->n < 2 || s->min != s->max)
+		return false;
+	char label[48], v[40];
+	snprintf(label, sizeof label, "%s:", metric_info(m)->label);
+	text_grouped(s->mean, v, sizeof v);
+	printf("  %-19s %s%12s%s  %s(exact: the same in all %zu runs)%s\n", label,
+	       c(st, C_GREEN), v, c(st, C_RESET), c(st, C_DIM), s->n,
+	       c(st, C_RESET));
+	return true;
+}
+
 static void metric_line(const struct text_style *st, const struct bench_result *r,
 			const struct analysis_bench *ab, enum metric_id m,
 			enum time_unit unit)
 {
+	if (r->has[m] && exact_line(st, ab, m))
+		return;
 	const struct stats_summary s = ab->sum[m];
 	if (!r->has[m] || s.n == 0) {
 		if (r->has[m])
@@ -733,7 +766,10 @@ static void ci_tail(const struct text_style *st, const struct stats_comparison *
 	double lo = up ? cmp->ratio_lo : 1 / cmp->ratio_hi;
 	double hi = up ? cmp->ratio_hi : 1 / cmp->ratio_lo;
 	bool sig = cmp->verdict == VERDICT_FASTER || cmp->verdict == VERDICT_SLOWER;
-	if (cmp->verdict == VERDICT_UNKNOWN)
+	if (cmp->exact)
+		printf(" (exact: each the same in every run, %+.3g %%)\n",
+		       (cmp->ratio - 1) * 100);
+	else if (cmp->verdict == VERDICT_UNKNOWN)
 		printf(" (too few runs for a confidence interval)\n");
 	else if (!isfinite(lo) || !isfinite(hi))
 		printf(" (%s CI unbounded, %s)%s\n", lvl, p,
@@ -832,12 +868,14 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 	}
 	size_t base = (size_t)an->base;
 	const struct bench_result *a = rs[base];
+	enum metric_id lead = an->primary;
+	bool sim = lead != MET_WALL;
 	printf("%sSummary%s\n", c(st, C_BOLD), c(st, C_RESET));
-	printf("  %s%s%s ran\n", c(st, C_CYAN), text_shown(a->name),
-	       c(st, C_RESET));
+	printf("  %s%s%s %s\n", c(st, C_CYAN), text_shown(a->name),
+	       c(st, C_RESET), "ran");
 	for (size_t k = 0; k < an->n_summary; k++) {
 		size_t i = an->summary_order[k];
-		const struct analysis_cmp *wc = analysis_find_cmp(an, i, MET_WALL);
+		const struct analysis_cmp *wc = analysis_find_cmp(an, i, lead);
 		if (i == base || wc == NULL)
 			continue;
 		const struct bench_result *b = rs[i];
@@ -848,11 +886,19 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 			 text_shown(b->name),
 			 c(st, C_RESET));
 		printf("    ");
-		compare_text(st, &wc->cmp, wc->ratio_sd, "faster", "slower", what, vs);
+		if (sim)   /* exact counts need no hyperfine σ */
+			compare_text(st, &wc->cmp, NAN, "fewer sim instructions",
+				     "more sim instructions", what, vs);
+		else
+			compare_text(st, &wc->cmp, wc->ratio_sd, "faster", "slower",
+				     what, vs);
 		/* Counters (often a far steadier signal than time), then
-		 * the --metric values. */
-		for (int mk = MET_CTR_FIRST; mk < MET_COUNT; mk++) {
+		 * the --metric values; under Valgrind, its time first. */
+		for (int mk = sim ? MET_WALL : MET_CTR_FIRST; mk < MET_COUNT;
+		     mk = mk == MET_WALL ? MET_CTR_FIRST : mk + 1) {
 			enum metric_id m = (enum metric_id)mk;
+			if (m == lead)
+				continue;
 			const struct analysis_cmp *cc = analysis_find_cmp(an, i, m);
 			if (!a->has[m] || !b->has[m] || cc == NULL ||
 			    !isfinite(cc->cmp.ratio))

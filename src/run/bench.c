@@ -17,6 +17,7 @@
 #include "diag.h"
 #include "fileid.h"
 #include "metric_output.h"
+#include "simcpu.h"
 #include "export_text.h"
 #include "spawn.h"
 #include "stats.h"
@@ -46,6 +47,9 @@ extern char **environ;
  * and the padding's range (hyperfine's: 0 to 4095 bytes). */
 #define PAD_VAR "HYPERFINE_RANDOMIZED_ENVIRONMENT_OFFSET"
 #define PAD_MAX 4096
+/* --counters sim: the variable that keeps the environment's size. */
+#define SIM_PAD_VAR "CBENCH_SIM_PAD"
+#define SIM_PAD_WIDTH 96
 
 /* Runs used to calibrate the shell's start-up cost (after 3 warmups). */
 #define SHELL_CALIBRATION_RUNS 20
@@ -54,6 +58,8 @@ struct prepared {
 	char *path;
 	char **argv;
 	bool via_shell;
+	char **sim_argv;         /* --counters sim: a measured run's argv
+				    under Valgrind, else NULL */
 };
 
 /* What a shell run's side band measured of the shell itself, NaN where
@@ -151,6 +157,13 @@ struct ctx {
 	char *pad_slot;
 	uint64_t pad_rng;
 	int32_t pad;
+	/* --counters sim, sim-cache: the simulated CPU, and an environment
+	 * variable that keeps the environment's size the same in every run
+	 * (its padding makes up for the iteration numbers' lengths). */
+	struct simcpu *sim;
+	enum sim_mode cfg_sim;
+	char sim_pad[SIM_PAD_WIDTH + sizeof SIM_PAD_VAR + 1];
+	char sim_version[32];
 	bool keep_group;         /* this run is --setup's: keep its group */
 	bool default_cap;        /* bench_default_cap() set cfg->max_time_s */
 	size_t run_seq;          /* measured runs so far, all benchmarks */
@@ -163,6 +176,7 @@ static void prepared_free(struct prepared *p)
 {
 	free(p->path);
 	cmdline_free(p->argv);
+	simcpu_argv_free(p->sim_argv);
 	memset(p, 0, sizeof *p);
 }
 
@@ -395,16 +409,19 @@ static void build_env(struct ctx *x)
 	size_t n = 0;
 	for (char **e = environ; *e; e++)
 		n++;
-	x->envp = xcalloc(n + 4, sizeof *x->envp);
+	x->envp = xcalloc(n + 5, sizeof *x->envp);
 	size_t k = 0;
 	for (char **e = environ; *e; e++)
 		if (!env_is(*e, "CBENCH_ITERATION") &&
 		    !env_is(*e, "HYPERFINE_ITERATION") &&
-		    !(x->pad_slot && env_is(*e, PAD_VAR)))
+		    !(x->pad_slot && env_is(*e, PAD_VAR)) &&
+		    !(x->sim && env_is(*e, SIM_PAD_VAR)))
 			x->envp[k++] = *e;
 	x->envp[k++] = x->iter_slot;
 	if (x->pad_slot)
 		x->envp[k++] = x->pad_slot;
+	if (x->sim)
+		x->envp[k++] = x->sim_pad;
 	/* HYPERFINE_ITERATION last: leaving it out ends the array there. */
 	x->hf_at = k;
 	x->envp[k + 1] = NULL;
@@ -507,6 +524,20 @@ static void repad(struct ctx *x)
 }
 
 /* Run p once: 0 with *res filled, -1 on an engine error (sent). */
+/* --counters sim: the padding that brings the iteration variables and
+ * itself to the same size in every run, so that a program's start-up,
+ * which reads the environment, counts the same. */
+static void sim_repad(struct ctx *x)
+{
+	size_t used = strlen(x->iter_slot) +
+		      (x->envp[x->hf_at] ? strlen(x->hf_slot) : 0);
+	size_t pad = used < SIM_PAD_WIDTH ? SIM_PAD_WIDTH - used : 0;
+	size_t at = sizeof SIM_PAD_VAR;   /* after "NAME=" */
+	memcpy(x->sim_pad, SIM_PAD_VAR "=", at);
+	memset(x->sim_pad + at, 'X', pad);
+	x->sim_pad[at + pad] = '\0';
+}
+
 static int run(struct ctx *x, long bench, const struct prepared *p,
 	       enum spawn_output out, int out_fd, bool measured,
 	       struct spawn_result *res)
@@ -529,6 +560,12 @@ static int run(struct ctx *x, long bench, const struct prepared *p,
 	};
 	if (x->pad_slot && !x->in_hook)
 		repad(x);
+	if (x->sim)
+		sim_repad(x);
+	if (measured && p->sim_argv) {
+		cmd.path = simcpu_path(x->sim);
+		cmd.argv = p->sim_argv;
+	}
 	if (x->mo && out == SPAWN_OUT_FD && out_fd == metric_output_fd(x->mo))
 		metric_output_rewind(x->mo);
 	if (spawn_run(&cmd, res, x->err, sizeof x->err) != 0) {
@@ -720,6 +757,12 @@ static void enable_metrics(struct ctx *x, struct bench_result *r)
 	for (int k = 0; k < CTR_MAX; k++)
 		if (counters_enabled(x->ctr, (enum counter_id)k))
 			results_enable(r, (enum metric_id)(MET_CTR_FIRST + k));
+	if (x->sim) {
+		results_enable(r, MET_SIM_INSTRUCTIONS);
+		for (int m = MET_SIM_CYCLES; x->cfg_sim == SIM_CACHE &&
+		     m < MET_SIM_END; m++)
+			results_enable(r, (enum metric_id)m);
+	}
 	for (int m = MET_CUSTOM_FIRST; x->mo && m < MET_COUNT; m++)
 		if (metric_defined((enum metric_id)m) &&
 		    metric_info((enum metric_id)m)->pattern)
@@ -1255,6 +1298,8 @@ struct bstate {
 		size_t next_check;   /* runs before the next bootstrap check */
 	} wall;
 	bool told_leftover;      /* warned that the command leaves a daemon */
+	bool told_forked;        /* warned of processes that fork without exec
+				    (--counters sim) */
 	/* What its measured runs cost in wall-clock time: each run's
 	 * --prepare, the run with its start-up (fork, exec, a shell) and
 	 * cbench's bookkeeping, its --conclude.  --min-time and --max-time
@@ -1417,9 +1462,15 @@ static int begin(struct ctx *x, struct bstate *s)
 	s->started = true;
 	if (prepare(x, s->b->command, false, &s->p, i, NULL) != 0)
 		return -1;
+	if (x->sim) {
+		/* The shell and all it starts are counted: no correction. */
+		s->p.sim_argv = simcpu_argv(x->sim, s->p.path, s->p.argv);
+		s->p.via_shell = false;
+	}
 	s->r->via_shell = s->p.via_shell;
 	warn_setuid(x, i, &s->p);
-	if (x->shell_bench && !x->calibrated && (rc = calibrate_shell(x, i)) != 0)
+	if (x->shell_bench && !x->sim && !x->calibrated &&
+	    (rc = calibrate_shell(x, i)) != 0)
 		return rc;
 	if (s->p.via_shell) {
 		memcpy(s->r->shell_se, x->overhead_se, sizeof s->r->shell_se);
@@ -1578,8 +1629,8 @@ static void record_run(struct ctx *x, struct bstate *s,
 	bool timed_out = res->outcome == SPAWN_TIMED_OUT;
 	double v[MET_COUNT];
 	results_values_from_spawn(res, v);
-	for (int m = MET_CUSTOM_FIRST; m < MET_COUNT; m++)
-		v[m] = custom[m];
+	for (int m = MET_SIM_FIRST; m < MET_COUNT; m++)
+		v[m] = custom[m];   /* simulated and --metric values */
 	if (s->p.via_shell) {
 		struct shell_own o = own_of(res);
 		keep_raw(s, v, &o);
@@ -1623,7 +1674,7 @@ static int read_metrics(struct ctx *x, struct bstate *s, off_t from, int c,
 {
 	char why[200];
 	int missing = -1;
-	for (int m = 0; m < MET_COUNT; m++)
+	for (int m = MET_CUSTOM_FIRST; m < MET_COUNT; m++)
 		custom[m] = NAN;
 	int rc = metric_output_read(x->mo, s->out_fd, from, custom, &missing, why,
 				    sizeof why);
@@ -1648,6 +1699,59 @@ static int read_metrics(struct ctx *x, struct bstate *s, off_t from, int c,
  * even when it stops the benchmark.  Returns 0, -1 (stop, exit 1), -2
  * (interrupted).
  */
+/*
+ * --counters sim: what the run that just ended counted, into v's
+ * simulated slots (NaN if nothing), its files removed.  A run that
+ * Valgrind could not do is an error here (said in Valgrind's words
+ * when it gave any); one that failed otherwise is check_run's to report.
+ * Returns 0 or -1 (stop).
+ */
+static int sim_values(struct ctx *x, struct bstate *s, const struct spawn_result *res,
+		      const char *run_name, double v[MET_COUNT])
+{
+	struct sim_run sr;
+	char why[256];
+	int rc = simcpu_collect(x->sim, &sr, why, sizeof why);
+	if (sr.version[0] && !x->sim_version[0])
+		snprintf(x->sim_version, sizeof x->sim_version, "%s", sr.version);
+	bool ok = res->outcome == SPAWN_EXITED && res->code == 0;
+	struct bench_message m = error_of(BENCH_MSG_SIM_FAILED, (long)s->index, NULL);
+	if (sr.complaint[0] && (rc != 0 || !ok)) {
+		say(x, m, "Valgrind could not simulate '%s' in %s: %s (use wall "
+		    "time or task-clock for it: --counters without sim)",
+		    s->b->command, run_name, sr.complaint);
+		return -1;
+	}
+	if (rc != 0) {
+		if (ok) {
+			say(x, m, "no simulated counts for '%s' in %s: %s",
+			    s->b->command, run_name, why);
+			return -1;
+		}
+		return 0;   /* failed, killed or timed out: check_run says */
+	}
+	v[MET_SIM_INSTRUCTIONS] = sr.c.ir;
+	v[MET_SIM_CYCLES] = vgout_estimated_cycles(&sr.c);
+	v[MET_SIM_I1_MISSES] = sr.c.i1mr;
+	v[MET_SIM_D1_READ_MISSES] = sr.c.d1mr;
+	v[MET_SIM_D1_WRITE_MISSES] = sr.c.d1mw;
+	v[MET_SIM_LL_INSTR_MISSES] = sr.c.ilmr;
+	v[MET_SIM_LL_READ_MISSES] = sr.c.dlmr;
+	v[MET_SIM_LL_WRITE_MISSES] = sr.c.dlmw;
+	if (sr.forked && !s->told_forked) {
+		s->told_forked = true;
+		struct bench_message w = {.severity = BENCH_WARNING,
+					  .kind = BENCH_MSG_SIM_FORKED,
+					  .bench = (long)s->index};
+		say(x, w, "'%s' forks processes that do not exec (a subshell, "
+		    "`$(...)`): Valgrind counts their parent's instructions "
+		    "before the fork again in each of them (%zu of %zu "
+		    "processes in %s)", s->b->command, sr.forked, sr.processes,
+		    run_name);
+	}
+	return 0;
+}
+
 static int measure(struct ctx *x, struct bstate *s, size_t k)
 {
 	long i = (long)s->index;
@@ -1658,10 +1762,18 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 		     metric_output_fd(x->mo) ? lseek(s->out_fd, 0, SEEK_CUR) : 0;
 	clock_gettime(CLOCK_REALTIME, &t0);
 	int rc = run(x, i, &s->p, s->out, s->out_fd, true, &res);
-	if (rc != 0)
+	if (rc != 0) {
+		if (x->sim)
+			simcpu_discard(x->sim);
 		return rc;
+	}
 	char run_name[64];
 	snprintf(run_name, sizeof run_name, "run %zu", k + 1);
+	double extra[MET_COUNT];   /* simulated and --metric values */
+	for (int m = 0; m < MET_COUNT; m++)
+		extra[m] = NAN;
+	if (x->sim && sim_values(x, s, &res, run_name, extra) != 0)
+		return -1;
 	if (res.self_stopped && res.outcome != SPAWN_INTERRUPTED) {
 		/* Its time (and timeout) ran on while cbench was stopped:
 		 * not recorded, so the planner asks for another run. */
@@ -1677,12 +1789,9 @@ static int measure(struct ctx *x, struct bstate *s, size_t k)
 	bool timed_out = res.outcome == SPAWN_TIMED_OUT;
 	if (c == -2 || (c == -1 && !timed_out))
 		return c;
-	double custom[MET_COUNT];
-	for (int m = 0; m < MET_COUNT; m++)
-		custom[m] = NAN;   /* without --metric, none */
-	if (x->mo && read_metrics(x, s, from, c, run_name, custom) != 0)
+	if (x->mo && read_metrics(x, s, from, c, run_name, extra) != 0)
 		return -1;
-	record_run(x, s, &res, c, (double)t0.tv_sec + t0.tv_nsec * 1e-9, custom);
+	record_run(x, s, &res, c, (double)t0.tv_sec + t0.tv_nsec * 1e-9, extra);
 	if (c == -1)
 		return -1;
 	s->pair_due = x->calibrated;   /* after its --conclude (take_turn) */
@@ -2140,8 +2249,17 @@ static int open_engine(struct bench_runner *br)
 	}
 	br->engine = true;
 	bool usage;
-	if (counters_new(&x->ctr, x->cfg->counters, &usage, x->err,
-			 sizeof x->err) != 0) {
+	x->cfg_sim = simcpu_mode(x->cfg->counters);
+	if (x->cfg_sim != SIM_OFF &&
+	    simcpu_new(&x->sim, x->cfg_sim, x->err, sizeof x->err) != 0) {
+		struct bench_message m = error_of(BENCH_MSG_COUNTERS, -1, NULL);
+		m.exit_code = CBENCH_EXIT_FAILURE;
+		say(x, m, "%s", x->err);
+		return m.exit_code;
+	}
+	/* Under Valgrind the kernel's counters would count Valgrind. */
+	if (counters_new(&x->ctr, x->sim ? "none" : x->cfg->counters, &usage,
+			 x->err, sizeof x->err) != 0) {
 		struct bench_message m = error_of(BENCH_MSG_COUNTERS, -1, NULL);
 		m.exit_code = usage ? CBENCH_EXIT_USAGE : CBENCH_EXIT_FAILURE;
 		say(x, m, "%s", x->err);
@@ -2377,6 +2495,14 @@ static int open_checks(struct bench_runner *br)
 	build_env(x);
 	if ((rc = resolve_all(x, plan)) != CBENCH_EXIT_OK)
 		return rc;
+	if (x->sim) {
+		struct bench_message m = {.severity = BENCH_NOTE,
+					  .kind = BENCH_MSG_SIM_NOTE, .bench = -1};
+		say(x, m, "--counters %s: each run executes on Valgrind's "
+		    "simulated CPU, 20-100 times slower; the times and memory "
+		    "shown are Valgrind's, the (sim) counts the command's",
+		    x->cfg_sim == SIM_CACHE ? "sim-cache" : "sim");
+	}
 	if (plan->order == ORDER_SHUFFLED) {
 		br->seed = cfg->seed_given ? cfg->seed : clock_seed();
 		struct bench_message m = {.severity = BENCH_NOTE,
@@ -2437,7 +2563,9 @@ void bench_run(struct bench_runner *br, struct bench_outcome *out)
 			 .seq = br->plan->order == ORDER_SEQUENTIAL, .out = out};
 	out->order = br->plan->order;
 	out->split_by_state = br->plan->split_by_state;
+	out->sim = x->sim ? (int)x->cfg_sim : 0;
 	int rc = run_all(x, &l, br->seed);
+	snprintf(out->sim_version, sizeof out->sim_version, "%s", x->sim_version);
 	if (rc == -2) {
 		int sig = spawn_stop_signal();
 		/* 130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE. */
@@ -2456,6 +2584,7 @@ void bench_close(struct bench_runner *br)
 	free(x->pad_slot);
 	free(x->shell_path);
 	counters_free(x->ctr);
+	simcpu_free(x->sim);
 	metric_output_free(x->mo);
 	prepared_free(&x->cal.sh);
 	prepared_free(&x->cal.direct);

@@ -29,6 +29,16 @@ static struct metric_info infos[MET_COUNT] = {
 		.unit = UNIT_COUNT, .shell_corrected = true},
 	[MET_IVCSW] = {.key = "involuntary_context_switches", .label = "involuntary ctx switches",
 		.unit = UNIT_COUNT, .shell_corrected = true},
+#define SIM(id, k, l) [id] = {.key = k, .label = l, .unit = UNIT_COUNT, .simulated = true}
+	SIM(MET_SIM_INSTRUCTIONS, "sim_instructions", "sim instructions"),
+	SIM(MET_SIM_CYCLES, "sim_cycles", "sim est. cycles"),
+	SIM(MET_SIM_I1_MISSES, "sim_i1_misses", "sim I1 misses"),
+	SIM(MET_SIM_D1_READ_MISSES, "sim_d1_read_misses", "sim D1 rd misses"),
+	SIM(MET_SIM_D1_WRITE_MISSES, "sim_d1_write_misses", "sim D1 wr misses"),
+	SIM(MET_SIM_LL_INSTR_MISSES, "sim_ll_instr_misses", "sim LL-i misses"),
+	SIM(MET_SIM_LL_READ_MISSES, "sim_ll_read_misses", "sim LL rd misses"),
+	SIM(MET_SIM_LL_WRITE_MISSES, "sim_ll_write_misses", "sim LL wr misses"),
+#undef SIM
 };
 static bool infos_ready;
 /* The custom metrics' strings (key, unit text, pattern), owned here. */
@@ -41,13 +51,13 @@ const struct metric_info *metric_info(enum metric_id id)
 		for (int c = 0; c < CTR_MAX; c++) {
 			const struct counter_info *ci = counters_info((enum counter_id)c);
 			infos[MET_CTR_FIRST + c] = (struct metric_info){
-				ci->key, ci->name,
-				ci->is_time ? UNIT_SECONDS : UNIT_COUNT, true,
-				false, false, NULL, NULL};
+				.key = ci->key, .label = ci->name,
+				.unit = ci->is_time ? UNIT_SECONDS : UNIT_COUNT,
+				.shell_corrected = true};
 		}
 		for (int k = MET_CUSTOM_FIRST; k < MET_COUNT; k++)
-			infos[k] = (struct metric_info){"", "", UNIT_CUSTOM, false,
-							true, false, "", NULL};
+			infos[k] = (struct metric_info){.key = "", .label = "",
+				.unit = UNIT_CUSTOM, .custom = true, .unit_text = ""};
 		infos_ready = true;
 	}
 	return (unsigned)id < MET_COUNT ? &infos[id] : NULL;
@@ -133,8 +143,10 @@ int metric_define(const char *key, const char *unit_text, bool higher_is_better,
 	custom_str[k][1] = xstrdup(unit_text);
 	custom_str[k][2] = pattern ? xstrdup(pattern) : NULL;
 	infos[MET_CUSTOM_FIRST + k] = (struct metric_info){
-		custom_str[k][0], custom_str[k][0], UNIT_CUSTOM, false, true,
-		higher_is_better, custom_str[k][1], custom_str[k][2]};
+		.key = custom_str[k][0], .label = custom_str[k][0],
+		.unit = UNIT_CUSTOM, .custom = true,
+		.higher_is_better = higher_is_better,
+		.unit_text = custom_str[k][1], .pattern = custom_str[k][2]};
 	return MET_CUSTOM_FIRST + k;
 }
 
@@ -146,7 +158,8 @@ void metric_undefine_all(void)
 			custom_str[k][j] = NULL;
 		}
 		infos[MET_CUSTOM_FIRST + k] = (struct metric_info){
-			"", "", UNIT_CUSTOM, false, true, false, "", NULL};
+			.key = "", .label = "", .unit = UNIT_CUSTOM, .custom = true,
+			.unit_text = ""};
 	}
 	n_custom = 0;
 }
