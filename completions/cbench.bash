@@ -22,7 +22,7 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	--history-branch --export-bmf --export-github-benchmark --export-junit
 	--fail-if-slower-for -h --help -V --version --reference-name
 	--min-benchmarking-time --quiet --keep-background --metric
-	--export-github-benchmark-bigger'
+	--export-github-benchmark-bigger --profile'
 _cbench_compare_opts='--seed --style -u --time-unit --confidence
 	--export-markdown --fail-if-slower --gate-metric --require-all
 	--match-by --export-junit --fail-if-slower-for -h --help -V --version --quiet'
@@ -34,7 +34,7 @@ _cbench_history_opts='--history --benchmark --branch --machine --commit
 	--history-label --older-than --keep --help'
 
 _cbench_counters='task-clock page-faults instructions cycles cache-references
-	cache-misses branches branch-misses none'
+	cache-misses branches branch-misses none sim sim-cache'
 
 # _cbench_nargs OPTION: how many following words OPTION takes.
 _cbench_nargs()
@@ -54,7 +54,7 @@ _cbench_nargs()
 	--reference-name | --min-benchmarking-time | --history | \
 	--history-label | --history-window | --history-branch | --export-bmf | \
 	--export-github-benchmark | --export-junit | --metric | \
-	--export-github-benchmark-bigger)
+	--export-github-benchmark-bigger | --profile)
 		echo 1 ;;
 	*) echo 0 ;;
 	esac

@@ -87,7 +87,7 @@ function __cbench_counters
         branches\t'branch instructions (needs a PMU)' \
         branch-misses\t'mispredicted branches (needs a PMU)'
     if test -z "$head"
-        set -a events none\t'measure no counters'
+        set -a events none\t'measure no counters' sim\t"instructions on Valgrind's simulated CPU, exact" sim-cache\t'sim with the cache simulation'
     end
     for e in $events
         set -l name (string split -f1 \t -- $e)
@@ -178,6 +178,7 @@ complete -c cbench -n $run -l pin-hooks -x -a 'none\t"Where cbench may run"' -d 
 complete -c cbench -n $run -l pin-self -x -d 'Run cbench itself on these CPUs'
 complete -c cbench -n $run -l aslr -x -a 'on off' -d 'Address-space randomisation of the command'
 complete -c cbench -n $run -l randomize-layout -d 'Pad the environment by a random size per run'
+complete -c cbench -n $run -l profile -x -a '(__fish_complete_directories)' -d 'Profile each benchmark under callgrind into DIR'
 complete -c cbench -n $run -l reference-name -x -d 'Display name of the --reference command'
 complete -c cbench -n $run -l min-benchmarking-time -x -d 'Same as --min-time'
 complete -c cbench -n $run -l history -r -F -d 'Record this invocation in the results history TARGET'

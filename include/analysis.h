@@ -84,6 +84,9 @@ struct analysis_bench {
 	 * the base itself). */
 	struct analysis_cmp *cmps;
 	size_t n_cmps;
+	/* --profile: the functions whose instructions moved against the
+	 * base, ranked (profile.h); NULL unless both sides were profiled. */
+	struct profile_diff *where;
 	/* What the entry was computed from. */
 	const struct bench_result *of;
 	size_t n_runs;

@@ -61,6 +61,8 @@ struct bench_options {
 	const char *pin, *pin_hooks, *pin_self;
 	enum aslr_mode aslr;
 	bool randomize_layout;
+	const char *profile;           /* --profile DIR: callgrind's files
+					  kept there, or NULL */
 };
 
 struct bench_outcome {

@@ -88,6 +88,7 @@ enum opt_id {
 	OPT_HISTORY, OPT_HISTORY_LABEL, OPT_BASELINE_HISTORY,
 	OPT_HISTORY_WINDOW, OPT_HISTORY_BRANCH, OPT_EXPORT_HTML,
 	OPT_KEEP_BACKGROUND, OPT_METRIC, OPT_EXPORT_GITHUB_BENCHMARK_BIGGER,
+	OPT_PROFILE,
 	OPT__COUNT
 };
 
@@ -211,6 +212,7 @@ struct config {
 	const char *pin, *pin_hooks, *pin_self;
 	enum aslr_mode aslr;           /* ASLR_SYSTEM: as the system has it */
 	bool randomize_layout;
+	const char *profile;           /* --profile DIR, or NULL */
 
 	/* `cbench system ...`: its own few options (cli_parse), not the table */
 	bool system_mode;              /* `cbench system ...` */

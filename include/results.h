@@ -17,6 +17,8 @@
 #include "counters.h"
 #include "spawn.h"
 
+struct profile;
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -144,6 +146,10 @@ struct bench_result {
 				  only they are compared by rounds */
 	bool exec_exact;       /* every run measured from the exec stop */
 	char *stop_reason;     /* why adaptive running stopped, or NULL */
+	/* --profile: its per-function profile (profile.h) and the file
+	 * callgrind's first process wrote, kept; NULL when not profiled. */
+	struct profile *profile;
+	char *profile_file;
 };
 
 /* Free an array of n parameter values and the strings in it. */

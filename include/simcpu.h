@@ -76,4 +76,21 @@ int simcpu_collect(struct simcpu *s, struct sim_run *out, char *err, size_t errl
 /* Remove what a run left without reading it (a failed or killed run). */
 void simcpu_discard(struct simcpu *s);
 
+/* --profile: the argv of a profiling run, under callgrind (one per
+ * benchmark, after its measured runs: its counts are exact too). */
+char **simcpu_profile_argv(const struct simcpu *s, const char *path,
+			   char *const *argv);
+
+struct profile;
+/*
+ * Read what the profiling run left into p (profile.h), keep callgrind's
+ * own files for KCachegrind and callgrind_annotate as keep_dir/NAME,
+ * NAME.2, NAME.3, ... (one per process, the first process's first), and
+ * remove them here.  Returns 0, or -1 with a message (Valgrind's
+ * complaint, when it had one, in complaint).
+ */
+int simcpu_collect_profile(struct simcpu *s, struct profile *p,
+			   const char *keep_dir, const char *name,
+			   char *complaint, size_t clen, char *err, size_t errlen);
+
 #endif

@@ -7,6 +7,7 @@
  * benchmarks finish costs each benchmark's statistics once.
  */
 #include "analysis.h"
+#include "profile.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -25,6 +26,8 @@ static void bench_release(struct analysis_bench *b)
 {
 	free(b->outlier);
 	free(b->cmps);
+	profile_diff_free(b->where);
+	free(b->where);
 	memset(b, 0, sizeof *b);
 	b->cmp_base = -1;
 }
@@ -219,10 +222,23 @@ static void compare_bench(struct analysis *a, struct bench_result *const *rs,
 	free(b->cmps);
 	b->cmps = NULL;
 	b->n_cmps = 0;
+	profile_diff_free(b->where);
+	free(b->where);
+	b->where = NULL;
 	b->cmp_base = a->base;
 	if (a->base < 0 || (size_t)a->base == i)
 		return;
 	size_t base = (size_t)a->base, cap = 0;
+	/* --profile: where the instructions moved, function by function. */
+	if (rs[base]->profile && rs[i]->profile) {
+		char err[256];
+		b->where = xcalloc(1, sizeof *b->where);
+		if (profile_diff(rs[base]->profile, rs[i]->profile, VG_IR, b->where,
+				 err, sizeof err) != 0) {
+			free(b->where);
+			b->where = NULL;
+		}
+	}
 	const struct analysis_bench *ab = &a->bench[base];
 	for (int m = 0; m < MET_COUNT; m++) {
 		struct analysis_cmp c;

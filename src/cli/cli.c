@@ -13,6 +13,7 @@
  * mention each entry.  The parser is hand-written rather than getopt_long
  * because -P and -L take several words and options may follow commands.
  */
+#include "simcpu.h"
 #include "cli.h"
 #include "metric_output.h"
 #include "results.h"
@@ -21,6 +22,7 @@
 #include "cpulist.h"
 #include "xalloc.h"
 
+#include <dirent.h>
 #include <ctype.h>
 #include <limits.h>
 #include <errno.h>
@@ -330,6 +332,13 @@ const struct cli_option cli_options[] = {
 	 .help = "Pad the command's environment by a random 0-4095 bytes per "
 		 "run (HYPERFINE_RANDOMIZED_ENVIRONMENT_OFFSET, seeded by --seed, "
 		 "recorded per run), so no result rests on one stack alignment"},
+	{.id = OPT_PROFILE, .long_name = "profile", .arity = ARG_ONE,
+	 .kind = KIND_FILE, .arg_name = "DIR", .completion = "file",
+	 .scope = SCOPE_RUN, .off = OFF(profile),
+	 .help = "Profile each benchmark once more under Valgrind's callgrind "
+		 "(implies --counters sim): per-function instructions, where a "
+		 "comparison's difference is, and callgrind's files kept in DIR "
+		 "(made; it must not exist or be empty) for KCachegrind"},
 	{.id = OPT_REFERENCE_NAME, .long_name = "reference-name",
 	 .arity = ARG_ONE, .kind = KIND_SPECIAL, .arg_name = "NAME",
 	 .scope = SCOPE_RUN, .handler = do_reference_name,
@@ -1380,6 +1389,34 @@ static int check_per_command(const struct config *cfg)
 	return 0;
 }
 
+/* --profile DIR: under the simulated CPU, into a directory that holds
+ * nothing yet (cbench never writes over a file). */
+static int validate_profile(struct config *cfg)
+{
+	if (cfg->profile == NULL)
+		return 0;
+	if (cfg->counters == NULL)
+		cfg->counters = "sim";
+	else if (simcpu_mode(cfg->counters) == SIM_OFF)
+		USAGE("--profile runs under Valgrind: it needs --counters sim or "
+		      "sim-cache, not --counters %s", cfg->counters);
+	DIR *d = opendir(cfg->profile);
+	if (d == NULL && errno != ENOENT)
+		USAGE("--profile %s: %s", cfg->profile, strerror(errno));
+	if (d) {
+		struct dirent *e;
+		bool empty = true;
+		while (empty && (e = readdir(d)) != NULL)
+			empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+		closedir(d);
+		if (!empty)
+			USAGE("--profile %s: the directory is not empty (cbench "
+			      "writes callgrind's files into a new or empty one)",
+			      cfg->profile);
+	}
+	return 0;
+}
+
 static int validate(struct cli_state *st)
 {
 	struct config *cfg = st->cfg;
@@ -1450,7 +1487,7 @@ static int validate(struct cli_state *st)
 	    !cfg->baseline_history && cfg->commands.n == 0)
 		USAGE("--reference with --fail-if-slower gates the other commands "
 		      "against the reference: give at least one command besides it");
-	if (validate_history(cfg) != 0)
+	if (validate_history(cfg) != 0 || validate_profile(cfg) != 0)
 		return -1;
 	/* Two exports to stdout would interleave. */
 	int to_stdout = 0;

@@ -90,6 +90,7 @@ struct bench_options cli_bench_options(const struct config *cfg)
 		.pin_self = cfg->pin_self,
 		.aslr = cfg->aslr,
 		.randomize_layout = cfg->randomize_layout,
+		.profile = cfg->profile,
 	};
 }
 

@@ -24,6 +24,8 @@
  * UTF-8: an invalid byte (a command line is bytes, JSON is text) becomes
  * U+FFFD so that strict parsers still read the file.
  */
+#include "profile.h"
+#include "simcpu.h"
 #include "export.h"
 #include "cpulist.h"
 #include "numfmt.h"
@@ -235,6 +237,18 @@ static cJSON *context(const struct export_doc *d)
 	cJSON_AddBoolToObject(j, "pmu", o->pmu);
 	cJSON_AddBoolToObject(j, "counters_user_only", o->user_only);
 	cJSON_AddBoolToObject(j, "exec_exact", o->exec_exact);
+	/* --counters sim: the sim_* metrics are Valgrind's simulated CPU's,
+	 * the times and memory Valgrind's own (README, "Simulated counts"). */
+	if (o->sim) {
+		cJSON *s = cJSON_AddObjectToObject(j, "simulated");
+		cJSON_AddItemToObjectCS(s, "tool", str("valgrind cachegrind"));
+		cJSON_AddItemToObjectCS(s, "valgrind_version", o->sim_version[0]
+				      ? str(o->sim_version) : cJSON_CreateNull());
+		cJSON_AddBoolToObject(s, "cache_simulation", o->sim == SIM_CACHE);
+		cJSON_AddBoolToObject(s, "children_counted", true);
+	} else {
+		cJSON_AddItemToObjectCS(j, "simulated", cJSON_CreateNull());
+	}
 	cJSON_AddItemToObjectCS(j, "shell", str(o->shell));
 	cJSON_AddItemToObjectCS(j, "shell_overhead_s", o->shell
 			      ? num(o->shell_overhead_s) : cJSON_CreateNull());
@@ -383,6 +397,11 @@ static cJSON *metric(const struct stats_summary *s, enum metric_id m)
 	cJSON *o = cJSON_AddObjectToObject(j, "outliers");
 	cJSON_AddItemToObjectCS(o, "mild", num(ok ? (double)s->outliers_mild : 0));
 	cJSON_AddItemToObjectCS(o, "severe", num(ok ? (double)s->outliers_severe : 0));
+	/* A simulated CPU's count: exact when the same in every run. */
+	if (mi->simulated) {
+		cJSON_AddBoolToObject(j, "simulated", true);
+		cJSON_AddBoolToObject(j, "exact", ok && s->n >= 2 && s->min == s->max);
+	}
 	return j;
 }
 
@@ -494,6 +513,8 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 		cJSON_AddBoolToObject(oc, "task_clock", r->shell_own_code[1]);
 	}
 	cJSON_AddItemToObjectCS(j, "stop_reason", str(r->stop_reason));
+	if (r->profile_file)   /* --profile: callgrind's own file, kept */
+		cJSON_AddItemToObjectCS(j, "profile_file", str(r->profile_file));
 	/* How far consecutive runs depend on each other (the machine's
 	 * drift), and the factor the mean's standard error was widened by. */
 	cJSON_AddItemToObjectCS(j, "autocorrelation", num(d->an->bench[i].acf1));
@@ -550,6 +571,9 @@ static cJSON *comparison(const struct analysis_cmp *c)
 	cJSON_AddItemToObjectCS(j, "p_welch", num(c->unpaired.p_welch));
 	cJSON_AddItemToObjectCS(j, "p_mann_whitney", num(c->unpaired.p_mann_whitney));
 	cJSON_AddItemToObjectCS(j, "verdict", str(stats_verdict_name(c->cmp.verdict)));
+	/* Simulated counts, each side the same in every run: the ratio is
+	 * exact (no interval to speak of, p-values null). */
+	cJSON_AddBoolToObject(j, "exact", c->cmp.exact);
 	cJSON_AddBoolToObject(j, "paired", robust && r->paired);
 	cJSON_AddItemToObjectCS(j, "rounds", robust && r->paired
 			      ? num((double)r->na) : cJSON_CreateNull());
@@ -567,6 +591,34 @@ static cJSON *comparison(const struct analysis_cmp *c)
 						  c->unpaired.ratio_hi));
 	cJSON_AddItemToObjectCS(u, "verdict", str(stats_verdict_name(c->unpaired.verdict)));
 	return j;
+}
+
+/* --profile: the functions where a comparison's instructions moved,
+ * ranked (profile.h): "points" are per cent of the base's total. */
+#define JSON_WHERE_TOP 20
+
+static void where(cJSON *j, const struct profile_diff *w)
+{
+	if (w == NULL)
+		return;
+	cJSON *o = cJSON_AddObjectToObject(j, "where");
+	cJSON_AddItemToObjectCS(o, "base_total", num(w->base_total));
+	cJSON_AddItemToObjectCS(o, "candidate_total", num(w->cand_total));
+	cJSON_AddItemToObjectCS(o, "change_pct", num(w->change_pct));
+	cJSON *fs = cJSON_AddArrayToObject(o, "functions");
+	for (size_t k = 0; k < w->n && k < JSON_WHERE_TOP; k++) {
+		const struct profile_delta *d = &w->d[k];
+		cJSON *f = cJSON_CreateObject();
+		cJSON_AddItemToObjectCS(f, "function", str(d->name));
+		cJSON_AddItemToObjectCS(f, "file", str(d->file));
+		cJSON_AddItemToObjectCS(f, "object", str(d->object));
+		cJSON_AddItemToObjectCS(f, "base_self", num(d->base_self));
+		cJSON_AddItemToObjectCS(f, "candidate_self", num(d->cand_self));
+		cJSON_AddItemToObjectCS(f, "base_inclusive", num(d->base_incl));
+		cJSON_AddItemToObjectCS(f, "candidate_inclusive", num(d->cand_incl));
+		cJSON_AddItemToObjectCS(f, "points", num(d->points));
+		cJSON_AddItemToArray(fs, f);
+	}
 }
 
 /* Buffered output: fputs per value would take the stream lock each time. */
@@ -768,8 +820,13 @@ int export_json_write(FILE *f, const struct export_doc *d)
 	for (size_t i = 0; i < d->outcome->n; i++)
 		cJSON_AddItemToArray(rs, result(d, i, &lz));
 	cJSON *cs = cJSON_AddArrayToObject(root, "comparisons");
-	for (size_t k = 0; k < d->an->n_cmps; k++)
-		cJSON_AddItemToArray(cs, comparison(&d->an->cmps[k]));
+	for (size_t k = 0; k < d->an->n_cmps; k++) {
+		const struct analysis_cmp *c = &d->an->cmps[k];
+		cJSON *j = comparison(c);
+		if (c->metric == MET_SIM_INSTRUCTIONS)
+			where(j, d->an->bench[c->candidate].where);
+		cJSON_AddItemToArray(cs, j);
+	}
 
 	/* One buffer of about the final size: growing it by doubling from
 	 * 256 bytes (cJSON_Print) copied a large sweep's text many times.

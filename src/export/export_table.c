@@ -30,6 +30,7 @@ static const enum metric_id counter_cols[] = {
 	MET_CTR_FIRST + CTR_TASK_CLOCK,
 	MET_CTR_FIRST + CTR_PAGE_FAULTS,
 	MET_CTR_FIRST + CTR_INSTRUCTIONS,
+	MET_SIM_INSTRUCTIONS,
 };
 
 struct table {

@@ -5,6 +5,7 @@
  * (https://no-color.org) and a dumb terminal remove every escape sequence
  * (the bar then redraws with a carriage return and spaces), not the bar.
  */
+#include "profile.h"
 #include "export_text.h"
 #include "spawn.h"
 #include "stats.h"
@@ -570,10 +571,26 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 			  const struct analysis_bench *ab, enum time_unit unit)
 {
 	const struct stats_summary *w = &ab->sum[MET_WALL];
-	unsigned m = ab->warnings;
+	/* Under Valgrind (--counters sim) the times are Valgrind's: what
+	 * they show says nothing of the command. */
+	unsigned m = r->has[MET_SIM_INSTRUCTIONS] ? 0 : ab->warnings;
 	const char *un = text_unit_name(unit);
 	char a[24], b[24];
 	failure_lines(st, r);
+	/* Simulated counts that differ between runs: not exact, and why. */
+	const struct stats_summary *si = &ab->sum[MET_SIM_INSTRUCTIONS];
+	if (r->has[MET_SIM_INSTRUCTIONS] && si->n >= 2 && si->min != si->max) {
+		char lo[40], hi[40];
+		text_grouped(si->min, lo, sizeof lo);
+		text_grouped(si->max, hi, sizeof hi);
+		warn(st, "its sim instructions differ between runs (%s to %s, "
+		     "%.2g %%), so they are not exact: the program does not do "
+		     "the same work each time (usual causes: a hash seed, e.g. "
+		     "PYTHONHASHSEED=0 fixes Python's; threads or pipes whose "
+		     "timing changes the work; the clock or random numbers); its "
+		     "comparisons use the statistics", lo, hi,
+		     (si->max - si->min) / si->min * 100);
+	}
 	/*
 	 * Shell start-up subtracted from a command that takes about as long
 	 * as the start-up's own run-to-run noise: what is left is mostly
@@ -857,6 +874,37 @@ static void summary_by_command(const struct text_style *st,
 	fflush(stdout);
 }
 
+/* --profile: the functions that explain most of a difference in
+ * instructions, "+9.10 points in parse_line (prog.c), ...": a point is a
+ * per cent of the base's total, so they add up to the change. */
+#define TEXT_WHERE_TOP 5
+
+static void where_line(const struct text_style *st, const struct profile_diff *w)
+{
+	if (w == NULL || w->n == 0)
+		return;
+	printf("      where: ");
+	size_t shown = 0;
+	for (size_t k = 0; k < w->n && shown < TEXT_WHERE_TOP; k++) {
+		const struct profile_delta *d = &w->d[k];
+		if (fabs(d->points) < 0.005)
+			break;
+		const char *file = strrchr(d->file, '/');
+		file = file ? file + 1 : d->file;
+		bool known = strcmp(file, "???") != 0;
+		printf("%s%s%+.2f%s%s %s", shown ? ", " : "",
+		       c(st, d->points > 0 ? C_YELLOW : C_GREEN), d->points,
+		       c(st, C_RESET), shown ? " in" : " points in",
+		       text_shown(d->name));
+		if (known)
+			printf(" (%s)", file);
+		shown++;
+	}
+	if (shown == 0)
+		printf("no function moved by 0.005 points or more");
+	putchar('\n');
+}
+
 void text_summary(const struct text_style *st, const struct analysis *an,
 		  struct bench_result *const *rs)
 {
@@ -886,10 +934,11 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 			 text_shown(b->name),
 			 c(st, C_RESET));
 		printf("    ");
-		if (sim)   /* exact counts need no hyperfine σ */
+		if (sim) {  /* exact counts need no hyperfine σ */
 			compare_text(st, &wc->cmp, NAN, "fewer sim instructions",
 				     "more sim instructions", what, vs);
-		else
+			where_line(st, an->bench[i].where);
+		} else
 			compare_text(st, &wc->cmp, wc->ratio_sd, "faster", "slower",
 				     what, vs);
 		/* Counters (often a far steadier signal than time), then

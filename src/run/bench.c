@@ -18,6 +18,7 @@
 #include "fileid.h"
 #include "metric_output.h"
 #include "simcpu.h"
+#include "profile.h"
 #include "export_text.h"
 #include "spawn.h"
 #include "stats.h"
@@ -1716,6 +1717,14 @@ static int sim_values(struct ctx *x, struct bstate *s, const struct spawn_result
 		snprintf(x->sim_version, sizeof x->sim_version, "%s", sr.version);
 	bool ok = res->outcome == SPAWN_EXITED && res->code == 0;
 	struct bench_message m = error_of(BENCH_MSG_SIM_FAILED, (long)s->index, NULL);
+	if (res->left_running) {
+		/* Its files would come in later, into another run's. */
+		say(x, m, "'%s' left a process running after it exited in %s (a "
+		    "daemon or background job): its simulated count cannot be "
+		    "complete, so --counters sim stops here", s->b->command,
+		    run_name);
+		return -1;
+	}
 	if (sr.complaint[0] && (rc != 0 || !ok)) {
 		say(x, m, "Valgrind could not simulate '%s' in %s: %s (use wall "
 		    "time or task-clock for it: --counters without sim)",
@@ -1908,13 +1917,67 @@ static int take_turn(struct ctx *x, struct bstate *s)
 }
 
 /*
+ * --profile: one more run of s under callgrind, in its state (before its
+ * cleanup), its profile kept with its result and callgrind's files in the
+ * --profile directory (made now if missing).  Returns 0 or -1.
+ */
+static int profile_run(struct ctx *x, struct bstate *s)
+{
+	long i = (long)s->index;
+	struct bench_message m = error_of(BENCH_MSG_SIM_FAILED, i, NULL);
+	if (mkdir(x->cfg->profile, 0777) != 0 && errno != EEXIST) {
+		say(x, m, "--profile %s: cannot make the directory: %s",
+		    x->cfg->profile, strerror(errno));
+		return -1;
+	}
+	struct prepared pp = {.path = xstrdup(simcpu_path(x->sim)),
+			      .argv = simcpu_profile_argv(x->sim, s->p.path,
+							  s->p.argv)};
+	set_iteration(x, "CBENCH_ITERATION=profile", 0);
+	set_hyperfine_iteration(x, false, NULL, 0);
+	struct spawn_result res;
+	int rc = run(x, i, &pp, s->out, s->out_fd, false, &res);
+	simcpu_argv_free(pp.argv);
+	pp.argv = NULL;
+	prepared_free(&pp);
+	if (rc != 0) {
+		simcpu_discard(x->sim);
+		return rc;
+	}
+	char name[64], complaint[256];
+	snprintf(name, sizeof name, "callgrind.out.%ld", i + 1);
+	struct profile *p = profile_new();
+	bool ok = res.outcome == SPAWN_EXITED && (res.code == 0 ||
+						  x->cfg->ignore_failure);
+	if (!ok || simcpu_collect_profile(x->sim, p, x->cfg->profile, name,
+					  complaint, sizeof complaint, x->err,
+					  sizeof x->err) != 0) {
+		if (!ok)
+			simcpu_discard(x->sim);
+		say(x, m, "the profiling run of '%s' under callgrind failed: %s",
+		    s->b->command, !ok ? "it did not exit with 0" : complaint[0]
+		    ? complaint : x->err);
+		profile_free(p);
+		return -1;
+	}
+	s->r->profile = p;
+	s->r->profile_file = xasprintf("%s/%s", x->cfg->profile, name);
+	return 0;
+}
+
+/*
  * After a benchmark's last run (or when it stops): its results are final
  * (why, if not NULL, becomes its stop reason) and no run of it follows.
  * Its cleanup and report come with bench_cleanup, at once (bench_finish)
- * or when the other benchmarks of its state group end too.
+ * or when the other benchmarks of its state group end too.  With
+ * --profile, its profiling run comes first.  Returns rc, or -1 when the
+ * profiling run failed.
  */
-static void bench_end(struct ctx *x, struct bstate *s, int rc, const char *why)
+static int bench_end(struct ctx *x, struct bstate *s, int rc, const char *why)
 {
+	if (rc == 0 && why == NULL && x->sim && x->cfg->profile && s->r->n_runs > 0 &&
+	    profile_run(x, s) != 0)
+		rc = -1;
 	struct bench_result *r = s->r;
 	shell_recorrect(x, s);
 	if (x->ev.runs_end)
@@ -1936,6 +1999,7 @@ static void bench_end(struct ctx *x, struct bstate *s, int rc, const char *why)
 	s->report = rc != -1;
 	planner_steps_stop(&s->steps, rc != -2);
 	s->ended = true;
+	return rc;
 }
 
 /* An ended benchmark's cleanup, unless interrupted (interrupted: none,
@@ -1966,7 +2030,7 @@ static int bench_cleanup(struct ctx *x, struct bstate *s, int rc, bool report_no
 static int bench_finish(struct ctx *x, struct bstate *s, int rc, bool report_now,
 			const char *why)
 {
-	bench_end(x, s, rc, why);
+	rc = bench_end(x, s, rc, why);
 	return bench_cleanup(x, s, rc, report_now, rc == -2);
 }
 
@@ -2112,7 +2176,8 @@ static int finish_in_group(struct ctx *x, struct loop *l, struct bstate *s,
 	l->group_left[g]--;
 	if (rc != 0 || l->seq)
 		return bench_finish(x, s, rc, l->seq, NULL);
-	bench_end(x, s, rc, NULL);
+	if ((rc = bench_end(x, s, rc, NULL)) != 0)
+		return bench_cleanup(x, s, rc, l->seq, false);
 	s->held = true;
 	if (l->group_left[g] > 0)
 		return 0;

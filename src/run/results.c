@@ -3,6 +3,7 @@
  * of metrics shared by the terminal, exporters and comparisons.
  */
 #include "results.h"
+#include "profile.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -204,6 +205,8 @@ void results_free(struct bench_result *r)
 	free(r->exit_codes);
 	free(r->env_pad);
 	free(r->flags);
+	profile_free(r->profile);
+	free(r->profile_file);
 	free(r->started_s);
 	free(r->run_index);
 	free(r->stop_reason);

@@ -11,10 +11,12 @@
  */
 #include "simcpu.h"
 #include "cmdline.h"
+#include "profile.h"
 #include "xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +26,7 @@ struct simcpu {
 	enum sim_mode mode;
 	char *valgrind;     /* its path */
 	char *dir;          /* the private directory */
-	char *out_opt, *log_opt;
+	char *out_opt, *log_opt, *cl_opt;
 };
 
 enum sim_mode simcpu_mode(const char *spec)
@@ -63,6 +65,7 @@ int simcpu_new(struct simcpu **out, enum sim_mode mode, char *err, size_t errlen
 	s->dir = dir;
 	s->out_opt = xasprintf("--cachegrind-out-file=%s/cg.%%p", dir);
 	s->log_opt = xasprintf("--log-file=%s/vg.%%p", dir);
+	s->cl_opt = xasprintf("--callgrind-out-file=%s/cl.%%p", dir);
 	*out = s;
 	return 0;
 }
@@ -77,6 +80,7 @@ void simcpu_free(struct simcpu *s)
 	free(s->dir);
 	free(s->out_opt);
 	free(s->log_opt);
+	free(s->cl_opt);
 	free(s);
 }
 
@@ -85,14 +89,11 @@ const char *simcpu_path(const struct simcpu *s)
 	return s->valgrind;
 }
 
-char **simcpu_argv(const struct simcpu *s, const char *path, char *const *argv)
+/* valgrind's options opts[0..no), then the program and its arguments. */
+static char **wrapped(const char *const *opts, size_t no, const char *path,
+		      char *const *argv)
 {
-	const char *opts[] = {
-		"valgrind", "--tool=cachegrind",
-		s->mode == SIM_CACHE ? "--cache-sim=yes" : "--cache-sim=no",
-		"--branch-sim=no", "--trace-children=yes", s->out_opt, s->log_opt,
-	};
-	size_t no = sizeof opts / sizeof opts[0], na = 0;
+	size_t na = 0;
 	while (argv[na])
 		na++;
 	char **v = xcalloc(no + na + 1, sizeof *v);
@@ -104,6 +105,26 @@ char **simcpu_argv(const struct simcpu *s, const char *path, char *const *argv)
 	for (size_t i = 1; i < na; i++)
 		v[no + i] = xstrdup(argv[i]);
 	return v;
+}
+
+char **simcpu_argv(const struct simcpu *s, const char *path, char *const *argv)
+{
+	const char *opts[] = {
+		"valgrind", "--tool=cachegrind",
+		s->mode == SIM_CACHE ? "--cache-sim=yes" : "--cache-sim=no",
+		"--branch-sim=no", "--trace-children=yes", s->out_opt, s->log_opt,
+	};
+	return wrapped(opts, sizeof opts / sizeof opts[0], path, argv);
+}
+
+char **simcpu_profile_argv(const struct simcpu *s, const char *path,
+			   char *const *argv)
+{
+	const char *opts[] = {
+		"valgrind", "--tool=callgrind", "--trace-children=yes",
+		s->cl_opt, s->log_opt,
+	};
+	return wrapped(opts, sizeof opts / sizeof opts[0], path, argv);
 }
 
 void simcpu_argv_free(char **argv)
@@ -179,17 +200,23 @@ static int read_log(void *arg, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-/* Processes whose parent is one of the run's with the same command. */
-static size_t forked_without_exec(const struct logs *lg)
+/* Processes whose parent is one of the run's with the same command, and
+ * that wrote their counts (a background job killed at the command's end,
+ * perhaps between its fork and its exec, wrote none). */
+static size_t forked_without_exec(const struct logs *lg, const char *dir)
 {
 	size_t forked = 0;
-	for (size_t i = 0; i < lg->n; i++)
-		for (size_t j = 0; j < lg->n; j++)
+	for (size_t i = 0; i < lg->n; i++) {
+		char *out = xasprintf("%s/cg.%ld", dir, lg->p[i].pid);
+		bool counted = access(out, F_OK) == 0;
+		free(out);
+		for (size_t j = 0; j < lg->n && counted; j++)
 			if (lg->p[i].ppid == lg->p[j].pid && i != j &&
 			    strcmp(lg->p[i].cmd, lg->p[j].cmd) == 0) {
 				forked++;
 				break;
 			}
+	}
 	return forked;
 }
 
@@ -202,11 +229,81 @@ int simcpu_collect(struct simcpu *s, struct sim_run *out, char *err, size_t errl
 	/* The logs first: their complaint explains a missing out file. */
 	vgout_each_file(s->dir, "vg.", read_log, &lg, &nlogs, ignored,
 			sizeof ignored);
-	out->forked = forked_without_exec(&lg);
+	out->forked = forked_without_exec(&lg, s->dir);
 	for (size_t i = 0; i < lg.n; i++)
 		free(lg.p[i].cmd);
 	free(lg.p);
 	int rc = vgout_add_dir(&out->c, s->dir, "cg.", &out->processes, err, errlen);
+	simcpu_discard(s);
+	return rc;
+}
+
+/* Copy from to a new file to (never over an existing one).  0 or -1. */
+static int copy_new(const char *from, const char *to, char *err, size_t errlen)
+{
+	FILE *in = fopen(from, "rb");
+	int fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	FILE *out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	int rc = in && out ? 0 : -1;
+	char buf[65536];
+	size_t n;
+	while (rc == 0 && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			rc = -1;
+	if (rc == 0 && ferror(in))
+		rc = -1;
+	if (rc != 0)
+		snprintf(err, errlen, "cannot keep callgrind's file as %s: %s", to,
+			 strerror(errno ? errno : EIO));
+	if (in)
+		fclose(in);
+	if (out) {
+		if (fclose(out) != 0 && rc == 0) {
+			snprintf(err, errlen, "cannot write %s: %s", to, strerror(errno));
+			rc = -1;
+		}
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	if (rc != 0 && fd >= 0)
+		unlink(to);
+	return rc;
+}
+
+struct keep {
+	const char *dir, *name;
+	size_t k;
+};
+
+static int keep_one(void *arg, const char *path, char *err, size_t errlen)
+{
+	struct keep *kp = arg;
+	char *to = kp->k == 0 ? xasprintf("%s/%s", kp->dir, kp->name)
+			      : xasprintf("%s/%s.%zu", kp->dir, kp->name, kp->k + 1);
+	kp->k++;
+	int rc = copy_new(path, to, err, errlen);
+	free(to);
+	return rc;
+}
+
+int simcpu_collect_profile(struct simcpu *s, struct profile *p,
+			   const char *keep_dir, const char *name,
+			   char *complaint, size_t clen, char *err, size_t errlen)
+{
+	struct sim_run sr;
+	memset(&sr, 0, sizeof sr);
+	struct logs lg = {.run = &sr};
+	char ignored[256];
+	size_t n = 0;
+	vgout_each_file(s->dir, "vg.", read_log, &lg, &n, ignored, sizeof ignored);
+	for (size_t i = 0; i < lg.n; i++)
+		free(lg.p[i].cmd);
+	free(lg.p);
+	snprintf(complaint, clen, "%s", sr.complaint);
+	int rc = profile_add_dir(p, s->dir, "cl.", &n, err, errlen);
+	struct keep kp = {keep_dir, name, 0};
+	if (rc == 0 && keep_dir)
+		rc = vgout_each_file(s->dir, "cl.", keep_one, &kp, &n, err, errlen);
 	simcpu_discard(s);
 	return rc;
 }

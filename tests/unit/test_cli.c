@@ -432,7 +432,8 @@ static void special_messages(void)
 		      "codes 1-255, comma-separated", "-i=1,256", "x");
 	CHECK_REJECTS("unknown counter 'cycle' in --counters (known: task-clock, "
 		      "page-faults, instructions, cycles, cache-references, "
-		      "cache-misses, branches, branch-misses; or none alone)",
+		      "cache-misses, branches, branch-misses; or none, sim or sim-cache "
+		      "alone)",
 		      "--counters", "cycles,cycle", "x");
 	CHECK_REJECTS("--counters 'none,cycles': 'none' cannot be combined with "
 		      "counter names", "--counters", "none,cycles", "x");
@@ -463,7 +464,7 @@ static void list_options(void)
 		style |= strcmp(line, "style\t\tenum\tauto|basic|full|nocolor|color|"
 				"none\t\tboth\tauto\t\n") == 0;
 		counters |= strncmp(line, "counters\t\tspecial\ttask-clock|", 28) == 0 &&
-			    strstr(line, "|branch-misses|none\tcounter\trun\t") != NULL;
+			    strstr(line, "|branch-misses|none|sim|sim-cache\tcounter\trun\t") != NULL;
 	}
 	fclose(tmp);
 	CHECK(n == cli_n_options);
