@@ -60,6 +60,9 @@ struct sim_run {
 	size_t processes;       /* out files: processes counted */
 	size_t forked;          /* of them, forked without exec (their
 				   parent's counts before the fork again) */
+	size_t escaped;         /* processes still running outside the
+				   run's process group: their counts are
+				   missing (they write them when they end) */
 	char version[32];       /* "3.19.0", from the logs; "" if not seen */
 	/* Valgrind's own complaint, from the logs ("" if none): an
 	 * instruction it cannot simulate, a program it cannot run. */

@@ -783,9 +783,10 @@ static void ci_tail(const struct text_style *st, const struct stats_comparison *
 	double lo = up ? cmp->ratio_lo : 1 / cmp->ratio_hi;
 	double hi = up ? cmp->ratio_hi : 1 / cmp->ratio_lo;
 	bool sig = cmp->verdict == VERDICT_FASTER || cmp->verdict == VERDICT_SLOWER;
+	double pct = (cmp->ratio - 1) * 100;
 	if (cmp->exact)
-		printf(" (exact: each the same in every run, %+.3g %%)\n",
-		       (cmp->ratio - 1) * 100);
+		printf(" (exact: each the same in every run, %+.*f %%)\n",
+		       fabs(pct) >= 100 ? 0 : fabs(pct) >= 1 ? 2 : 3, pct);
 	else if (cmp->verdict == VERDICT_UNKNOWN)
 		printf(" (too few runs for a confidence interval)\n");
 	else if (!isfinite(lo) || !isfinite(hi))

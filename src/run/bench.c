@@ -1717,7 +1717,7 @@ static int sim_values(struct ctx *x, struct bstate *s, const struct spawn_result
 		snprintf(x->sim_version, sizeof x->sim_version, "%s", sr.version);
 	bool ok = res->outcome == SPAWN_EXITED && res->code == 0;
 	struct bench_message m = error_of(BENCH_MSG_SIM_FAILED, (long)s->index, NULL);
-	if (res->left_running) {
+	if (res->left_running || sr.escaped) {
 		/* Its files would come in later, into another run's. */
 		say(x, m, "'%s' left a process running after it exited in %s (a "
 		    "daemon or background job): its simulated count cannot be "

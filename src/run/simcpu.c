@@ -220,6 +220,50 @@ static size_t forked_without_exec(const struct logs *lg, const char *dir)
 	return forked;
 }
 
+/* Is pid alive (not a zombie) and outside process group pgid? */
+static bool outside_group(long pid, long pgid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	FILE *f = fopen(path, "r");
+	if (f == NULL)
+		return false;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* pid (comm) state ppid pgrp ...; comm may hold spaces and ')' */
+	char *p = strrchr(buf, ')');
+	char state;
+	long ppid, pgrp;
+	if (p == NULL || sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3)
+		return false;
+	return state != 'Z' && state != 'X' && pgrp != pgid;
+}
+
+/* Processes of the run that wrote no counts and still run outside its
+ * process group (the root's: the first process, whose parent is none of
+ * the run's): they escaped it (setsid), and their counts would come in
+ * later. */
+static size_t escaped(const struct logs *lg, const char *dir)
+{
+	long root = -1;
+	for (size_t i = 0; i < lg->n && root < 0; i++) {
+		bool child = false;
+		for (size_t j = 0; j < lg->n && !child; j++)
+			child = lg->p[i].ppid == lg->p[j].pid && i != j;
+		if (!child)
+			root = lg->p[i].pid;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < lg->n && root >= 0; i++) {
+		char *out = xasprintf("%s/cg.%ld", dir, lg->p[i].pid);
+		bool counted = access(out, F_OK) == 0;
+		free(out);
+		n += !counted && outside_group(lg->p[i].pid, root);
+	}
+	return n;
+}
+
 int simcpu_collect(struct simcpu *s, struct sim_run *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
@@ -230,6 +274,7 @@ int simcpu_collect(struct simcpu *s, struct sim_run *out, char *err, size_t errl
 	vgout_each_file(s->dir, "vg.", read_log, &lg, &nlogs, ignored,
 			sizeof ignored);
 	out->forked = forked_without_exec(&lg, s->dir);
+	out->escaped = escaped(&lg, s->dir);
 	for (size_t i = 0; i < lg.n; i++)
 		free(lg.p[i].cmd);
 	free(lg.p);

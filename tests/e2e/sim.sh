@@ -1,0 +1,150 @@
+# End-to-end tests of --counters sim and sim-cache (Valgrind's simulated
+# CPU) and --profile: counts the same in every run are exact, a gate on
+# them is decided by its threshold alone, the summary leads with them,
+# the environment's size stays the same across runs, counts that vary are
+# said to, --profile names the function that got slower, and what cannot
+# be counted is an error.  Every count here is deterministic (no timing):
+# the assertions hold on a loaded machine.
+
+need_valgrind() {
+	command -v valgrind >/dev/null || skip "valgrind not installed"
+}
+
+sim_count() { jq -r ".results[$2].metrics.sim_instructions.$3" "$1"; }
+
+# +0.59 % and +0.39 % more work against a 0.5 % threshold: the first
+# fails the gate (exit 3), the second passes, both exactly.
+test_sim_gate_decided_by_threshold() {
+	need_valgrind
+	cb --counters sim -N --reference "$HELPERS/loop 1000000" \
+		--fail-if-slower 0.5% --export-json o.json \
+		"$HELPERS/loop 1006000" "$HELPERS/loop 1004000" >out 2>err
+	expect_eq "exit (a regression)" "$?" 3
+	expect_grep "gate on the simulated count" '^Gate on sim_instructions \(simulated on both sides\)' out
+	expect_grep "the +0.59 % one" '/loop 1006000 .* \+0\.5[0-9]* %  exact .*regression$' out
+	expect_grep "the +0.39 % one" '/loop 1004000 .* \+0\.3[0-9]* %  exact .*below threshold$' out
+	expect_eq "3 runs by default" "$(jq '.results[0].times | length' o.json)" 3
+	expect_eq "exact" "$(jq '.results[0].metrics.sim_instructions.exact' o.json)" true
+	expect_eq "one value" "$(sim_count o.json 0 min)" "$(sim_count o.json 0 max)"
+	expect_eq "comparison exact" "$(jq '[.comparisons[] | select(.metric ==
+		"sim_instructions") | .exact] | all' o.json)" true
+	expect_eq "no p-value" "$(jq '[.comparisons[] | select(.metric ==
+		"sim_instructions") | .p_welch] | unique' o.json | tr -d ' \n')" "[null]"
+	expect_eq "context" "$(jq -r .context.simulated.tool o.json)" "valgrind cachegrind"
+	# The unchanged program passes, and says why.
+	cb --counters sim -N --reference "$HELPERS/loop 1000000" \
+		--fail-if-slower 0.3% "$HELPERS/loop 1000000" >out 2>err ||
+		fail "the same program failed the gate: $(cat out err)"
+	expect_grep "the same count" '  \+0 %  exact ' out
+}
+
+# The summary leads with the simulated instructions, exact, and the
+# wall time (Valgrind's) follows; one note says so before the runs.
+test_sim_summary_and_exact_lines() {
+	need_valgrind
+	cb --counters sim -N "$HELPERS/loop 200000" "$HELPERS/loop 100000" \
+		>out 2>err || fail "exit $?: $(cat err)"
+	expect_grep "note" "^cbench: note: --counters sim: each run executes on Valgrind's simulated CPU" err
+	expect_grep "exact line" '^  sim instructions: +[0-9,]+  \(exact: the same in all 3 runs\)$' out
+	expect_grep "headline" '^  .*/loop 100000 ran$' out
+	expect_grep "ratio" '^    [0-9.]+ times fewer sim instructions than .*/loop 200000 \(exact: each the same in every run, \+[0-9.]+ %\)$' out
+	expect_grep "time after it" '^      Time: ' out
+	expect_no_grep "no time warnings under Valgrind" 'mostly waits' out
+}
+
+# The iteration variables grow from one digit to two at run 10: the
+# padding keeps the environment's size, which a program's start-up reads
+# (so its count), the same in all 11 runs.
+test_sim_environment_size_constant() {
+	need_valgrind
+	cb --counters sim -r 11 --export-json o.json \
+		"sh -c 'printenv | wc -c >> sizes'" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_eq "runs" "$(wc -l <sizes)" 11
+	expect_eq "one size" "$(sort -u sizes | wc -l)" 1
+	cb --counters sim -r 1 --show-output 'printenv CBENCH_SIM_PAD' >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "the padding variable" '^X+$' out
+}
+
+# Counts that vary (here the work depends on the shell's pid) are not
+# exact: the report says by how much and what usually causes it, and the
+# comparison falls back on the statistics.
+test_sim_varying_counts_warned() {
+	need_valgrind
+	cb --counters sim --export-json o.json \
+		"sh -c '$HELPERS/loop \$(( \$\$ % 5000 * 100 ))'" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "warning" 'Warning: its sim instructions differ between runs \([0-9,]+ to [0-9,]+, [0-9.e+-]+ %\), so they are not exact.*PYTHONHASHSEED=0' err
+	expect_eq "not exact" "$(jq '.results[0].metrics.sim_instructions.exact' o.json)" false
+	expect_no_grep "no exact line" 'exact: the same' out
+}
+
+# sim-cache: the cache events and the estimated cycles, Turner-
+# Trauring's formula checked on the run's own counts.
+test_sim_cache_metrics_and_cycles() {
+	need_valgrind
+	cb --counters sim-cache -N -r 2 --export-json o.json "$HELPERS/loop 1000" \
+		>out 2>err || fail "exit $?: $(cat err)"
+	for k in sim_cycles sim_i1_misses sim_d1_read_misses sim_d1_write_misses \
+		sim_ll_instr_misses sim_ll_read_misses sim_ll_write_misses; do
+		[ "$(jq ".results[0].metrics.$k.n" o.json)" = 2 ] || fail "$k not counted"
+	done
+	# Cycles >= instructions (every access costs at least 1), and a run
+	# with misses costs more than its instructions alone.
+	jq -e '.results[0].metrics | .sim_cycles.mean > .sim_instructions.mean' \
+		o.json >/dev/null || fail "cycles not above instructions"
+	expect_eq "context" "$(jq .context.simulated.cache_simulation o.json)" true
+}
+
+# --profile: callgrind per benchmark; the comparison names the function
+# made slower (prog.c's parse_line with -DSLOW) first, in the terminal
+# and the JSON, and callgrind's files are kept.
+test_profile_names_the_slower_function() {
+	need_valgrind
+	command -v cc >/dev/null || skip "no C compiler"
+	cc -O1 -g -o base "$ROOT/tests/fixtures/valgrind/prog.c" &&
+		cc -O1 -g -DSLOW -o slow "$ROOT/tests/fixtures/valgrind/prog.c" ||
+		fail "cannot build prog.c"
+	cb -N --profile prof --export-json o.json ./base ./slow >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "terminal" '^      where: \+[0-9.]+ points in parse_line \(prog\.c\)' out
+	expect_eq "JSON first function" "$(jq -r '.comparisons[] | select(.metric ==
+		"sim_instructions") | .where.functions[0].function' o.json)" parse_line
+	[ -s prof/callgrind.out.1 ] && [ -s prof/callgrind.out.2 ] ||
+		fail "callgrind's files not kept: $(ls prof)"
+	grep -q '^events: Ir' prof/callgrind.out.1 || fail "not a callgrind file"
+	expect_eq "JSON file" "$(jq -r '.results[1].profile_file' o.json)" prof/callgrind.out.2
+	# A directory with something in it is refused before anything runs.
+	cb -N --profile prof ./base >out 2>err
+	expect_eq "non-empty directory: exit" "$?" 2
+	expect_grep "message" "^cbench: error: --profile prof: the directory is not empty" err
+	# --profile under other counters is refused.
+	cb --counters task-clock --profile p2 ./base >out 2>err
+	expect_eq "other counters: exit" "$?" 2
+	[ ! -e p2 ] || fail "p2 made"
+}
+
+# Without valgrind on PATH: one line naming the package, exit 1, nothing
+# run.
+test_sim_without_valgrind() {
+	mkdir bin
+	ln -s "$(command -v sh)" bin/sh
+	PATH=$PWD/bin cb --counters sim "$HELPERS/loop 10" >out 2>err
+	expect_eq "exit" "$?" 1
+	expect_grep "message" '^cbench: error: --counters sim runs each command under Valgrind, which is not installed \(Debian and Ubuntu: apt-get install valgrind\)$' err
+	expect_no_grep "nothing run" '^Benchmark' out
+}
+
+# A process that escapes the process group would write its counts into a
+# later run's: an error, said plainly.
+test_sim_escaped_process_is_an_error() {
+	need_valgrind
+	command -v setsid >/dev/null || skip "setsid not installed"
+	# The command ends only once the escaped one has started.
+	cb --counters sim -r 2 "sh -c 'setsid sh -c \"touch started; sleep 3\" \
+		>/dev/null 2>&1 & while [ ! -e started ]; do sleep 0.1; done'" \
+		>out 2>err
+	expect_eq "exit" "$?" 1
+	expect_grep "message" "left a process running after it exited in run 1 .*: its simulated count cannot be complete" err
+}
