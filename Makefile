@@ -172,7 +172,7 @@ endif
 # `make verdicts`: false-positive, wrong-direction and detection rates of
 # cbench's verdicts under a background load that switches on and off
 # (tests/verdicts/run.sh; VERDICT_TRIALS etc. in tests/verdicts/README.md).
-verdicts: cbench $(BUILD)/helpers/spin $(BUILD)/helpers/loadgen
+verdicts: cbench $(BUILD)/helpers/spin $(BUILD)/helpers/loadgen $(BUILD)/helpers/loop
 	@CBENCH=$(CURDIR)/cbench HELPERS=$(CURDIR)/$(BUILD)/helpers \
 		bash tests/verdicts/run.sh
 
