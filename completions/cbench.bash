@@ -84,7 +84,7 @@ _cbench_value()
 		local -a evs=()
 		for ev in $_cbench_counters; do
 			[[ ,$head == *,$ev,* ]] && continue
-			[[ -n $head && $ev == none ]] && continue
+			[[ -n $head && $ev == @(none|sim|sim-cache) ]] && continue
 			evs+=("$ev")
 		done
 		COMPREPLY=($(compgen -P "$head" -W "${evs[*]}" -- "$last"))

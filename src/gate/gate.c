@@ -112,6 +112,45 @@ static const struct cmp_set *lacking_side(const struct cmp_set *base,
 	return NULL;
 }
 
+/* The largest share of CPU time in wall time among b's runs: the run the
+ * machine disturbed least says whether the command computes or waits (a
+ * CPU-bound one comes near 1 in some run however busy the machine; one
+ * that sleeps or reads never does).  NaN when not known. */
+static double best_cpu_share(const struct cmp_bench *b, int t)
+{
+	double best = NAN;
+	for (size_t k = 0; b->col[t] && b->col[MET_WALL] && k < b->n_runs; k++) {
+		double c = b->col[t][k], w = b->col[MET_WALL][k];
+		if (isfinite(c) && w > 0 && !(c / w <= best))
+			best = c / w;
+	}
+	return best;
+}
+
+/* The smallest best_cpu_share of task-clock over every side of every row
+ * with both sides; 0 when a side lacks it. */
+static double cpu_bound_share(const struct cmp_set *base, const struct cmp_set *new,
+			      const struct cmp_row *rows, size_t n_rows)
+{
+	const int t = MET_CTR_FIRST + CTR_TASK_CLOCK;
+	double least = INFINITY;
+	if (base->format == CMP_FMT_HYPERFINE || new->format == CMP_FMT_HYPERFINE)
+		return 0;
+	for (size_t i = 0; i < n_rows; i++) {
+		const struct cmp_bench *side[2] = {rows[i].base, rows[i].new};
+		if (side[0] == NULL || side[1] == NULL)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			double s = best_cpu_share(side[k], t);
+			if (!(s > 0))
+				return 0;
+			if (s < least)
+				least = s;
+		}
+	}
+	return isfinite(least) ? least : 0;
+}
+
 /* Choose the gate metric and say why. */
 static int choose_metric(const struct cmp_set *base, const struct cmp_set *new,
 			 const struct cmp_row *rows, size_t n_rows,
@@ -153,9 +192,20 @@ static int choose_metric(const struct cmp_set *base, const struct cmp_set *new,
 	}
 	const struct cmp_set *lacking = lacking_side(base, new, rows, n_rows,
 						     MET_CTR_FIRST + CTR_INSTRUCTIONS);
+	double busy;
 	if (lacking == NULL) {
 		rep->metric = MET_CTR_FIRST + CTR_INSTRUCTIONS;
 		snprintf(rep->why, sizeof rep->why, "counted on both sides");
+	} else if ((busy = cpu_bound_share(base, new, rows, n_rows)) >= GATE_CPU_BOUND) {
+		/* Without instructions, the CPU time of a CPU-bound command
+		 * leaves out its waits for a CPU on a busy machine, which the
+		 * wall time takes in (README, "Counters or wall time?"). */
+		rep->metric = MET_CTR_FIRST + CTR_TASK_CLOCK;
+		snprintf(rep->why, sizeof rep->why, "instructions not counted in "
+			 "%s; the commands are CPU-bound (their CPU time reaches "
+			 "%.0f %% of their wall time), so their CPU time, without "
+			 "the waits for a CPU", lacking->format == CMP_FMT_RUN ? "this run"
+			 : lacking->origin, busy * 100);
 	} else {
 		rep->metric = MET_WALL;
 		if (lacking->format == CMP_FMT_HYPERFINE)

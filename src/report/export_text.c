@@ -567,6 +567,24 @@ static void failure_lines(const struct text_style *st, const struct bench_result
 
 /* hyperfine-style warnings, each with what to do about it.  The checks are
  * pure functions in stats.c, where their thresholds are explained. */
+/* Simulated counts that differ between runs: not exact, and why. */
+static void sim_varies_line(const struct text_style *st, const struct bench_result *r,
+			    const struct analysis_bench *ab)
+{
+	const struct stats_summary *si = &ab->sum[MET_SIM_INSTRUCTIONS];
+	if (!r->has[MET_SIM_INSTRUCTIONS] || si->n < 2 || si->min == si->max)
+		return;
+	char lo[40], hi[40];
+	text_grouped(si->min, lo, sizeof lo);
+	text_grouped(si->max, hi, sizeof hi);
+	warn(st, "its sim instructions differ between runs (%s to %s, %.2g %%), "
+	     "so they are not exact: the program does not do the same work "
+	     "each time (usual causes: a hash seed, e.g. PYTHONHASHSEED=0 "
+	     "fixes Python's; threads or pipes whose timing changes the work; "
+	     "the clock or random numbers); its comparisons use the statistics",
+	     lo, hi, (si->max - si->min) / si->min * 100);
+}
+
 static void warning_lines(const struct text_style *st, const struct bench_result *r,
 			  const struct analysis_bench *ab, enum time_unit unit)
 {
@@ -577,20 +595,7 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 	const char *un = text_unit_name(unit);
 	char a[24], b[24];
 	failure_lines(st, r);
-	/* Simulated counts that differ between runs: not exact, and why. */
-	const struct stats_summary *si = &ab->sum[MET_SIM_INSTRUCTIONS];
-	if (r->has[MET_SIM_INSTRUCTIONS] && si->n >= 2 && si->min != si->max) {
-		char lo[40], hi[40];
-		text_grouped(si->min, lo, sizeof lo);
-		text_grouped(si->max, hi, sizeof hi);
-		warn(st, "its sim instructions differ between runs (%s to %s, "
-		     "%.2g %%), so they are not exact: the program does not do "
-		     "the same work each time (usual causes: a hash seed, e.g. "
-		     "PYTHONHASHSEED=0 fixes Python's; threads or pipes whose "
-		     "timing changes the work; the clock or random numbers); its "
-		     "comparisons use the statistics", lo, hi,
-		     (si->max - si->min) / si->min * 100);
-	}
+	sim_varies_line(st, r, ab);
 	/*
 	 * Shell start-up subtracted from a command that takes about as long
 	 * as the start-up's own run-to-run noise: what is left is mostly

@@ -6,6 +6,8 @@
 # be counted is an error.  Every count here is deterministic (no timing):
 # the assertions hold on a loaded machine.
 
+SIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
 need_valgrind() {
 	command -v valgrind >/dev/null || skip "valgrind not installed"
 }
@@ -103,8 +105,8 @@ test_sim_cache_metrics_and_cycles() {
 test_profile_names_the_slower_function() {
 	need_valgrind
 	command -v cc >/dev/null || skip "no C compiler"
-	cc -O1 -g -o base "$ROOT/tests/fixtures/valgrind/prog.c" &&
-		cc -O1 -g -DSLOW -o slow "$ROOT/tests/fixtures/valgrind/prog.c" ||
+	cc -O1 -g -o base "$SIM_ROOT/tests/fixtures/valgrind/prog.c" &&
+		cc -O1 -g -DSLOW -o slow "$SIM_ROOT/tests/fixtures/valgrind/prog.c" ||
 		fail "cannot build prog.c"
 	cb -N --profile prof --export-json o.json ./base ./slow >out 2>err ||
 		fail "exit $?: $(cat err)"
