@@ -15,10 +15,11 @@
 #include <stdio.h>
 #include <string.h>
 
-void html_text(FILE *f, const char *s)
+/* s[0..n) escaped. */
+static void text_n(FILE *f, const char *s, size_t n)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
@@ -26,12 +27,38 @@ void html_text(FILE *f, const char *s)
 		case '\'': fputs("&#39;", f); break;
 		default:
 			/* Control characters are not allowed in HTML text. */
-			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
+			if ((unsigned char)s[i] < 0x20 && s[i] != '\n' && s[i] != '\t')
 				fputc(' ', f);
 			else
-				fputc(*s, f);
+				fputc(s[i], f);
 		}
 	}
+}
+
+void html_text(FILE *f, const char *s)
+{
+	if (s)
+		text_n(f, s, strlen(s));
+}
+
+bool html_text_cut(FILE *f, const char *s, size_t max_chars)
+{
+	size_t chars = 0, keep = 0, i = 0;
+	for (; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xC0) == 0x80)
+			continue;      /* a UTF-8 continuation byte */
+		if (chars + 1 == max_chars)
+			keep = i;      /* where the cut goes if there is one */
+		if (++chars > max_chars)
+			break;
+	}
+	if (s[i] == '\0') {
+		text_n(f, s, i);
+		return false;
+	}
+	text_n(f, s, keep);
+	fputs("…", f);
+	return true;
 }
 
 static const char style[] =
