@@ -492,7 +492,7 @@ int html_flame_svg(FILE *f, const struct flame_diff *d,
 	struct layout L = {0};
 	lay_out(d, &L);
 	double h = PAD_TOP + (double)L.levels * FRAME_H + PAD_BOTTOM;
-	fprintf(f, "<figure class=\"wide\">\n<svg class=\"flame\" viewBox=\"0 0 %g %g\" "
+	fprintf(f, "<figure class=\"wide\">\n<svg viewBox=\"0 0 %g %g\" class=\"flame\" "
 		"role=\"img\">\n<title>", FLAME_W, h);
 	html_text(f, o && o->title ? o->title : "Differential flame graph");
 	fprintf(f, "</title>\n<desc>Call paths of the candidate as frames, callers "

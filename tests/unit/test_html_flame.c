@@ -35,22 +35,14 @@
 
 static char err[512];
 
-static struct profile *read_dir(const char *dir)
+/* The profile of the files of dir ("cg.*"), or else of text. */
+static struct profile *profile_of(const char *dir, const char *text)
 {
 	struct profile *p = profile_new();
 	size_t n;
-	if (profile_add_dir(p, dir, "cg.", &n, err, sizeof err) < 0) {
-		printf("# %s\n", err);
-		profile_free(p);
-		return NULL;
-	}
-	return p;
-}
-
-static struct profile *read_text(const char *text)
-{
-	struct profile *p = profile_new();
-	if (profile_add_text(p, text, strlen(text), "t.out", err, sizeof err) < 0) {
+	int rc = dir ? profile_add_dir(p, dir, "cg.", &n, err, sizeof err)
+		     : profile_add_text(p, text, strlen(text), "t.out", err, sizeof err);
+	if (rc < 0) {
 		printf("# %s\n", err);
 		profile_free(p);
 		return NULL;
@@ -90,31 +82,45 @@ static void pair_free(struct pair *x)
 
 static bool fixtures(struct pair *x)
 {
-	return pair_of(x, read_dir(FIX "cl-base"), read_dir(FIX "cl-slow"));
+	return pair_of(x, profile_of(FIX "cl-base", NULL), profile_of(FIX "cl-slow", NULL));
 }
 
-/* What each function writes, as a string (the caller frees it); *rc its
- * return value. */
+/* A stream into memory: open, write, then close for the string. */
+struct sink {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static FILE *sink_open(struct sink *s)
+{
+	s->buf = NULL;
+	s->len = 0;
+	return s->f = open_memstream(&s->buf, &s->len);
+}
+
+/* The string written (the caller frees it). */
+static char *sink_close(struct sink *s)
+{
+	fclose(s->f);
+	return s->buf;
+}
+
+/* What each function writes, as a string; *rc its return value. */
 static char *table_of(const struct profile_diff *d, const struct html_flame_options *o,
 		      int *rc)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	*rc = html_flame_table(f, d, o);
-	fclose(f);
-	return buf;
+	struct sink s;
+	*rc = html_flame_table(sink_open(&s), d, o);
+	return sink_close(&s);
 }
 
 static char *svg_of(const struct flame_diff *d, const struct html_flame_options *o,
 		    int *rc)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	*rc = html_flame_svg(f, d, o);
-	fclose(f);
-	return buf;
+	struct sink s;
+	*rc = html_flame_svg(sink_open(&s), d, o);
+	return sink_close(&s);
 }
 
 /* ---- reading the output back ---- */
@@ -298,11 +304,9 @@ static bool nested(const struct frame *fr, size_t n, char *why, size_t whylen)
  * (dark = false) or the dark one, as red, green and blue. */
 static bool css_colour(const char *var, bool dark, int rgb[3])
 {
-	char *css = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&css, &len);
-	html_head(f, "t");
-	fclose(f);
+	struct sink sk;
+	html_head(sink_open(&sk), "t");
+	char *css = sink_close(&sk);
 	const char *from = css;
 	if (dark)
 		from = strstr(css, "@media screen and (prefers-color-scheme:dark){:root{--same");
@@ -363,10 +367,10 @@ static void table_ranks_parse_line_first(void)
 static void table_by_hand(void)
 {
 	struct pair x;
-	CHECK(pair_of(&x, read_text(
+	CHECK(pair_of(&x, profile_of(NULL,
 		"events: Ir\nob=/a/prog\nfl=/src/m.c\nfn=main\n1 1000\nfn=small\n1 200\n"
 		"fn=gone\n1 30\nfn=same\n1 500\nob=/usr/lib/libc.so.6\nfl=???\nfn=memcpy\n1 100\n"),
-		read_text(
+		profile_of(NULL,
 		"events: Ir\nob=/a/prog\nfl=/src/m.c\nfn=main\n1 1000\nfn=small\n1 150\n"
 		"fn=fresh\n1 2\nfn=same\n1 500\nob=/usr/lib/libc.so.6\nfl=???\nfn=memcpy\n1 101\n")));
 	int rc;
@@ -572,7 +576,7 @@ static void flame_scale_by_hand(void)
 	for (size_t i = 0; i < nf; i++)
 		chain += strcmp(fr[i].name, "odd") == 0 || strcmp(fr[i].name, "even") == 0;
 	CHECK(chain == 38);
-	CHECK(strstr(out, "viewBox=\"0 0 960 646\"") != NULL);   /* 4 + 40 x 16 + 2 */
+	CHECK(strstr(out, "viewBox=\"0 0 960 646\" class=\"flame\"") != NULL);   /* 4 + 40 x 16 + 2 */
 	CHECK(strstr(out, "Call paths deeper than 40 levels are cut there.") != NULL);
 	CHECK(strstr(out, "Frames too narrow to see are not drawn") != NULL);
 	CHECK(strstr(out, "Vanished in the candidate (no width): <code>gone</code> "
@@ -611,7 +615,7 @@ static void hostile_names_escaped(void)
 	snprintf(a, sizeof a, fmt, 100, 50, 400, 100, 50, 400);
 	snprintf(b, sizeof b, fmt, 300, 40, 400, 300, 40, 400);
 	struct pair x;
-	CHECK(pair_of(&x, read_text(a), read_text(b)));
+	CHECK(pair_of(&x, profile_of(NULL, a), profile_of(NULL, b)));
 	int rc;
 	char *t = table_of(&x.diff, NULL, &rc), *s = svg_of(&x.flame, NULL, &rc);
 	CHECK(rc == 0 && t != NULL && s != NULL);
@@ -645,25 +649,6 @@ static void hostile_names_escaped(void)
 
 /* ---- files and streams ---- */
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (f == NULL)
-		return NULL;
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
-	char chunk[4096];
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-		xgrow((void **)&buf, &cap, len + got + 1, 1);
-		memcpy(buf + len, chunk, got);
-		len += got;
-	}
-	fclose(f);
-	if (buf)
-		buf[len] = '\0';
-	return buf ? buf : xstrndup("", 0);
-}
-
 /* The fixtures' table and graph, as the report page would hold them. */
 static char *fragment(const struct pair *x)
 {
@@ -689,9 +674,10 @@ static void golden_fragment(void)
 		fputs(got, f);
 		CHECK(fclose(f) == 0);
 	}
-	char *want = slurp(GOLDEN);
+	size_t len;
+	char *want = vgout_read_file(GOLDEN, &len, err, sizeof err);
 	if (want == NULL)
-		printf("# no %s (UPDATE_GOLDEN=1 creates it)\n", GOLDEN);
+		printf("# %s (UPDATE_GOLDEN=1 creates it)\n", err);
 	bool same = want && strcmp(got, want) == 0;
 	if (want && !same) {
 		size_t i = 0, line = 1;
@@ -765,19 +751,24 @@ static void demo_section(FILE *f, const char *heading, const struct pair *x,
  * hostile names, new and vanished paths. */
 static int demo_page(FILE *f)
 {
-	struct pair up, down, odd;
+	struct pair up = {0}, down = {0}, odd = {0};
 	bool ok = fixtures(&up) &&
-		  pair_of(&down, read_dir(FIX "cl-slow"), read_dir(FIX "cl-base")) &&
-		  pair_of(&odd, read_text(
+		  pair_of(&down, profile_of(FIX "cl-slow", NULL),
+			  profile_of(FIX "cl-base", NULL)) &&
+		  pair_of(&odd, profile_of(NULL,
 			"events: Ir\nfl=m.c\nfn=main\n1 100\ncfn=a<b>&\"c'\ncalls=1 1\n1 400\n"
 			"cfn=gone\ncalls=1 1\n1 300\ncfn=steady\ncalls=1 1\n1 200\n"
 			"fn=a<b>&\"c'\n1 400\nfn=gone\n1 300\nfn=steady\n1 200\n"),
-			read_text(
+			profile_of(NULL,
 			"events: Ir\nfl=m.c\nfn=main\n1 100\ncfn=a<b>&\"c'\ncalls=1 1\n1 440\n"
 			"cfn=fresh\ncalls=1 1\n1 150\ncfn=steady\ncalls=1 1\n1 190\n"
 			"fn=a<b>&\"c'\n1 440\nfn=fresh\n1 150\nfn=steady\n1 190\n"));
-	if (!ok)
+	if (!ok) {
+		pair_free(&up);
+		pair_free(&down);
+		pair_free(&odd);
 		return -1;
+	}
 	html_head(f, "cbench: differential profiles (demo)");
 	fputs("<h1>Differential profiles</h1>\n<p>The Valgrind fixtures of "
 	      "<code>tests/fixtures/valgrind/</code>, rendered by "
@@ -794,11 +785,10 @@ static int demo_page(FILE *f)
 
 static void demo_page_renders(void)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int rc = demo_page(f);
-	fclose(f);
+	struct sink sk;
+	int rc = demo_page(sink_open(&sk));
+	char *buf = sink_close(&sk);
+	size_t len = sk.len;
 	CHECK(rc == 0);
 	CHECK(strncmp(buf, "<!DOCTYPE html>", 15) == 0);
 	CHECK(strstr(buf, "</html>\n") == buf + len - 8);
@@ -816,7 +806,8 @@ int main(int argc, char **argv)
 		if (f && fclose(f) != 0)
 			rc = -1;
 		if (rc != 0)
-			fprintf(stderr, "test_html_flame: cannot write %s %s\n", argv[1], err);
+			fprintf(stderr, "test_html_flame: cannot write %s (run it from the "
+				"top of the tree: it reads tests/fixtures/)\n", argv[1]);
 		return rc ? 1 : 0;
 	}
 	RUN(table_ranks_parse_line_first);
