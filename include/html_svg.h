@@ -28,6 +28,9 @@
 
 /* s with &, <, >, " and ' escaped. */
 void html_text(FILE *f, const char *s);
+/* The same, cut to at most max_chars (>= 1) characters (UTF-8 aware): its
+ * first max_chars - 1 and an ellipsis when it is longer; true if cut. */
+bool html_text_cut(FILE *f, const char *s, size_t max_chars);
 /* <!DOCTYPE html> to <body>, the style sheet inline. */
 void html_head(FILE *f, const char *title);
 /* The footer, "Made by cbench VERSION" then how, and the end of the page;

@@ -22,28 +22,13 @@
 #define PROG_POINTS 500     /* drawn run by run up to this many runs */
 #define PROG_BUCKETS 400    /* beyond, an envelope of this many buckets */
 #define MAX_MARKS 300       /* outlier markers per series */
-#define LABEL_CHARS 44
+#define LABEL_CHARS 45     /* a forest plot's labels, the ellipsis included */
 
 void html_key(FILE *f, int colour, const char *name)
 {
 	fprintf(f, "<span class=\"key\" style=\"background:var(--c%d)\">&#160;</span>",
 		colour % HTML_COLOURS);
 	html_text(f, name);
-}
-
-/* A label cut to LABEL_CHARS characters (UTF-8 aware), with an ellipsis. */
-static void short_label(FILE *f, const char *s)
-{
-	size_t chars = 0, i = 0;
-	for (; s[i]; i++) {
-		if (((unsigned char)s[i] & 0xC0) != 0x80 && ++chars > LABEL_CHARS)
-			break;
-	}
-	char *cut = xstrndup(s, i);
-	html_text(f, cut);
-	if (s[i])
-		fputs("…", f);
-	free(cut);
 }
 
 static void forest_row(FILE *f, const struct html_plot *p,
@@ -63,7 +48,7 @@ static void forest_row(FILE *f, const struct html_plot *p,
 	html_value(hi, sizeof hi, r->hi, &p->xu);
 	fprintf(f, ": %s [%s, %s]</title>", e, lo, hi);
 	fprintf(f, "<text x=\"%g\" y=\"%g\" text-anchor=\"end\">", p->ml - 8, y + 4);
-	short_label(f, r->label);
+	html_text_cut(f, r->label, LABEL_CHARS);
 	fputs("</text>", f);
 	if (isfinite(r->lo) && isfinite(r->hi)) {
 		fputs("<line class=\"ci ", f);
@@ -101,7 +86,7 @@ void html_forest(FILE *f, const struct html_forest_row *rows, size_t n,
 		longest = l > longest ? l : longest;
 	}
 	if (longest > LABEL_CHARS)
-		longest = LABEL_CHARS + 1;
+		longest = LABEL_CHARS;
 	struct html_plot p = {.ml = fmin(320, 7.0 * (double)longest + 18)};
 	const double row_h = 26;
 	struct html_axis y = {.lo = 0, .hi = (double)n, .categorical = true,

@@ -15,10 +15,11 @@
 #include <stdio.h>
 #include <string.h>
 
-void html_text(FILE *f, const char *s)
+/* s[0..n) escaped. */
+static void text_n(FILE *f, const char *s, size_t n)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
@@ -26,12 +27,38 @@ void html_text(FILE *f, const char *s)
 		case '\'': fputs("&#39;", f); break;
 		default:
 			/* Control characters are not allowed in HTML text. */
-			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
+			if ((unsigned char)s[i] < 0x20 && s[i] != '\n' && s[i] != '\t')
 				fputc(' ', f);
 			else
-				fputc(*s, f);
+				fputc(s[i], f);
 		}
 	}
+}
+
+void html_text(FILE *f, const char *s)
+{
+	if (s)
+		text_n(f, s, strlen(s));
+}
+
+bool html_text_cut(FILE *f, const char *s, size_t max_chars)
+{
+	size_t chars = 0, keep = 0, i = 0;
+	for (; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xC0) == 0x80)
+			continue;      /* a UTF-8 continuation byte */
+		if (chars + 1 == max_chars)
+			keep = i;      /* where the cut goes if there is one */
+		if (++chars > max_chars)
+			break;
+	}
+	if (s[i] == '\0') {
+		text_n(f, s, i);
+		return false;
+	}
+	text_n(f, s, keep);
+	fputs("…", f);
+	return true;
 }
 
 static const char style[] =
@@ -78,6 +105,24 @@ static const char style[] =
 	"border-bottom:1px solid var(--grid);vertical-align:top}"
 	"th:first-child,td:first-child{text-align:left}th{font-weight:600}\n"
 	"details{margin:.4em 0}summary{cursor:pointer;color:var(--muted)}\n"
+	/* differential flame graphs (html_flame.c): grey, then five shades of
+	 * red (grew) and blue (shrank); every shade keeps --fg text above 4.5:1
+	 * (WCAG AA), and print stays light */
+	":root{--same:#d3d6db;--grow1:#d6bebf;--grow2:#d8a7a2;--grow3:#db8f86;"
+	"--grow4:#dd7869;--grow5:#e0604d;--shrink1:#b9cad7;--shrink2:#9ebdd3;"
+	"--shrink3:#84b1d0;--shrink4:#69a4cc;--shrink5:#4f98c8}\n"
+	"@media screen and (prefers-color-scheme:dark){:root{--same:#3c4148;"
+	"--grow1:#543942;--grow2:#6b313c;--grow3:#832837;--grow4:#9a2031;"
+	"--grow5:#b2182b;--shrink1:#37485c;--shrink2:#315070;--shrink3:#2c5784;"
+	"--shrink4:#265f98;--shrink5:#2166ac}}\n"
+	"svg.flame{max-width:none}.flame rect{stroke:var(--bg);stroke-width:.5}"
+	".flame text{font:11px ui-monospace,'DejaVu Sans Mono',monospace}"
+	"td.l,th.l,caption{text-align:left}\n"
+	".same{fill:var(--same)}.grow1{fill:var(--grow1)}.grow2{fill:var(--grow2)}"
+	".grow3{fill:var(--grow3)}.grow4{fill:var(--grow4)}.grow5{fill:var(--grow5)}"
+	".shrink1{fill:var(--shrink1)}.shrink2{fill:var(--shrink2)}"
+	".shrink3{fill:var(--shrink3)}.shrink4{fill:var(--shrink4)}"
+	".shrink5{fill:var(--shrink5)}\n"
 	".key{display:inline-block;width:.9em;height:.9em;border-radius:2px;"
 	"vertical-align:-.1em;margin-right:.35em}\n"
 	"@media print{:root{color-scheme:light;--fg:#000;--bg:#fff;--panel:#f3f3f3}"

@@ -236,3 +236,45 @@ test_reports_render_in_a_real_browser() {
 	expect_grep "control's request seen" '^request http://127.0.0.1:9/x.png' check
 	expect_grep "control's console error seen" 'Uncaught' browser.err
 }
+
+# flame_page: flame.html, the demo page of the differential profile
+# pieces (html_flame.c) that their unit test writes from the callgrind
+# fixtures (tests/unit/test_html_flame.c; it reads them from the tree).
+flame_page() {
+	local unit=$UNIT_DIR/test_html_flame out=$PWD/flame.html
+	[ "${unit#/}" != "$unit" ] || unit=$ROOT/$unit
+	[ -x "$unit" ] || fail "no $unit (make build/tests/test_html_flame)"
+	(cd "$ROOT" && "$unit" "$out") >flame.out 2>&1 ||
+		fail "the demo page was not written: $(head -c 300 flame.out)"
+}
+
+test_flame_graph_page_validates_and_is_self_contained() {
+	command -v tidy >/dev/null || skip "tidy is not installed (Debian: tidy)"
+	command -v xmllint >/dev/null || skip "xmllint is not installed (Debian: libxml2-utils)"
+	flame_page
+	tidy -errors -q flame.html >tidy.out 2>&1
+	[ $? -le 1 ] || fail "tidy finds errors in flame.html: $(head -c 400 tidy.out)"
+	no_external flame.html
+	# each flame graph, alone, is well-formed XML
+	awk '/<svg /{n++; f="flame-" n ".svg"} f{print >f} /<\/svg>/{f=""}' flame.html
+	local svg count=0
+	for svg in flame-*.svg; do
+		[ -f "$svg" ] || continue
+		count=$((count + 1))
+		xmllint --noout "$svg" 2>xl || fail "$svg: $(head -c 300 xl)"
+	done
+	expect_eq "flame graphs on the page" "$count" 3
+}
+
+test_flame_graph_page_renders_in_a_real_browser() {
+	command -v chromium >/dev/null || skip "chromium is not installed (Debian: chromium)"
+	[ -x "$PY" ] || skip "no $PY to read the screenshot"
+	flame_page
+	render flame.html flame.png flame.net ||
+		fail "chromium failed on flame.html: $(tail -n 3 browser.err)"
+	"$PY" "$ROOT/tests/tools/browser_check.py" flame.net flame.png >check ||
+		fail "flame.html in the browser: $(tr '\n' ' ' <check)"
+	if grep -E 'CONSOLE|Uncaught' browser.err >console; then
+		fail "flame.html logged to the console: $(head -c 300 console)"
+	fi
+}
