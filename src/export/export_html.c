@@ -10,6 +10,9 @@
  * per-benchmark and per-pair plots are left out, with a note, and the
  * sweep plots carry the picture; long tables are folded (<details>).
  */
+#include "export_text.h"
+#include "profile.h"
+#include "html_flame.h"
 #include "export_html.h"
 #include "html_svg.h"
 #include "xalloc.h"
@@ -153,10 +156,55 @@ static void summary_table(FILE *f, const struct export_doc *d,
 	fputs("</tbody></table>\n", f);
 }
 
+/* --counters sim: the simulated instructions lead, each exact when the
+ * same in every run; the wall times below are Valgrind's. */
+static void sim_table(FILE *f, const struct export_doc *d)
+{
+	const struct analysis *an = d->an;
+	fputs("<p>Counted on Valgrind's simulated CPU (<code>--counters "
+	      "sim</code>): the instructions are the command's and, when the "
+	      "same in every run, exact; the times below are Valgrind's.</p>\n"
+	      "<table><thead><tr><th>Benchmark</th><th>runs</th>"
+	      "<th>sim instructions</th><th>ratio to base</th><th>change</th>"
+	      "</tr></thead><tbody>\n", f);
+	for (size_t k = 0; k < an->n_summary; k++) {
+		size_t i = an->summary_order[k];
+		const struct stats_summary *s = &an->bench[i].sum[MET_SIM_INSTRUCTIONS];
+		const struct analysis_cmp *c = analysis_find_cmp(an, i,
+							       MET_SIM_INSTRUCTIONS);
+		char buf[64], v[48];
+		fputs("<tr>", f);
+		cell(f, bench_name(d, i));
+		snprintf(buf, sizeof buf, "%zu", s->n);
+		cell(f, buf);
+		text_grouped(s->mean, v, sizeof v);
+		bool exact = s->n >= 2 && s->min == s->max;
+		snprintf(buf, sizeof buf, "%s%s", v, exact ? " (exact)" : "");
+		cell(f, buf);
+		if ((long)i == an->base || c == NULL || !isfinite(c->cmp.ratio)) {
+			cell(f, (long)i == an->base ? "1 (base)" : "n/a");
+			cell(f, "");
+		} else {
+			snprintf(buf, sizeof buf, "%.4f", c->cmp.ratio);
+			cell(f, buf);
+			snprintf(buf, sizeof buf, "%+.3g %%%s", (c->cmp.ratio - 1) * 100,
+				 c->cmp.exact ? ", exact" : "");
+			fprintf(f, "<td class=\"%s\">", c->cmp.ratio > 1 ? "bad"
+				: c->cmp.ratio < 1 ? "good" : "");
+			html_text(f, buf);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
 static void summary_section(FILE *f, const struct export_doc *d)
 {
 	const struct analysis *an = d->an;
 	fputs("<section id=\"summary\">\n<h2>Summary</h2>\n", f);
+	if (an->n_summary > 0 && an->primary == MET_SIM_INSTRUCTIONS)
+		sim_table(f, d);
 	if (an->n_summary == 0) {
 		fputs("<p class=\"muted\">No benchmark has a measured run.</p>\n"
 		      "</section>\n", f);
@@ -474,6 +522,49 @@ static void comparisons_section(FILE *f, const struct export_doc *d)
 	free(cs);
 }
 
+/*
+ * --profile: for each benchmark compared with the base, where its
+ * simulated instructions moved: the functions that explain the change
+ * (html_flame_table) and the differential flame graph of the two
+ * profiles (html_flame_svg).
+ */
+static void profiles_section(FILE *f, const struct export_doc *d)
+{
+	const struct analysis *an = d->an;
+	if (an->base < 0)
+		return;
+	const struct bench_result *base = d->outcome->results[an->base];
+	size_t shown = 0;
+	for (size_t j = 0; j < an->n_summary && shown < DETAIL_MAX; j++) {
+		size_t i = an->summary_order[j];
+		const struct bench_result *r = d->outcome->results[i];
+		if ((long)i == an->base || an->bench[i].where == NULL ||
+		    base->profile == NULL || r->profile == NULL)
+			continue;
+		if (shown++ == 0) {
+			fputs("<section id=\"profiles\">\n<h2>Where the instructions "
+			      "moved</h2>\n<p>Each benchmark ran once more under "
+			      "Valgrind's callgrind (<code>--profile</code>): its "
+			      "functions against those of the base, ", f);
+			html_text(f, bench_name(d, (size_t)an->base));
+			fputs(".</p>\n", f);
+		}
+		fputs("<h3>", f);
+		html_text(f, bench_name(d, i));
+		fputs("</h3>\n", f);
+		html_flame_table(f, an->bench[i].where, NULL);
+		struct flame_diff fd;
+		char err[256];
+		if (profile_flame_diff(base->profile, r->profile, VG_IR, NULL, &fd,
+				       err, sizeof err) == 0) {
+			html_flame_svg(f, &fd, NULL);
+			profile_flame_diff_free(&fd);
+		}
+	}
+	if (shown)
+		fputs("</section>\n", f);
+}
+
 int export_html_page(FILE *f, const struct export_doc *d, const struct html_meta *m)
 {
 	const struct bench_outcome *o = d->outcome;
@@ -482,6 +573,7 @@ int export_html_page(FILE *f, const struct export_doc *d, const struct html_meta
 	summary_section(f, d);
 	export_html_sweep(f, d);
 	comparisons_section(f, d);
+	profiles_section(f, d);
 	bool shared = o->order != ORDER_SEQUENTIAL && o->n > 1 && o->n <= SHARED_MAX;
 	if (shared)
 		shared_progression(f, d);

@@ -108,8 +108,8 @@ test_profile_names_the_slower_function() {
 	cc -O1 -g -o base "$SIM_ROOT/tests/fixtures/valgrind/prog.c" &&
 		cc -O1 -g -DSLOW -o slow "$SIM_ROOT/tests/fixtures/valgrind/prog.c" ||
 		fail "cannot build prog.c"
-	cb -N --profile prof --export-json o.json ./base ./slow >out 2>err ||
-		fail "exit $?: $(cat err)"
+	cb -N --profile prof --export-json o.json --export-html p.html \
+		./base ./slow >out 2>err || fail "exit $?: $(cat err)"
 	expect_grep "terminal" '^      where: \+[0-9.]+ points in parse_line \(prog\.c\)' out
 	expect_eq "JSON first function" "$(jq -r '.comparisons[] | select(.metric ==
 		"sim_instructions") | .where.functions[0].function' o.json)" parse_line
@@ -117,6 +117,11 @@ test_profile_names_the_slower_function() {
 		fail "callgrind's files not kept: $(ls prof)"
 	grep -q '^events: Ir' prof/callgrind.out.1 || fail "not a callgrind file"
 	expect_eq "JSON file" "$(jq -r '.results[1].profile_file' o.json)" prof/callgrind.out.2
+	# The HTML report: the first row of the table and a growing frame.
+	expect_eq "HTML first function" "$(awk '/id="profiles"/,0' p.html |
+		grep -m1 -o '<tr><td><code>[^<]*</code>')" '<tr><td><code>parse_line</code>'
+	expect_grep "HTML flame frame" '<title>parse_line&#10;base [0-9,]+, candidate [0-9,]+ instructions.*class="grow5"' p.html
+	expect_grep "HTML sim summary" '<td>[0-9,]+ \(exact\)</td>' p.html
 	# A directory with something in it is refused before anything runs.
 	cb -N --profile prof ./base >out 2>err
 	expect_eq "non-empty directory: exit" "$?" 2
