@@ -16,7 +16,7 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	--show-output --style -u --time-unit --counters --confidence --precision
 	--export-json --export-markdown --export-asciidoc --export-orgmode
 	--export-csv --export-csv-runs --export-html --baseline --save-baseline
-	--fail-if-slower --gate-metric --require-all --match-by
+	--fail-if-slower --gate-metric --require-all --require-resolution --match-by
 	--pin --pin-hooks --pin-self --aslr --randomize-layout
 	--history --history-label --baseline-history --history-window
 	--history-branch --export-bmf --export-github-benchmark --export-junit
@@ -24,7 +24,7 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	--min-benchmarking-time --quiet --keep-background --metric
 	--export-github-benchmark-bigger --profile'
 _cbench_compare_opts='--seed --style -u --time-unit --confidence
-	--export-markdown --fail-if-slower --gate-metric --require-all
+	--export-markdown --fail-if-slower --gate-metric --require-all --require-resolution
 	--match-by --export-junit --fail-if-slower-for -h --help -V --version --quiet'
 
 # `cbench history SUBCOMMAND`: its subcommands and options (cli_history.c).

@@ -222,6 +222,7 @@ complete -c cbench -n "not __cbench_is_report" -l gate-metric -x -a 'wall_time c
 complete -c cbench -n "not __cbench_is_report" -l export-junit -r -F -d "Write the gate's verdicts as JUnit XML"
 complete -c cbench -n "not __cbench_is_report" -l fail-if-slower-for -x -d 'Threshold for one benchmark: NAME SPEC'
 complete -c cbench -n "not __cbench_is_report" -l require-all -d 'Fail when a benchmark is missing from either side'
+complete -c cbench -n "not __cbench_is_report" -l require-resolution -d 'Fail when the gate could not resolve its threshold'
 complete -c cbench -n "not __cbench_is_report" -l match-by -x -a 'command name' -d 'Match benchmarks by command line or by display name'
 complete -c cbench -n "not __cbench_is_report" -s h -l help -d 'Print the help and exit'
 complete -c cbench -n "not __cbench_is_report" -s V -l version -d 'Print the version and exit'

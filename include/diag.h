@@ -18,6 +18,8 @@ enum cbench_exit {
 	CBENCH_EXIT_FAILURE = 1,     /* a command failed, could not run, or I/O failed */
 	CBENCH_EXIT_USAGE = 2,       /* bad option, value or input file */
 	CBENCH_EXIT_REGRESSION = 3,  /* a performance gate found a regression */
+	CBENCH_EXIT_UNRESOLVED = 4,  /* --require-resolution: a gate passed a
+					benchmark it could not resolve */
 	CBENCH_EXIT_SIGINT = 130,    /* interrupted by SIGINT (results kept) */
 	CBENCH_EXIT_SIGTERM = 143,   /* terminated by SIGTERM (results kept) */
 };

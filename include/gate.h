@@ -244,10 +244,18 @@ struct gate_result {
 	 * report (n_early of them), the others after it. */
 	char **warnings;
 	size_t n_warnings, n_early;
+	/* Rows within noise whose resolution (stats_resolution) is coarser
+	 * than their threshold: a regression past the threshold could have
+	 * passed them (--require-resolution fails on them). */
+	size_t unresolved;
 	/* gate_run_reference: the two sides rep points to (the reference, and
 	 * the other commands), views into the caller's set. */
 	struct cmp_set sides[2];
 };
+
+/* Within noise only because its resolution is coarser than its
+ * threshold (gate_result.unresolved). */
+bool gate_row_unresolved(const struct cmp_row *row);
 
 /*
  * The whole decision: check that base and new can be compared

@@ -120,6 +120,14 @@ int stats_compare_exact(const double *a, size_t na, const double *b, size_t nb,
 /* Are x's finite values, at least 2 of them, all the same?  *v gets it. */
 bool stats_constant(const double *x, size_t n, double *v);
 
+/*
+ * The resolution of a comparison: the smallest relative change it could
+ * have told from noise at its level, the geometric half-width of the
+ * ratio's interval, sqrt(hi / lo) - 1 (0.28: changes under ±28 % could not
+ * be seen).  0 for an exact comparison, NaN without an interval.
+ */
+double stats_resolution(const struct stats_comparison *c);
+
 const char *stats_verdict_name(enum stats_verdict v);
 
 /* The two tests on their own, for callers with other data. */

@@ -547,6 +547,12 @@ static int show_gates(const struct config *cfg, struct gate_result *g, size_t n)
 		}
 	}
 	warn_unmatched_thresholds(cfg, reps, n_reps);
+	/* --require-resolution: a pass that could not see a regression of
+	 * the threshold is not a pass (a regression's 3 comes first). */
+	for (size_t i = 0; cfg->require_resolution && i < n; i++)
+		if (g[i].exit_code == CBENCH_EXIT_OK && g[i].unresolved &&
+		    rc == CBENCH_EXIT_OK)
+			rc = CBENCH_EXIT_UNRESOLVED;
 	for (size_t i = 0; i < n; i++)
 		gate_result_free(&g[i]);
 	return rc;

@@ -783,6 +783,15 @@ int stats_compare_exact(const double *a, size_t na, const double *b, size_t nb,
 	return 0;
 }
 
+double stats_resolution(const struct stats_comparison *c)
+{
+	if (c->exact)
+		return 0;
+	if (!(c->ratio_lo > 0) || !isfinite(c->ratio_hi) || c->ratio_hi < c->ratio_lo)
+		return NAN;
+	return sqrt(c->ratio_hi / c->ratio_lo) - 1;
+}
+
 const char *stats_verdict_name(enum stats_verdict v)
 {
 	switch (v) {

@@ -289,6 +289,12 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_REQUIRE_ALL, .long_name = "require-all", .arity = ARG_NONE,
 	 .kind = KIND_FLAG, .scope = SCOPE_BOTH, .off = OFF(require_all),
 	 .help = "Fail (exit 2) when a benchmark is missing from either side."},
+	{.id = OPT_REQUIRE_RESOLUTION, .long_name = "require-resolution",
+	 .arity = ARG_NONE, .kind = KIND_FLAG, .scope = SCOPE_BOTH,
+	 .off = OFF(require_resolution),
+	 .help = "Fail (exit 4) when the gate passes a benchmark it could not "
+		 "resolve: its confidence interval too wide to see a regression "
+		 "of the threshold."},
 	{.id = OPT_MATCH_BY, .long_name = "match-by", .arity = ARG_ONE,
 	 .kind = KIND_ENUM, .arg_name = "KEY", .values = match_values,
 	 .scope = SCOPE_BOTH, .def = MATCH_COMMAND, .show_def = DEF_VALUE,

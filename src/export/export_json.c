@@ -574,6 +574,9 @@ static cJSON *comparison(const struct analysis_cmp *c)
 	/* Simulated counts, each side the same in every run: the ratio is
 	 * exact (no interval to speak of, p-values null). */
 	cJSON_AddBoolToObject(j, "exact", c->cmp.exact);
+	/* The smallest relative change it could have told from noise at
+	 * its level (stats_resolution): 0.28 is ±28 %. */
+	cJSON_AddItemToObjectCS(j, "resolution", num(stats_resolution(&c->cmp)));
 	cJSON_AddBoolToObject(j, "paired", robust && r->paired);
 	cJSON_AddItemToObjectCS(j, "rounds", robust && r->paired
 			      ? num((double)r->na) : cJSON_CreateNull());

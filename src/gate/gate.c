@@ -582,6 +582,48 @@ static void warn_partial(struct gate_result *r, const struct cmp_set *base)
 
 /* Rows that need a word: undecided, interrupted or failing benchmarks,
  * and the one-sided ones. */
+/* Is a row within noise only because the run could not see more: its
+ * resolution coarser than its threshold? */
+bool gate_row_unresolved(const struct cmp_row *row)
+{
+	double res = stats_resolution(&row->st);
+	return row->verdict == CMP_NOISE && isfinite(res) && res > row->threshold;
+}
+
+/* One warning for the rows the gate passed without seeing as far as its
+ * threshold: the regression that could have passed each, at most. */
+static void warn_unresolved(struct gate_result *r)
+{
+	const struct cmp_report *rep = &r->rep;
+	char names[412] = "";
+	size_t len = 0;
+	double worst = 0;
+	r->unresolved = 0;
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		const struct cmp_row *row = &rep->rows[i];
+		if (!gate_row_unresolved(row))
+			continue;
+		/* It fails when the interval's low end passes 1 + threshold:
+		 * a true ratio under (1 + threshold)(1 + resolution) may not. */
+		double could = ((1 + row->threshold) * (1 + stats_resolution(&row->st)) - 1);
+		worst = fmax(worst, could);
+		if (len < sizeof names)
+			len += (size_t)snprintf(names + len, sizeof names - len, "%s'%s' "
+						"(±%.0f %%)", r->unresolved ? ", " : "",
+						row->new->name,
+						stats_resolution(&row->st) * 100);
+		r->unresolved++;
+	}
+	if (r->unresolved)
+		add_warning(r, "the gate on %s could not resolve its threshold for "
+			    "%zu benchmark%s: %s; a regression up to +%.0f %% could "
+			    "have passed (count simulated instructions with "
+			    "--counters sim, take more runs, or fail on this with "
+			    "--require-resolution)", gate_metric_key(rep->metric),
+			    r->unresolved, r->unresolved == 1 ? "" : "s", names,
+			    worst * 100);
+}
+
 static void warn_rows(struct gate_result *r, const struct cmp_set *base,
 		      const struct cmp_set *new)
 {
@@ -600,6 +642,7 @@ static void warn_rows(struct gate_result *r, const struct cmp_set *base,
 				    b->name, b->failed_runs,
 				    b->failed_runs == 1 ? "" : "s", new->origin);
 	}
+	warn_unresolved(r);
 	char names[412];
 	for (int v = CMP_ONLY_BASE; v <= CMP_ONLY_NEW; v++) {
 		if (rep->count[v] == 0)

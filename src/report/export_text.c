@@ -797,9 +797,12 @@ static void ci_tail(const struct text_style *st, const struct stats_comparison *
 	else if (!isfinite(lo) || !isfinite(hi))
 		printf(" (%s CI unbounded, %s)%s\n", lvl, p,
 		       sig ? "" : ": no significant difference");
+	else if (!sig)   /* and how large a change it could have seen */
+		printf(" (%s CI %.*f–%.*f, %s): no significant difference "
+		       "(resolution ±%.2g %%)\n", lvl, d, lo, d, hi, p,
+		       stats_resolution(cmp) * 100);
 	else
-		printf(" (%s CI %.*f–%.*f, %s)%s\n", lvl, d, lo, d, hi, p,
-		       sig ? "" : ": no significant difference");
+		printf(" (%s CI %.*f–%.*f, %s)\n", lvl, d, lo, d, hi, p);
 }
 
 /*

@@ -87,3 +87,25 @@ test_twofold_difference_found() {
 	[ "$(jq -r '.comparisons[] | select(.metric == "wall_time") | .verdict' o.json)" != faster ] ||
 		fail "wall time called faster for twice the work"
 }
+
+# A gate states its resolution (issue 43): a pass whose interval is too
+# wide to have seen a regression of the threshold says so in one warning,
+# with how large a regression could have passed, and --require-resolution
+# makes it exit 4; a threshold the run could resolve passes quietly.  The
+# two files are fixed (hyperfine's format), so the interval is too:
+# -11.6 % … +24.5 %, sqrt(1.245 / 0.884) - 1 = 19 %.
+test_gate_states_its_resolution() {
+	printf '%s\n' '{"results":[{"command":"tool","mean":1.0,"times":[0.80,1.25,0.95,1.10,0.70,1.30,0.90,1.05,1.00,0.95]}]}' >b.json
+	printf '%s\n' '{"results":[{"command":"tool","mean":1.05,"times":[0.85,1.30,1.00,1.15,0.75,1.35,0.95,1.10,1.05,1.00]}]}' >n.json
+	cb compare b.json n.json --fail-if-slower 5 >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "row" '^  tool .*within noise \(±19 %\)$' out
+	expect_grep "warning" "^cbench: warning: the gate on wall_time could not resolve its threshold for 1 benchmark: 'tool' \(±19 %\); a regression up to \+25 % could have passed" err
+	cb compare b.json n.json --fail-if-slower 5 --require-resolution >out 2>err
+	expect_eq "--require-resolution: exit" "$?" 4
+	# A threshold past the resolution: nothing to say, exit 0.
+	cb compare b.json n.json --fail-if-slower 30 --require-resolution >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_no_grep "no warning" 'could not resolve' err
+	expect_grep "plain verdict" '^  tool .*within noise$' out
+}

@@ -871,10 +871,37 @@ static void carryover_groups(void)
 	CHECK(c.n_self == 0 && c.n_other == 0 && isnan(c.after_self));
 }
 
+/* Exact comparisons (constant samples of a simulated count) and the
+ * resolution of an interval: sqrt(hi / lo) - 1, computed by hand. */
+static void exact_and_resolution(void)
+{
+	const double a[] = {6129305, 6129305, 6129305};
+	const double b[] = {6165305, 6165305, 6165305};
+	const double v[] = {1, 2, 3};
+	struct stats_comparison c;
+	CHECK(stats_compare_exact(a, 3, b, 3, 0.95, &c) == 0);
+	CHECK(c.exact && c.verdict == VERDICT_SLOWER);
+	CHECK_NEAR(c.ratio, 6165305.0 / 6129305.0, 1e-15);
+	CHECK(c.ratio_lo == c.ratio && c.ratio_hi == c.ratio);
+	CHECK(isnan(c.p_welch) && isnan(c.p_mann_whitney));
+	CHECK(stats_resolution(&c) == 0);
+	CHECK(stats_compare_exact(a, 3, a, 3, 0.95, &c) == 0 &&
+	      c.verdict == VERDICT_SAME);
+	/* A side that varies, or a single run, is not exact. */
+	CHECK(stats_compare_exact(a, 3, v, 3, 0.95, &c) == -1);
+	CHECK(stats_compare_exact(a, 1, b, 3, 0.95, &c) == -1);
+	struct stats_comparison w = {.ratio = 1.05, .ratio_lo = 0.884,
+				     .ratio_hi = 1.245};
+	CHECK_NEAR(stats_resolution(&w), 0.18674, 1e-4);   /* sqrt(1.245/0.884)-1 */
+	w.ratio_lo = NAN;
+	CHECK(isnan(stats_resolution(&w)));
+}
+
 int main(void)
 {
 	stats_init();
 	RUN(rank_test_abstains_with_few_runs);
+	RUN(exact_and_resolution);
 	RUN(nist_lower_difficulty);
 	RUN(nist_numacc);
 	RUN(quantiles_type7);
