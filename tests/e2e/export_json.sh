@@ -113,7 +113,7 @@ test_json_read_by_cbench_compare() {
 	esac
 	expect_no_grep "no read error" 'error' err
 	# Positive: both files were read, their benchmark matched.
-	expect_grep "the benchmark compared" "^  true .*(regression|improvement|within noise|undecided)$" out
+	expect_grep "the benchmark compared" "^  true .*(regression|improvement|within noise( \(±[0-9]+ %\))?|undecided)$" out
 }
 
 # killed_midway FILE: a results file left by a cbench SIGKILLed after its
