@@ -2,6 +2,7 @@
  * main.c: wires the modules together: parse options, plan, run, report.
  * Kept thin on purpose (curl's tool_main.c calls operate()).
  */
+#include "simcpu.h"
 #include "bench.h"
 #include "cli.h"
 #include "cli_layers.h"
@@ -813,6 +814,19 @@ static int before_running(const struct config *cfg,
 	if (baseline && (check_baseline(cfg, baseline, plan) != 0 ||
 			 check_gate_counted(cfg) != 0))
 		return CBENCH_EXIT_USAGE;
+	/* A native baseline against runs under Valgrind, or the reverse,
+	 * compares nothing: said before the runs. */
+	bool sim = simcpu_mode(cfg->counters) != SIM_OFF;
+	if (baseline && baseline->n &&
+	    gate_set_has(baseline, MET_SIM_INSTRUCTIONS, true) != sim) {
+		diag_usage("the baseline %s was measured %s and this run would be "
+			   "%s: no metric of one compares with the other's; %s",
+			   cfg->baseline, sim ? "natively" : "under Valgrind "
+			   "(--counters sim)", sim ? "under Valgrind" : "native",
+			   sim ? "measure the baseline with --counters sim too"
+			   : "add --counters sim");
+		return CBENCH_EXIT_USAGE;
+	}
 	struct export_files xf = cli_export_files(cfg);
 	if (export_check_files(&xf, err, sizeof err) != 0) {
 		diag_usage("%s", err);

@@ -418,6 +418,20 @@ int gate_check_tools(const struct cmp_set *base, const struct cmp_set *new,
 {
 	bool hf_base = base->format == CMP_FMT_HYPERFINE;
 	bool hf_new = new->format == CMP_FMT_HYPERFINE;
+	/* Under Valgrind (--counters sim) every time and size is Valgrind's:
+	 * against a native run, any metric would read as a change. */
+	bool sim_base = gate_set_has(base, MET_SIM_INSTRUCTIONS, true);
+	bool sim_new = gate_set_has(new, MET_SIM_INSTRUCTIONS, true);
+	if (hf_base == hf_new && sim_base != sim_new) {
+		const struct cmp_set *s = sim_base ? base : new;
+		const struct cmp_set *o = sim_base ? new : base;
+		snprintf(err, errlen, "%s was measured under Valgrind (--counters "
+			 "sim) and %s natively: no metric of one compares with the "
+			 "other's; measure both with --counters sim, or neither",
+			 s->format == CMP_FMT_RUN ? "this run" : s->origin,
+			 o->format == CMP_FMT_RUN ? "this run" : o->origin);
+		return -1;
+	}
 	if (hf_base == hf_new)
 		return 0;
 	const struct cmp_set *hf = hf_base ? base : new;

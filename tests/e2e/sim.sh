@@ -155,3 +155,23 @@ test_sim_escaped_process_is_an_error() {
 	expect_eq "exit" "$?" 1
 	expect_grep "message" "left a process running after it exited in run 1 .*: its simulated count cannot be complete" err
 }
+
+# A native baseline against runs under Valgrind (or the reverse) compares
+# nothing: refused before anything runs, exit 2, one line each way.
+test_sim_and_native_never_compared() {
+	need_valgrind
+	cb -N -r 2 --export-json nat.json "$HELPERS/loop 1000" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	cb --counters sim -N -r 2 --export-json sim.json "$HELPERS/loop 1000" \
+		>out 2>err || fail "exit $?: $(cat err)"
+	cb --counters sim -N --baseline nat.json "$HELPERS/loop 1000" >out 2>err
+	expect_eq "sim run, native baseline: exit" "$?" 2
+	expect_grep "message" '^cbench: error: the baseline nat\.json was measured natively and this run would be under Valgrind' err
+	expect_no_grep "nothing ran" '^Benchmark' out
+	cb compare nat.json sim.json >out 2>err
+	expect_eq "compare: exit" "$?" 2
+	expect_grep "compare message" '^cbench: error: sim\.json was measured under Valgrind \(--counters sim\) and nat\.json natively' err
+	# Both simulated: compared, exactly.
+	cb compare sim.json sim.json >out 2>err || fail "exit $?: $(cat err)"
+	expect_grep "exact" ' exact ' out
+}
