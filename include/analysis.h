@@ -58,6 +58,19 @@ struct analysis_cmp {
 	 * uncertainty", example formulas).  NaN when a side has fewer than
 	 * 2 runs or a mean or the ratio is 0. */
 	double ratio_sd;
+	/* Multiplicity (multitest.h; README, "Comparisons").  The family is
+	 * every comparison with the base on this metric that has at least 2
+	 * runs a side; family_size counts it (0: this one has too few runs to
+	 * be in it).  p is the p-value the verdict rests on, unadjusted: the
+	 * larger of the two tests' (the t-test's when the rank test abstains),
+	 * NaN when a test could not be made; p_adjusted is Holm's adjustment
+	 * of it over the family.  Every interval of the comparison (cmp,
+	 * robust, unpaired) is at the Bonferroni level for the family
+	 * (cmp.confidence), and cmp.verdict is the adjusted decision: the
+	 * interval excludes 1 and p_adjusted < 1 - the document's confidence.
+	 * With a family of one, all of it is the plain comparison. */
+	double p, p_adjusted;
+	size_t family_size;
 };
 
 /* One benchmark. */
@@ -111,6 +124,9 @@ struct analysis {
 	struct analysis_cmp *cmps;
 	size_t n_cmps;
 	long *wall_cmp;
+	/* family[m]: the comparisons on metric m that have at least 2 runs
+	 * a side (analysis_cmp.family_size). */
+	size_t family[MET_COUNT];
 	/* Row order of the tables and CSV (all benchmarks). */
 	size_t *order;
 	/* The benchmarks with a value of the primary metric, in the

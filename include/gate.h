@@ -20,6 +20,12 @@
  * interval beyond the threshold", with a significance test in front as
  * Google Benchmark's compare.py does with Mann-Whitney U).
  *
+ * With several pairs on one metric (a family of m, multitest.h), the
+ * p-values are Holm-adjusted over the family and the intervals are at
+ * 1 - (1 - confidence) / m (Bonferroni): the chance that any unchanged
+ * benchmark is called a regression or an improvement stays at most
+ * 1 - confidence.
+ *
  * Two parts: the loader (gate_load.c: gate_load, gate_parse,
  * gate_from_results, gate_from_plan) builds sets; the decision (gate.c:
  * gate_compare, gate_run) reads only sets.  Library-style: nothing here
@@ -150,7 +156,13 @@ struct cmp_row {
 	const struct cmp_bench *base, *new;   /* one is NULL when one-sided */
 	enum cmp_verdict verdict;
 	struct stats_comparison st;           /* meaningful when both sides */
-	double p;                             /* p-value used by the decision */
+	double p;                             /* p-value used by the decision:
+						 Holm-adjusted over the
+						 report's family of rows */
+	double p_raw;                         /* the same before adjustment */
+	size_t family_size;                   /* rows in that family; 0 when
+						 this one is not (fewer than 2
+						 values a side) */
 	double base_mean, new_mean;           /* of the gate metric */
 	double base_sd, new_sd;
 	size_t base_n, new_n;                 /* counted runs */
@@ -196,6 +208,12 @@ struct cmp_report {
 	bool metric_auto;
 	char why[256];          /* why this metric, one phrase */
 	double threshold, confidence;
+	/* The family of rows compared (2 values a side or more): its size,
+	 * and the level of each row's interval, 1 - (1 - confidence) /
+	 * family_size (Bonferroni, multitest.h), so that all hold together
+	 * at confidence; confidence itself with one row. */
+	size_t family_size;
+	double ci_level;
 	enum match_by match_by;
 	bool by_reference;      /* gate_run_reference: base is this run's
 				   --reference */

@@ -136,7 +136,9 @@ size_t planner_list_values(const char *list, char ***values);
 enum stop_reason {
 	STOP_CONTINUE = 0,
 	STOP_RUNS,        /* --runs reached */
-	STOP_ENOUGH,      /* min runs and min time reached */
+	STOP_ENOUGH,      /* min runs and min time reached (in a state
+			     group taking turns: the group's goal,
+			     planner_group_done) */
 	STOP_PRECISION,   /* --precision reached */
 	STOP_MAX_RUNS,    /* --max-runs reached before the goal */
 	STOP_MAX_TIME,    /* --max-time reached before the goal */
@@ -152,6 +154,41 @@ enum stop_reason {
  */
 enum stop_reason planner_next(const struct plan_stop *stop, size_t n,
 			      double cost_s, double rel_halfwidth);
+
+/*
+ * Adaptive run counts (no -r) for a state group of benchmarks that take
+ * turns (interleaved or shuffled): they stop together, in the same round,
+ * so that every run of each pairs with a run of the others (the paired
+ * comparison uses the first min(na, nb) rounds).  After each turn a member
+ * asks planner_next_member(), which stops it only at one of its own caps
+ * (--max-runs, --max-time); at the end of each round (every member still
+ * taking runs has had its turn) planner_group_done() says whether all of
+ * them stop.  The goal is the group's:
+ *   --min-time   every member still taking runs has --min-runs, and the
+ *                runs of all members together have cost k times
+ *                --min-time (k members: the budget is the sum of theirs,
+ *                so the group takes the time its members would alone), or
+ *                every member has reached its own goal;
+ *   --precision  every member still taking runs has reached its own
+ *                goal (one that has keeps taking runs, its interval only
+ *                narrowing, until the last has, or its cap).
+ */
+struct planner_member {
+	size_t n;               /* runs so far */
+	double cost_s;          /* what they cost (planner_next) */
+	double rel_halfwidth;   /* for --precision (planner_next) */
+	bool active;            /* still taking runs (not stopped by a cap) */
+};
+
+/* A member of such a group after its turn: STOP_CONTINUE, or
+ * planner_next's reason when one of its caps stops it now. */
+enum stop_reason planner_next_member(const struct plan_stop *stop, size_t n,
+				     double cost_s, double rel_halfwidth);
+
+/* The end of a round of the group m[0..k) (every member, the ones a cap
+ * stopped included): do all its members still taking runs stop? */
+bool planner_group_done(const struct plan_stop *stop,
+			const struct planner_member *m, size_t k);
 
 /*
  * Run order (--order) across n benchmarks.  The caller keeps active[i] true

@@ -166,6 +166,9 @@ struct stats_robust_cmp {
 	bool rank_exact;
 	bool rank_underpowered;    /* rank test can never reach the level:
 				      it abstains from the verdict */
+	int rank_dir;              /* +1 when b's values rank above a's (the
+				      rank statistic above its mean under no
+				      difference), else -1 */
 	double acf_a, acf_b;       /* lag-1 autocorrelations; paired: acf_a
 				      of the rounds' log ratios (of b_i -
 				      R a_i when a value is 0), acf_b NaN */
@@ -201,6 +204,16 @@ int stats_compare_robust(const double *a, size_t na, const double *b,
 int stats_compare_robust_b(const double *a, size_t na, const double *b,
 			   size_t nb, bool paired, double confidence,
 			   uint64_t seed, size_t B, struct stats_robust_cmp *out);
+
+/* r's verdict with p, the p-value its verdict rests on adjusted for
+ * multiplicity (multitest.h), in place of both tests' own: FASTER/SLOWER
+ * when the ratio's interval excludes 1 (at r's level), p < alpha, and both
+ * tests' statistics point the same way (an underpowered rank test
+ * abstains), as the rule of stats_compare_robust; UNKNOWN stays UNKNOWN.
+ * With p the larger of the two tests' p-values (the t-test's when the rank
+ * test abstains) and alpha 1 - r's level, the verdict r has. */
+enum stats_verdict stats_robust_verdict_adjusted(const struct stats_robust_cmp *r,
+						 double p, double alpha);
 
 /* r in stats_comparison's terms, for code written against stats.h: the
  * ratio, its interval and the verdict; p_welch the t-test's p (paired t

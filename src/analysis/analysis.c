@@ -7,6 +7,7 @@
  * benchmarks finish costs each benchmark's statistics once.
  */
 #include "analysis.h"
+#include "multitest.h"
 #include "profile.h"
 #include "xalloc.h"
 
@@ -158,14 +159,15 @@ static void bench_compute(struct analysis_bench *b, const struct bench_result *r
 	b->interrupted = r->interrupted;
 }
 
-/* Base a against candidate b on metric m: the independent-samples
- * comparison, and the robust one (paired by rounds when the runs were
- * interleaved, which only benchmarks of one state group are: run k of
- * each was in round k, so the first min(na, nb) pair up) that the verdict rests on.  Returns 0, or -1 when a side has no
+/* Base a against candidate b on metric m, every interval at level: the
+ * independent-samples comparison, and the robust one (paired by rounds
+ * when the runs were interleaved, which only benchmarks of one state group
+ * are: run k of each was in round k, so the first min(na, nb) pair up)
+ * that the verdict rests on.  Returns 0, or -1 when a side has no
  * value. */
 static int compare_one(const struct analysis *an, const struct bench_result *a,
 		       const struct bench_result *b, enum metric_id m,
-		       struct analysis_cmp *out)
+		       double level, struct analysis_cmp *out)
 {
 	const struct analysis_options *o = &an->opt;
 	/* A simulated CPU's counts, the same in every run: exact. */
@@ -177,7 +179,7 @@ static int compare_one(const struct analysis *an, const struct bench_result *a,
 		return 0;
 	}
 	if (stats_compare(a->col[m], a->n_runs, b->col[m], b->n_runs,
-			  o->confidence, o->seed, &out->unpaired) != 0)
+			  level, o->seed, &out->unpaired) != 0)
 		return -1;
 	/* The bootstrap for wall time, which the verdict and the gate read
 	 * and whose runs are the most skewed; the other metrics' ratio
@@ -187,9 +189,9 @@ static int compare_one(const struct analysis *an, const struct bench_result *a,
 	size_t B = m == MET_WALL ? STATS_ROBUST_B : 0;
 	int rc = o->paired && a->group == b->group
 		 ? stats_compare_robust_b(a->col[m], k, b->col[m], k, true,
-					  o->confidence, o->seed, B, &out->robust)
+					  level, o->seed, B, &out->robust)
 		 : stats_compare_robust_b(a->col[m], a->n_runs, b->col[m],
-					  b->n_runs, false, o->confidence, o->seed,
+					  b->n_runs, false, level, o->seed,
 					  B, &out->robust);
 	if (rc != 0) {
 		/* No complete round: the independent comparison decides. */
@@ -214,21 +216,36 @@ static double ratio_sd(const struct stats_summary *a, const struct stats_summary
 	return r * sqrt(ca * ca + cb * cb);
 }
 
-/* Benchmark i against the base on every metric both measured. */
+/* Is the comparison of benchmark i with the base on metric m in its
+ * family: at least 2 runs a side? */
+static bool in_family(const struct analysis *a, size_t i, int m)
+{
+	return a->bench[a->base].sum[m].n >= 2 && a->bench[i].sum[m].n >= 2;
+}
+
+/*
+ * Benchmark i against the base on every metric both measured, each at the
+ * level of its family (multitest_level).  A comparison already made at
+ * that level is kept, unless force (the benchmark's runs or the base
+ * changed).
+ */
 static void compare_bench(struct analysis *a, struct bench_result *const *rs,
-			  size_t i)
+			  size_t i, bool force)
 {
 	struct analysis_bench *b = &a->bench[i];
-	free(b->cmps);
+	struct analysis_cmp *old = b->cmps;
+	size_t n_old = b->n_cmps;
 	b->cmps = NULL;
 	b->n_cmps = 0;
 	profile_diff_free(b->where);
 	free(b->where);
 	b->where = NULL;
 	b->cmp_base = a->base;
-	if (a->base < 0 || (size_t)a->base == i)
+	if (a->base < 0 || (size_t)a->base == i) {
+		free(old);
 		return;
-	size_t base = (size_t)a->base, cap = 0;
+	}
+	size_t base = (size_t)a->base, cap = 0, k = 0;
 	/* --profile: where the instructions moved, function by function. */
 	if (rs[base]->profile && rs[i]->profile) {
 		char err[256];
@@ -241,18 +258,102 @@ static void compare_bench(struct analysis *a, struct bench_result *const *rs,
 	}
 	const struct analysis_bench *ab = &a->bench[base];
 	for (int m = 0; m < MET_COUNT; m++) {
-		struct analysis_cmp c;
-		memset(&c, 0, sizeof c);
-		c.reference = base;
-		c.candidate = i;
-		c.metric = (enum metric_id)m;
-		if (ab->sum[m].n == 0 || b->sum[m].n == 0 ||
-		    compare_one(a, rs[base], rs[i], (enum metric_id)m, &c) != 0)
+		if (ab->sum[m].n == 0 || b->sum[m].n == 0)
 			continue;
-		c.ratio_sd = ratio_sd(&ab->sum[m], &b->sum[m], c.cmp.ratio);
+		double level = multitest_level(a->opt.confidence, in_family(a, i, m)
+					       ? a->family[m] : 1);
+		while (k < n_old && (int)old[k].metric < m)
+			k++;
+		struct analysis_cmp c;
+		if (!force && k < n_old && (int)old[k].metric == m &&
+		    old[k].cmp.confidence == level) {
+			c = old[k];
+		} else {
+			memset(&c, 0, sizeof c);
+			c.reference = base;
+			c.candidate = i;
+			c.metric = (enum metric_id)m;
+			if (compare_one(a, rs[base], rs[i], (enum metric_id)m, level,
+					&c) != 0)
+				continue;
+			c.ratio_sd = ratio_sd(&ab->sum[m], &b->sum[m], c.cmp.ratio);
+		}
 		xgrow((void **)&b->cmps, &cap, b->n_cmps + 1, sizeof *b->cmps);
 		b->cmps[b->n_cmps++] = c;
 	}
+	free(old);
+}
+
+/* The p-value c's verdict rests on: both tests must reject, so the larger
+ * of their p-values, or the t-test's when the rank test abstains; NaN when
+ * a test that takes part could not be made. */
+static double verdict_p(const struct stats_comparison *c)
+{
+	if (c->mw_underpowered)
+		return c->p_welch;
+	if (isnan(c->p_welch) || isnan(c->p_mann_whitney))
+		return NAN;
+	return fmax(c->p_welch, c->p_mann_whitney);
+}
+
+/* Count each metric's family (in_family). */
+static bool count_families(struct analysis *a)
+{
+	size_t fam[MET_COUNT] = {0};
+	if (a->base >= 0)
+		for (size_t i = 0; i < a->n; i++)
+			for (int m = 0; m < MET_COUNT && i != (size_t)a->base; m++)
+				fam[m] += in_family(a, i, m);
+	bool changed = memcmp(fam, a->family, sizeof fam) != 0;
+	memcpy(a->family, fam, sizeof fam);
+	return changed;
+}
+
+/*
+ * Holm over each metric's family: every comparison's p and p_adjusted,
+ * and, in a family of more than one, the verdict on p_adjusted (a family
+ * of one keeps the comparison's own verdict: the plain test).  The
+ * comparison with no complete round (cmp is the independent one, robust
+ * empty) keeps its verdict: made at the Bonferroni level, it is
+ * significant only where Holm's is too.
+ */
+static void adjust_families(struct analysis *a)
+{
+	size_t total = 0, start[MET_COUNT + 1];
+	for (int m = 0; m < MET_COUNT; m++) {
+		start[m] = total;
+		total += a->family[m];
+	}
+	start[MET_COUNT] = total;
+	struct analysis_cmp **fam = xcalloc(total ? total : 1, sizeof *fam);
+	double *p = xcalloc(total ? total : 1, sizeof *p);
+	size_t fill[MET_COUNT] = {0};
+	for (size_t i = 0; i < a->n; i++)
+		for (size_t k = 0; k < a->bench[i].n_cmps; k++) {
+			struct analysis_cmp *c = &a->bench[i].cmps[k];
+			int m = (int)c->metric;
+			c->p = c->p_adjusted = verdict_p(&c->cmp);
+			c->family_size = 0;
+			if (in_family(a, i, m) && fill[m] < a->family[m])
+				fam[start[m] + fill[m]++] = c;
+		}
+	for (int m = 0; m < MET_COUNT; m++) {
+		size_t n = fill[m];
+		struct analysis_cmp **f = fam + start[m];
+		for (size_t j = 0; j < n; j++)
+			p[j] = f[j]->p;
+		multitest_holm(p, n, p);
+		for (size_t j = 0; j < n; j++) {
+			struct analysis_cmp *c = f[j];
+			c->p_adjusted = p[j];
+			c->family_size = n;
+			if (n > 1 && c->robust.ci_method != NULL)
+				c->cmp.verdict = stats_robust_verdict_adjusted(
+					&c->robust, c->p_adjusted, 1 - a->opt.confidence);
+		}
+	}
+	free(p);
+	free(fam);
 }
 
 /* The summary's metric: simulated instructions when every benchmark
@@ -383,11 +484,17 @@ void analysis_update(struct analysis *a, struct bench_result *const *rs,
 	}
 	a->primary = pick_primary(a);
 	a->base = pick_base(a, reference);
-	for (size_t i = 0; i < a->n; i++)
-		if (fresh[i] || a->bench[i].cmp_base != a->base ||
-		    (a->base >= 0 && fresh[a->base]))
-			compare_bench(a, rs, i);
+	/* A family that grew or shrank changes the level of its every
+	 * comparison. */
+	bool levels = count_families(a);
+	for (size_t i = 0; i < a->n; i++) {
+		bool force = fresh[i] || a->bench[i].cmp_base != a->base ||
+			     (a->base >= 0 && fresh[a->base]);
+		if (force || levels)
+			compare_bench(a, rs, i, force);
+	}
 	free(fresh);
+	adjust_families(a);
 	rebuild_views(a);
 }
 

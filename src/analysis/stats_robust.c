@@ -969,8 +969,9 @@ static int compare_paired(const double *a, const double *b, size_t n,
 	double pmin = o->rank_exact ? ldexp(2.0, -(int)k)
 				    : isnan(zmax) ? NAN : 2.0 * gsl_cdf_ugaussian_Q(zmax);
 	o->rank_underpowered = !(k >= 1 && pmin < alpha);
+	o->rank_dir = wp - k * (k + 1) / 4 > 0 ? 1 : -1;
 	cmp_verdict(o, sign_if(o->p_t, alpha, o->t),
-		    sign_if(o->p_rank, alpha, wp - k * (k + 1) / 4));
+		    sign_if(o->p_rank, alpha, o->rank_dir));
 	return 0;
 }
 
@@ -1026,8 +1027,9 @@ static int compare_unpaired(const double *a, size_t na, const double *b,
 				       : "Mann-Whitney U, normal";
 	o->rank_underpowered = 2.0 * exp(-gsl_sf_lnchoose((unsigned)(na + nb),
 							   (unsigned)na)) >= alpha;
+	o->rank_dir = u - (double)na * (double)nb / 2 > 0 ? 1 : -1;
 	cmp_verdict(o, sign_if(o->p_t, alpha, o->t),
-		    sign_if(o->p_rank, alpha, u - (double)na * (double)nb / 2));
+		    sign_if(o->p_rank, alpha, o->rank_dir));
 	return 0;
 }
 
@@ -1055,6 +1057,16 @@ int stats_compare_robust_b(const double *a, size_t na, const double *b,
 	free(va);
 	free(vb);
 	return rc;
+}
+
+enum stats_verdict stats_robust_verdict_adjusted(const struct stats_robust_cmp *r,
+						 double p, double alpha)
+{
+	if (r->verdict == VERDICT_UNKNOWN)
+		return VERDICT_UNKNOWN;
+	struct stats_robust_cmp o = *r;
+	cmp_verdict(&o, sign_if(p, alpha, o.t), sign_if(p, alpha, o.rank_dir));
+	return o.verdict;
 }
 
 void stats_robust_as_comparison(const struct stats_robust_cmp *r,

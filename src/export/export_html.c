@@ -464,7 +464,11 @@ static void comparison_pair(FILE *f, const struct export_doc *d,
 	snprintf(buf, sizeof buf, "%.4g", c->cmp.ratio);
 	fputs("<tr><td>ratio of means</td>", f);
 	cell(f, isfinite(c->cmp.ratio) ? buf : "n/a");
-	fputs("</tr>\n<tr><td>CI of the ratio</td>", f);
+	if (c->family_size > 1)   /* its level, Bonferroni's (analysis.h) */
+		fprintf(f, "</tr>\n<tr><td>%.4g %% CI of the ratio</td>",
+			c->cmp.confidence * 100);
+	else
+		fputs("</tr>\n<tr><td>CI of the ratio</td>", f);
 	struct html_unit one = {.kind = PLOT_COUNT, .name = "", .div = 1};
 	interval_cell(f, c->cmp.ratio_lo, c->cmp.ratio_hi, &one);
 	snprintf(buf, sizeof buf, "%.3g", c->cmp.p_welch);
@@ -473,6 +477,12 @@ static void comparison_pair(FILE *f, const struct export_doc *d,
 	snprintf(buf, sizeof buf, "%.3g", c->cmp.p_mann_whitney);
 	fputs("</tr>\n<tr><td>p (rank test)</td>", f);
 	cell(f, isfinite(c->cmp.p_mann_whitney) ? buf : "n/a");
+	if (c->family_size > 1) {
+		snprintf(buf, sizeof buf, "%.3g", c->p_adjusted);
+		fprintf(f, "</tr>\n<tr><td>p, Holm-adjusted over %zu</td>",
+			c->family_size);
+		cell(f, isfinite(c->p_adjusted) ? buf : "n/a");
+	}
 	fputs("</tr>\n<tr><td>verdict</td>", f);
 	cell(f, stats_verdict_name(c->cmp.verdict));
 	fputs("</tr>\n</tbody></table>\n</div>\n</div>\n", f);

@@ -65,6 +65,11 @@ static void header(FILE *f, const struct cmp_report *r, const struct html_meta *
 	}
 	fprintf(f, "</dd>\n<dt>Threshold</dt><dd>%g %% at %g %% confidence</dd>\n",
 		r->threshold * 100, r->confidence * 100);
+	if (r->family_size > 1)
+		fprintf(f, "<dt>Family</dt><dd>%zu benchmarks: p-values Holm-adjusted, "
+			"each interval at %.4g %% so that all hold together at %g %% "
+			"(Bonferroni)</dd>\n", r->family_size, r->ci_level * 100,
+			r->confidence * 100);
 	fprintf(f, "<dt>Verdicts</dt><dd><span class=\"%s\">%zu regressed</span>, "
 		"<span class=\"%s\">%zu improved</span>, %zu within noise, %zu "
 		"undecided, %zu only in one file</dd>\n</dl>\n</header>\n",

@@ -28,6 +28,7 @@
 #include "simcpu.h"
 #include "export.h"
 #include "cpulist.h"
+#include "multitest.h"
 #include "numfmt.h"
 #include "planner.h"
 #include "spawn.h"
@@ -556,6 +557,9 @@ static cJSON *dependence(const struct stats_robust_cmp *r)
  * of the rounds' ratios; ratio_of_means beside it), p_t and p_rank its
  * tests; p_welch and p_mann_whitney are the independent-samples tests,
  * and "unpaired" that comparison's interval and verdict, for reference.
+ * p and p_adjusted are the p-value the verdict rests on before and after
+ * Holm's adjustment over the family_size comparisons of its metric, and
+ * ci_level the level of every interval here.
  */
 static cJSON *comparison(const struct analysis_cmp *c)
 {
@@ -577,6 +581,12 @@ static cJSON *comparison(const struct analysis_cmp *c)
 	/* The smallest relative change it could have told from noise at
 	 * its level (stats_resolution): 0.28 is ±28 %. */
 	cJSON_AddItemToObjectCS(j, "resolution", num(stats_resolution(&c->cmp)));
+	/* The multiplicity adjustment the verdict used (analysis.h). */
+	cJSON_AddItemToObjectCS(j, "p", num(c->p));
+	cJSON_AddItemToObjectCS(j, "p_adjusted", num(c->p_adjusted));
+	cJSON_AddItemToObjectCS(j, "p_adjustment", str(MULTITEST_METHOD));
+	cJSON_AddItemToObjectCS(j, "family_size", num((double)c->family_size));
+	cJSON_AddItemToObjectCS(j, "ci_level", num(c->cmp.confidence));
 	cJSON_AddBoolToObject(j, "paired", robust && r->paired);
 	cJSON_AddItemToObjectCS(j, "rounds", robust && r->paired
 			      ? num((double)r->na) : cJSON_CreateNull());

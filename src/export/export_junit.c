@@ -16,6 +16,7 @@
  */
 #include "export_junit.h"
 #include "export.h"
+#include "multitest.h"
 #include "xalloc.h"
 
 #include <cJSON.h>
@@ -88,7 +89,8 @@ static void summary(char *buf, size_t len, const struct cmp_report *rep,
 	snprintf(buf, len, "%s %s: new/base %.4g (%g%% CI %.4g to %.4g), "
 		 "threshold %g%%, p = %.3g", gate_metric_key(rep->metric),
 		 gate_verdict_name(r->verdict), r->st.ratio,
-		 rep->confidence * 100, r->st.ratio_lo, r->st.ratio_hi,
+		 (rep->family_size > 1 ? rep->ci_level : rep->confidence) * 100,
+		 r->st.ratio_lo, r->st.ratio_hi,
 		 thr * 100, r->p);
 }
 
@@ -166,6 +168,13 @@ static void suite(FILE *f, const struct cmp_report *rep)
 	property(f, "threshold", buf);
 	snprintf(buf, sizeof buf, "%g", rep->confidence);
 	property(f, "confidence", buf);
+	if (rep->family_size > 1) {   /* the family's error control */
+		property(f, "p_adjustment", MULTITEST_METHOD);
+		snprintf(buf, sizeof buf, "%zu", rep->family_size);
+		property(f, "family_size", buf);
+		snprintf(buf, sizeof buf, "%g", rep->ci_level);
+		property(f, "ci_level", buf);
+	}
 	snprintf(buf, sizeof buf, "%zu", rep->count[CMP_ONLY_BASE]);
 	property(f, "only_in_baseline", buf);
 	snprintf(buf, sizeof buf, "%zu", rep->count[CMP_ONLY_NEW]);

@@ -7,6 +7,7 @@
  */
 #include "gate.h"
 #include "analysis.h"
+#include "multitest.h"
 #include "stats_robust.h"
 #include "xalloc.h"
 
@@ -32,6 +33,29 @@ const char *gate_verdict_name(enum cmp_verdict v)
 	return (unsigned)v < CMP__COUNT ? names[v] : "?";
 }
 
+/* alpha at a confidence level: 1 - 0.95 is 0.050000000000000044 in
+ * binary, rounded so that p = 0.05 is not significant at 95 %. */
+static double alpha_of(double confidence)
+{
+	return round((1.0 - confidence) * 1e12) / 1e12;
+}
+
+/* The rule of gate.h with the p-value given (a row's own, or adjusted for
+ * the family of rows) at level alpha. */
+static enum cmp_verdict decide_p(const struct stats_comparison *c,
+				 double threshold, double p, double alpha)
+{
+	if (!isfinite(p) || !isfinite(c->ratio_lo) || !isfinite(c->ratio_hi))
+		return CMP_UNDECIDED;
+	if (!(p < alpha))
+		return CMP_NOISE;
+	if (c->ratio_lo - 1.0 > threshold)
+		return CMP_REGRESSION;
+	if (1.0 - c->ratio_hi > threshold)
+		return CMP_IMPROVEMENT;
+	return CMP_NOISE;
+}
+
 enum cmp_verdict gate_decide(const struct stats_comparison *c,
 				double threshold, double *p_used)
 {
@@ -41,18 +65,20 @@ enum cmp_verdict gate_decide(const struct stats_comparison *c,
 	double p = isfinite(c->p_mann_whitney) && !c->mw_underpowered
 		   ? c->p_mann_whitney : c->p_welch;
 	*p_used = p;
-	if (!isfinite(p) || !isfinite(c->ratio_lo) || !isfinite(c->ratio_hi))
-		return CMP_UNDECIDED;
-	/* 1 - 0.95 is 0.050000000000000044 in binary: round alpha so that
-	 * p = 0.05 is not significant at 95 %. */
-	double alpha = round((1.0 - c->confidence) * 1e12) / 1e12;
-	if (!(p < alpha))
-		return CMP_NOISE;
-	if (c->ratio_lo - 1.0 > threshold)
-		return CMP_REGRESSION;
-	if (1.0 - c->ratio_hi > threshold)
+	return decide_p(c, threshold, p, alpha_of(c->confidence));
+}
+
+/* A custom metric where higher is better (throughput): a fall by more
+ * than the threshold is the regression. */
+static enum cmp_verdict oriented(int m, enum cmp_verdict v)
+{
+	const struct metric_info *mi = m < MET_COUNT ? metric_info((enum metric_id)m)
+						     : NULL;
+	if (mi && mi->higher_is_better && v == CMP_REGRESSION)
 		return CMP_IMPROVEMENT;
-	return CMP_NOISE;
+	if (mi && mi->higher_is_better && v == CMP_IMPROVEMENT)
+		return CMP_REGRESSION;
+	return v;
 }
 
 /* Do a and b have the same parameters (in any order)? */
@@ -357,15 +383,70 @@ static void compare_pair(struct cmp_row *r, int m, const struct cmp_options *opt
 	}
 	r->threshold = gate_threshold_for(opt->thresholds, opt->n_thresholds,
 					  opt->threshold, r->new, m);
-	r->verdict = gate_decide(&c, r->threshold, &r->p);
-	/* A custom metric where higher is better (throughput): a fall by
-	 * more than the threshold is the regression. */
-	const struct metric_info *mi = m < MET_COUNT ? metric_info((enum metric_id)m)
-						     : NULL;
-	if (mi && mi->higher_is_better && r->verdict == CMP_REGRESSION)
-		r->verdict = CMP_IMPROVEMENT;
-	else if (mi && mi->higher_is_better && r->verdict == CMP_IMPROVEMENT)
-		r->verdict = CMP_REGRESSION;
+	r->verdict = oriented(m, gate_decide(&c, r->threshold, &r->p));
+}
+
+/* Values of metric m that b counted (not NaN). */
+static size_t counted(const struct cmp_bench *b, int m)
+{
+	size_t k = 0;
+	for (size_t i = 0; b->col[m] && i < b->n_runs; i++)
+		k += !isnan(b->col[m][i]);
+	return k;
+}
+
+/* Is row r in the family of rows on metric m: both sides, 2 values each? */
+static bool row_in_family(const struct cmp_row *r, int m)
+{
+	return r->base && r->new && counted(r->base, m) >= 2 &&
+	       counted(r->new, m) >= 2;
+}
+
+/*
+ * Compare every matched row of rep on its metric (given[k]: row k's
+ * comparison from the run's analysis, or NULL; given itself may be NULL),
+ * then control the family's error (multitest.h): the rows with 2 values a
+ * side are a family of m, whose intervals are at the Bonferroni level and
+ * whose significance is Holm's over the p-values the decisions use.  With
+ * m = 1, each row is decided as gate_decide() decides it.
+ */
+static void compare_rows(struct cmp_report *rep, const struct cmp_options *opt,
+			 const struct stats_comparison *const *given)
+{
+	int m = rep->metric;
+	size_t fam = 0;
+	for (size_t k = 0; k < rep->n_rows; k++)
+		fam += row_in_family(&rep->rows[k], m);
+	struct cmp_options at = *opt;
+	at.confidence = multitest_level(opt->confidence, fam);
+	rep->family_size = fam;
+	rep->ci_level = at.confidence;
+	struct cmp_row **in = xcalloc(fam + 1, sizeof *in);
+	double *p = xcalloc(fam + 1, sizeof *p);
+	size_t n = 0;
+	for (size_t k = 0; k < rep->n_rows; k++) {
+		struct cmp_row *r = &rep->rows[k];
+		if (r->base == NULL || r->new == NULL)
+			continue;
+		bool family = row_in_family(r, m);
+		compare_pair(r, m, family ? &at : opt, given ? given[k] : NULL);
+		r->p_raw = r->p;
+		if (family) {
+			p[n] = r->p;
+			in[n++] = r;
+		}
+	}
+	multitest_holm(p, n, p);
+	for (size_t k = 0; k < n; k++) {
+		struct cmp_row *r = in[k];
+		r->p = p[k];
+		r->family_size = n;
+		if (n > 1)
+			r->verdict = oriented(m, decide_p(&r->st, r->threshold, r->p,
+							  alpha_of(opt->confidence)));
+	}
+	free(p);
+	free(in);
 }
 
 /* Pair each benchmark of base with the first unpaired one of new that has
@@ -527,9 +608,7 @@ int gate_compare(const struct cmp_set *base, const struct cmp_set *new,
 	if (choose_metric(base, new, rows, n, opt, out, err, errlen) != 0)
 		return -1;
 
-	for (size_t i = 0; i < n; i++)
-		if (rows[i].base && rows[i].new)
-			compare_pair(&rows[i], out->metric, opt, NULL);
+	compare_rows(out, opt, NULL);
 	order_rows(rows, n);
 	for (size_t i = 0; i < n; i++)
 		out->count[rows[i].verdict]++;
@@ -766,11 +845,13 @@ int gate_run_reference(const struct gate_options *opt, const struct cmp_set *set
 		out->exit_code = CBENCH_EXIT_USAGE;
 		return out->exit_code;
 	}
-	for (size_t k = 0; k < rep->n_rows; k++) {
-		size_t i = (size_t)(rep->rows[k].new - set->bench);
-		compare_pair(&rep->rows[k], rep->metric, &co,
-			     analysed(an, ref, i, rep->metric));
-	}
+	const struct stats_comparison **given = xcalloc(rep->n_rows + 1,
+							sizeof *given);
+	for (size_t k = 0; k < rep->n_rows; k++)
+		given[k] = analysed(an, ref, (size_t)(rep->rows[k].new - set->bench),
+				    rep->metric);
+	compare_rows(rep, &co, given);
+	free(given);
 	order_rows(rep->rows, rep->n_rows);
 	for (size_t k = 0; k < rep->n_rows; k++)
 		rep->count[rep->rows[k].verdict]++;

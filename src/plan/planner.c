@@ -609,6 +609,43 @@ enum stop_reason planner_next(const struct plan_stop *cfg, size_t n,
 	return STOP_CONTINUE;
 }
 
+/* Has a cap (--max-runs, --max-time) been reached? */
+static bool capped(const struct plan_stop *cfg, size_t n, double cost_s)
+{
+	return (cfg->max_runs > 0 && n >= (size_t)cfg->max_runs) ||
+	       (cfg->max_time_s > 0 && cost_s >= cfg->max_time_s && n >= 1);
+}
+
+enum stop_reason planner_next_member(const struct plan_stop *cfg, size_t n,
+				     double cost_s, double rel_halfwidth)
+{
+	enum stop_reason r = planner_next(cfg, n, cost_s, rel_halfwidth);
+	if (cfg->runs > 0)
+		return r;
+	return capped(cfg, n, cost_s) ? r : STOP_CONTINUE;
+}
+
+bool planner_group_done(const struct plan_stop *cfg,
+			const struct planner_member *m, size_t k)
+{
+	double cost = 0;
+	bool all_goals = true;
+	for (size_t i = 0; i < k; i++) {
+		cost += m[i].cost_s;
+		if (!m[i].active)
+			continue;
+		if (m[i].n < (size_t)cfg->min_runs)
+			return false;
+		enum stop_reason r = planner_next(cfg, m[i].n, m[i].cost_s,
+						  m[i].rel_halfwidth);
+		all_goals &= r == STOP_RUNS || r == STOP_ENOUGH || r == STOP_PRECISION;
+	}
+	if (all_goals || cfg->runs > 0)
+		return all_goals;
+	/* --min-time: the members' budgets pooled. */
+	return cfg->precision <= 0 && cost >= (double)k * cfg->min_time_s;
+}
+
 /* ---- run order ---- */
 
 struct planner_order {

@@ -115,6 +115,23 @@ static void fmt_conf(char *buf, size_t len, double c)
 		snprintf(buf, len, "%.*g %%", digits, pct);
 }
 
+/* The level of each row's interval: the confidence, or in a family of
+ * rows its Bonferroni level, "98.75 %" (four significant digits, more
+ * only where they would round it up to 100 %). */
+static void fmt_ci_level(char *buf, size_t len, const struct cmp_report *rep)
+{
+	if (rep->family_size <= 1) {
+		fmt_conf(buf, len, rep->confidence);
+		return;
+	}
+	double pct = rep->ci_level * 100.0;
+	for (int digits = 4; digits <= 17; digits++) {
+		snprintf(buf, len, "%.*g %%", digits, pct);
+		if (strtod(buf, NULL) < 100.0)
+			return;
+	}
+}
+
 /* A row is named by its benchmark: in a gate against the reference, the
  * candidate (the base is the reference on every row). */
 static const char *row_name(const struct cmp_row *r)
@@ -194,8 +211,9 @@ static const char *verdict_color(enum cmp_verdict v)
 
 static void header_lines(FILE *f, const struct cmp_report *rep, bool md)
 {
-	char conf[32], thr[32];
-	fmt_conf(conf, sizeof conf, rep->confidence);
+	char conf[32], thr[32], all[32];
+	fmt_ci_level(conf, sizeof conf, rep);
+	fmt_conf(all, sizeof all, rep->confidence);
 	fmt_conf(thr, sizeof thr, rep->threshold);
 	const char *code = md ? "`" : "'";
 	bool higher = rep->metric >= 0 && rep->metric < MET_COUNT &&
@@ -206,6 +224,15 @@ static void header_lines(FILE *f, const struct cmp_report *rep, bool md)
 		rep->why, higher ? "; higher is better" : "",
 		higher ? "decrease" : "increase", conf, higher ? "below" : "above",
 		higher ? "-" : "+", thr);
+	if (rep->family_size > 1) {
+		char which[32] = "both";
+		if (rep->family_size > 2)
+			snprintf(which, sizeof which, "all %zu", rep->family_size);
+		fprintf(f, "%s%zu benchmarks compared: p-values Holm-adjusted, each "
+			"interval at %s so that %s hold together at %s "
+			"(Bonferroni).\n", md ? "\n" : "", rep->family_size, conf,
+			which, all);
+	}
 	if (rep->by_reference) {
 		fprintf(f, "%sBase: %s, measured interleaved with the others in "
 			"this run%s.\n", md ? "\n" : "", rep->base->origin,
@@ -281,7 +308,7 @@ void export_compare_text(const struct text_style *st, const struct cmp_report *r
 	const char *bold = st->color ? C_BOLD : "", *reset = st->color ? C_RESET : "";
 	const char *dim = st->color ? C_DIM : "";
 	char conf[32];
-	fmt_conf(conf, sizeof conf, rep->confidence);
+	fmt_ci_level(conf, sizeof conf, rep);
 
 	size_t n = rep->n_rows + 1;
 	char (*cells)[N_COLS][96] = xcalloc(n, sizeof *cells);
@@ -394,7 +421,7 @@ static void export_compare_markdown(FILE *f, const struct cmp_report *rep,
 			     enum time_unit unit)
 {
 	char conf[32];
-	fmt_conf(conf, sizeof conf, rep->confidence);
+	fmt_ci_level(conf, sizeof conf, rep);
 	md_verdict_line(f, rep);
 	fprintf(f, "\n| Benchmark | Base | New | Change | %s CI | p | Verdict |\n"
 		"|:---|---:|---:|---:|:---|---:|:---|\n", conf);
@@ -448,7 +475,7 @@ void export_compare_github(FILE *f, const struct cmp_report *rep)
 {
 	const char *key = gate_metric_key(rep->metric);
 	char conf[32], thr[32];
-	fmt_conf(conf, sizeof conf, rep->confidence);
+	fmt_ci_level(conf, sizeof conf, rep);
 	fmt_conf(thr, sizeof thr, rep->threshold);
 	for (size_t i = 0; i < rep->n_rows; i++) {
 		const struct cmp_row *r = &rep->rows[i];

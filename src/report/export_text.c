@@ -7,6 +7,7 @@
  */
 #include "profile.h"
 #include "export_text.h"
+#include "multitest.h"
 #include "spawn.h"
 #include "stats.h"
 #include "xalloc.h"
@@ -761,13 +762,9 @@ void text_bench_report(const struct text_style *st, const struct bench_result *r
 	fflush(stdout);
 }
 
-/* "p < 0.001", "p = 0.042": the larger of the Welch and Mann-Whitney
- * p-values, since a verdict needs both (Welch's alone when there are too
- * few runs for the rank test to take part). */
-static void p_text(const struct stats_comparison *cmp, char *buf, size_t len)
+/* "p < 0.001", "p = 0.042", "p n/a". */
+static void p_value_text(double p, char *buf, size_t len)
 {
-	double p = cmp->mw_underpowered ? cmp->p_welch
-					: fmax(cmp->p_welch, cmp->p_mann_whitney);
 	if (!isfinite(p))
 		snprintf(buf, len, "p n/a");
 	else if (p < 0.001)
@@ -776,14 +773,42 @@ static void p_text(const struct stats_comparison *cmp, char *buf, size_t len)
 		snprintf(buf, len, "p = %.3f", p);
 }
 
+/* The larger of the Welch and Mann-Whitney p-values, since a verdict
+ * needs both (Welch's alone when there are too few runs for the rank test
+ * to take part). */
+static void p_text(const struct stats_comparison *cmp, char *buf, size_t len)
+{
+	p_value_text(cmp->mw_underpowered ? cmp->p_welch
+		     : fmax(cmp->p_welch, cmp->p_mann_whitney), buf, len);
+}
+
+/* The level of each of a family's intervals, "98.75 %": four significant
+ * digits, more only where they would round it up to 100 %. */
+static void family_level_text(double level, char *buf, size_t len)
+{
+	double pct = level * 100.0;
+	for (int digits = 4; digits <= 17; digits++) {
+		snprintf(buf, len, "%.*g %%", digits, pct);
+		if (strtod(buf, NULL) < 100.0)
+			return;
+	}
+}
+
 /* The interval and p-value that follow a ratio: " (95 % CI 1.90–1.92,
- * p = 0.002)", with d decimals, and what a non-significant one means. */
-static void ci_tail(const struct text_style *st, const struct stats_comparison *cmp,
+ * p = 0.002)", with d decimals, and what a non-significant one means.  In
+ * a family of comparisons, the interval's own level and the adjusted p. */
+static void ci_tail(const struct text_style *st, const struct analysis_cmp *ac,
 		    int d)
 {
+	const struct stats_comparison *cmp = &ac->cmp;
 	char lvl[32], p[24];
-	level_text(st->confidence, lvl, sizeof lvl);
-	p_text(cmp, p, sizeof p);
+	if (ac->family_size > 1) {
+		family_level_text(cmp->confidence, lvl, sizeof lvl);
+		p_value_text(ac->p_adjusted, p, sizeof p);
+	} else {
+		level_text(st->confidence, lvl, sizeof lvl);
+		p_text(cmp, p, sizeof p);
+	}
 	bool up = cmp->ratio >= 1;
 	double lo = up ? cmp->ratio_lo : 1 / cmp->ratio_hi;
 	double hi = up ? cmp->ratio_hi : 1 / cmp->ratio_lo;
@@ -812,10 +837,11 @@ static void ci_tail(const struct text_style *st, const struct stats_comparison *
  * names the other side when the ratio is undefined (" to B").
  */
 static void compare_text(const struct text_style *st,
-			 const struct stats_comparison *cmp, double sd,
+			 const struct analysis_cmp *ac, double sd,
 			 const char *more, const char *less, const char *what,
 			 const char *vs)
 {
+	const struct stats_comparison *cmp = &ac->cmp;
 	/* A ratio with a zero mean (both means 0 is possible once the
 	 * shell's start-up is subtracted) is undefined, not "nan times". */
 	if (!isfinite(cmp->ratio) || cmp->ratio == 0) {
@@ -838,7 +864,23 @@ static void compare_text(const struct text_style *st,
 	if (isfinite(sd))
 		printf(" ± %s%.*f%s", c(st, C_GREEN), d, sd, c(st, C_RESET));
 	printf(" times %s%s", up ? more : less, what);
-	ci_tail(st, cmp, d);
+	ci_tail(st, ac, d);
+}
+
+/* Under a summary of more than one comparison: how the family changed
+ * the numbers (analysis.h), after the wall time's family. */
+static void family_note(const struct text_style *st, const struct analysis *an)
+{
+	size_t m = an->family[an->primary];
+	if (m < 2)
+		return;
+	char each[32], all[32], which[32] = "both";
+	family_level_text(multitest_level(st->confidence, m), each, sizeof each);
+	level_text(st->confidence, all, sizeof all);
+	if (m > 2)
+		snprintf(which, sizeof which, "all %zu", m);
+	printf("  %zu comparisons: p-values Holm-adjusted, each interval at %s so "
+	       "that %s hold together at %s (Bonferroni)\n", m, each, which, all);
 }
 
 /*
@@ -878,8 +920,9 @@ static void summary_by_command(const struct text_style *st,
 		else
 			printf("        ");
 		printf("  %s%s", text_shown(rs[i]->name), label);
-		ci_tail(st, &wc->cmp, 2);
+		ci_tail(st, wc, 2);
 	}
+	family_note(st, an);
 	fflush(stdout);
 }
 
@@ -944,11 +987,11 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 			 c(st, C_RESET));
 		printf("    ");
 		if (sim) {  /* exact counts need no hyperfine σ */
-			compare_text(st, &wc->cmp, NAN, "fewer sim instructions",
+			compare_text(st, wc, NAN, "fewer sim instructions",
 				     "more sim instructions", what, vs);
 			where_line(st, an->bench[i].where);
 		} else
-			compare_text(st, &wc->cmp, wc->ratio_sd, "faster", "slower",
+			compare_text(st, wc, wc->ratio_sd, "faster", "slower",
 				     what, vs);
 		/* Counters (often a far steadier signal than time), then
 		 * the --metric values; under Valgrind, its time first. */
@@ -964,9 +1007,10 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 			char label[40];
 			snprintf(label, sizeof label, "%s:", metric_info(m)->label);
 			printf("      %-13s ", label);
-			compare_text(st, &cc->cmp, NAN, "lower", "higher", "", "");
+			compare_text(st, cc, NAN, "lower", "higher", "", "");
 		}
 	}
+	family_note(st, an);
 	fflush(stdout);
 }
 

@@ -2078,6 +2078,14 @@ struct loop {
 	size_t round_runs, round_size; /* interleaved: runs into this round */
 	size_t *group_left;           /* per state group: benchmarks not
 					 ended yet */
+	/* Adaptive counts (no -r), interleaved or shuffled: the benchmarks
+	 * of a state group stop together (planner_group_done).  Per group:
+	 * its members in plan order (gstart[g] .. gstart[g + 1] in member),
+	 * the turns left in its round, and what its runs cost together. */
+	bool together;
+	size_t *gstart, *member;
+	size_t *round_left;
+	double *group_cost;
 };
 
 /*
@@ -2099,9 +2107,39 @@ static void after_turn(struct ctx *x, struct loop *l, bool tell)
 		x->ev.results(x->ev.arg, l->out);
 }
 
+/* Does s take its runs in step with the other benchmarks of its state
+ * group (adaptive counts, taking turns, a group of two or more)? */
+static bool in_step(const struct loop *l, const struct bstate *s)
+{
+	size_t g = s->b->group;
+	return l->together && l->gstart[g + 1] - l->gstart[g] > 1;
+}
+
+/* The runs s's group will take, from what its rounds cost so far: with
+ * --min-time, until its members' runs together cost k times it. */
+static size_t group_total(const struct bench_options *cfg, const struct loop *l,
+			  const struct bstate *s)
+{
+	size_t g = s->b->group, want = (size_t)cfg->stop.min_runs;
+	double k = (double)(l->gstart[g + 1] - l->gstart[g]);
+	double round = l->group_cost[g] / (double)s->r->n_runs;
+	if (cfg->stop.precision > 0)
+		return progress_total(&cfg->stop, s->r, s->cost_s);
+	if (round > 0) {
+		double by_time = ceil(k * cfg->stop.min_time_s / round);
+		if (by_time > (double)want)
+			want = by_time > 1e9 ? 1000000000 : (size_t)by_time;
+	}
+	if (cfg->stop.max_runs > 0 && want > (size_t)cfg->stop.max_runs)
+		want = (size_t)cfg->stop.max_runs;
+	return want;
+}
+
 /*
  * After a measured run of s went well: advance the progress bar and ask
- * the planner whether s needs another.  True if it does.
+ * the planner whether s needs another.  True if it does.  A member of a
+ * group in step stops here only at its own caps: the group's round end
+ * decides the rest (group_round_end).
  */
 static bool after_run(struct ctx *x, struct loop *l, struct bstate *s)
 {
@@ -2112,13 +2150,18 @@ static bool after_run(struct ctx *x, struct loop *l, struct bstate *s)
 		tell_progress(x, BENCH_PROGRESS_CURRENT, s->index, r->n_runs,
 			      progress_total(&cfg->stop, r, s->cost_s), mean);
 	} else {
-		size_t h = progress_total(&cfg->stop, r, s->cost_s);
+		size_t h = in_step(l, s) ? group_total(cfg, l, s)
+					 : progress_total(&cfg->stop, r, s->cost_s);
 		l->total_hint += h - s->hint;
 		s->hint = h;
 		tell_progress(x, BENCH_PROGRESS_RUNS, s->index, ++l->done_runs,
 			      l->total_hint, mean);
 	}
-	s->why = planner_next(&cfg->stop, r->n_runs, s->cost_s, rel_halfwidth(cfg, s));
+	double rhw = rel_halfwidth(cfg, s);
+	s->why = planner_next(&cfg->stop, r->n_runs, s->cost_s, rhw);
+	if (in_step(l, s))   /* its group decides, at the round's end */
+		return planner_next_member(&cfg->stop, r->n_runs, s->cost_s,
+					   rhw) == STOP_CONTINUE;
 	return s->why == STOP_CONTINUE;
 }
 
@@ -2190,6 +2233,82 @@ static int finish_in_group(struct ctx *x, struct loop *l, struct bstate *s,
 	return rc;
 }
 
+/* The member lists of the state groups (counting sort by group), and
+ * whether they take their runs in step. */
+static void group_members(const struct bench_options *cfg, struct loop *l,
+			  size_t n_groups)
+{
+	l->together = !l->seq && cfg->stop.runs == 0;
+	l->gstart = xcalloc(n_groups + 2, sizeof *l->gstart);
+	l->member = xcalloc(l->n ? l->n : 1, sizeof *l->member);
+	l->round_left = xcalloc(n_groups + 1, sizeof *l->round_left);
+	l->group_cost = xcalloc(n_groups + 1, sizeof *l->group_cost);
+	for (size_t i = 0; i < l->n; i++)
+		l->gstart[l->st[i].b->group + 1]++;
+	for (size_t g = 0; g < n_groups; g++) {
+		l->round_left[g] = l->gstart[g + 1];
+		l->gstart[g + 1] += l->gstart[g];
+	}
+	size_t *fill = xcalloc(n_groups + 1, sizeof *fill);
+	for (size_t i = 0; i < l->n; i++) {
+		size_t g = l->st[i].b->group;
+		l->member[l->gstart[g] + fill[g]++] = i;
+	}
+	free(fill);
+}
+
+/*
+ * s took a turn (and ended, if a cap or a failure stopped it).  At the
+ * end of its group's round, when the group has enough runs
+ * (planner_group_done), every member still taking runs ends now, in plan
+ * order, as after its last run.  Returns 0, or the failure of a cleanup
+ * (*failed: that benchmark).
+ */
+static int group_round_end(struct ctx *x, struct loop *l, struct bstate *s,
+			   bool *active, long *failed)
+{
+	const struct bench_options *cfg = x->cfg;
+	size_t g = s->b->group;
+	if (!in_step(l, s) || --l->round_left[g] > 0)
+		return 0;
+	l->round_left[g] = l->group_left[g];
+	if (l->group_left[g] == 0)
+		return 0;
+	size_t k = l->gstart[g + 1] - l->gstart[g];
+	struct planner_member *m = xcalloc(k, sizeof *m);
+	for (size_t j = 0; j < k; j++) {
+		size_t i = l->member[l->gstart[g] + j];
+		struct bstate *t = &l->st[i];
+		m[j].n = t->r ? t->r->n_runs : 0;
+		m[j].cost_s = t->cost_s;
+		m[j].rel_halfwidth = t->r ? rel_halfwidth(cfg, t) : NAN;
+		m[j].active = active[i];
+	}
+	bool done = planner_group_done(&cfg->stop, m, k);
+	free(m);
+	if (!done)
+		return 0;
+	int rc = 0;
+	for (size_t j = 0; j < k && rc == 0; j++) {
+		size_t i = l->member[l->gstart[g] + j];
+		struct bstate *t = &l->st[i];
+		if (!active[i])
+			continue;
+		/* Its own goal, or the group's (--min-time pooled). */
+		if (t->why == STOP_CONTINUE)
+			t->why = STOP_ENOUGH;
+		active[i] = false;
+		l->n_active--;
+		rc = finish_in_group(x, l, t, 0);
+		after_bench(x, l);
+		if (rc != 0)
+			*failed = (long)i;
+	}
+	if (rc == 0 && x->ev.results)
+		x->ev.results(x->ev.arg, l->out);
+	return rc;
+}
+
 /*
  * Run every benchmark in the order --order asks for.  Sequential: each
  * benchmark from setup to cleanup before the next starts.  Interleaved and
@@ -2220,6 +2339,11 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 		group[i] = l->st[i].b->group;
 		l->group_left[group[i]]++;
 	}
+	size_t n_groups = 0;
+	for (size_t i = 0; i < n; i++)
+		if (group[i] + 1 > n_groups)
+			n_groups = group[i] + 1;
+	group_members(cfg, l, n_groups);
 	struct planner_order *ord = planner_order_new(l->out->order, n, group, seed);
 	free(group);
 	long failed = -1;
@@ -2230,24 +2354,29 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 		struct bstate *s = &l->st[i];
 		if (l->seq && s->r == NULL)
 			new_result(x, l->out, s);
+		double cost0 = s->cost_s;
 		rc = take_turn(x, s);
+		l->group_cost[s->b->group] += s->cost_s - cost0;
 		bool more = rc == 0 && after_run(x, l, s);
 		if (!more)
 			l->n_active--;
 		/* (A benchmark that ends is reported after its cleanup.) */
 		if (rc == 0)
 			after_turn(x, l, more);
-		if (more)
-			continue;
-		active[i] = false;
-		rc = finish_in_group(x, l, s, rc);
-		after_bench(x, l);
-		if (rc != 0) {
-			failed = i;
-			break;
+		if (!more) {
+			active[i] = false;
+			rc = finish_in_group(x, l, s, rc);
+			after_bench(x, l);
+			if (rc != 0) {
+				failed = i;
+				break;
+			}
+			if (x->ev.results)
+				x->ev.results(x->ev.arg, l->out);
 		}
-		if (x->ev.results)
-			x->ev.results(x->ev.arg, l->out);
+		rc = group_round_end(x, l, s, active, &failed);
+		if (rc != 0)
+			break;
 	}
 	if (failed >= 0)
 		stop_all(x, l, failed, rc);
@@ -2256,6 +2385,10 @@ static int run_all(struct ctx *x, struct loop *l, uint64_t seed)
 		if (l->st[i].started && !l->st[i].finished)
 			prepared_free(&l->st[i].p);
 	free(l->group_left);
+	free(l->gstart);
+	free(l->member);
+	free(l->round_left);
+	free(l->group_cost);
 	free(active);
 	return rc;
 }

@@ -226,7 +226,7 @@ test_github_annotations() {
 	fixtures
 	GITHUB_ACTIONS=true cb compare compare-base.json compare-new.json >out 2>err
 	expect_eq "exit code" "$?" 3
-	expect_grep "error line" "^::error title=cbench regression::'./tool big' regressed: instructions \+12\.0 %25 \(95 %25 CI \+11\.9 %25 … \+12\.1 %25, p < 0\.001; threshold \+5 %25\)$" out
+	expect_grep "error line" "^::error title=cbench regression::'./tool big' regressed: instructions \+12\.0 %25 \(98\.75 %25 CI \+11\.9 %25 … \+12\.1 %25, p < 0\.001; threshold \+5 %25\)$" out
 	expect_grep "warning for missing" "^::warning title=cbench::'./tool old' is in the baseline compare-base.json but was not benchmarked$" out
 	cb compare compare-base.json compare-new.json >out 2>err
 	expect_no_grep "only on GitHub" '^::' out

@@ -30,3 +30,28 @@ test_one_run_said_as_such() {
 	cb -r 1 "$HELPERS/touch_pages 500" >out 2>err || fail "exit $?"
 	expect_grep "one run" 'one run: no standard deviation, no confidence interval' out
 }
+
+# Adaptive counts, interleaved: the benchmarks of one state group stop
+# together, so every run pairs with a round (README, "Run counts").  A
+# 30 ms sleep and `true` would take 7 and 40 (capped) runs alone; in step
+# they take one count, whatever the machine's load does to their costs
+# (no --max-time, and --max-runs caps both alike).
+test_adaptive_counts_equal_in_a_group() {
+	cb -N --min-time 0.2 -m 3 -M 40 --export-json o.json 'sleep 0.03' true \
+		>out 2>err || fail "exit $?"
+	local counts
+	counts=$(jq -c '[.results[].times | length]' o.json)
+	jq -e '.results[0].times | length as $n | $n >= 3 and $n <= 40' o.json >/dev/null ||
+		fail "counts out of range: $counts"
+	expect_eq "equal counts" "$(jq '[.results[].times | length] | unique | length' o.json)" 1
+	# Shuffled, three benchmarks in two state groups: equal within each.
+	cb -N --order shuffled --seed 3 --min-time 0.1 -m 3 -M 30 -L v 1,2 \
+		--setup 'echo {v} >/dev/null' --export-json s.json \
+		'sleep 0.0{v}' true >out 2>err || fail "shuffled: exit $?"
+	expect_eq "equal counts per group" \
+		"$(jq -c '[.results | group_by(.parameters.v)[] | map(.times | length) | unique | length]' s.json)" \
+		"[1,1]"
+	# With -r each takes exactly its count, as before.
+	cb -N -r 4 --export-json r.json 'sleep 0.01' true >out 2>err || fail "-r: exit $?"
+	expect_eq "-r counts" "$(jq -c '[.results[].times | length]' r.json)" "[4,4]"
+}

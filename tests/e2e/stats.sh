@@ -140,3 +140,47 @@ test_interval_clamped_at_zero() {
 	expect_eq "json lower bound" "$(jq '.results[0].metrics.wall_time.mean_ci[0]' o.json)" 0
 	expect_eq "no negative bound" "$(jq '[.results[0].metrics[] | .mean_ci[0] // 0 | select(. < 0)] | length' o.json)" 0
 }
+
+# Holm's adjustment over the comparisons of one invocation (README,
+# "Comparisons"), checked against an independent implementation:
+# statsmodels' multipletests(p, method="holm") applied to the JSON's
+# unadjusted p of each metric's family must give its p_adjusted, and each
+# interval must be at the Bonferroni level 1 - 0.05 / family_size.  What
+# the runs measure does not matter: only the relation between the fields.
+test_holm_matches_statsmodels() {
+	/usr/bin/python3 -c 'import statsmodels.stats.multitest' 2>/dev/null ||
+		skip "statsmodels not installed (Debian's python3-statsmodels)"
+	cb -r 6 "$HELPERS/touch_pages 100" "$HELPERS/touch_pages 200" \
+		"$HELPERS/touch_pages 100" "$HELPERS/touch_pages 300" \
+		--export-json o.json >out 2>err || fail "exit $?"
+	/usr/bin/python3 - o.json >check 2>&1 <<'PY' || fail "$(cat check)"
+import json, sys
+from statsmodels.stats.multitest import multipletests
+doc = json.load(open(sys.argv[1]))
+fams = {}
+for c in doc["comparisons"]:
+    assert c["p_adjustment"] == "holm", c
+    if c["family_size"] > 0:
+        fams.setdefault(c["metric"], []).append(c)
+assert len(fams.get("wall_time", [])) == 3, "wall time: a family of 3"
+checked = 0
+for metric, cs in fams.items():
+    assert all(c["family_size"] == len(cs) for c in cs), metric
+    for c in cs:
+        want = 1 - 0.05 / len(cs)
+        assert abs(c["ci_level"] - want) < 1e-12, (metric, c["ci_level"], want)
+    if any(c["p"] is None for c in cs):
+        continue
+    _, adj, _, _ = multipletests([c["p"] for c in cs], method="holm")
+    for c, a in zip(cs, adj):
+        assert abs(c["p_adjusted"] - a) <= 1e-12 * max(a, 1e-300), (metric, c["p_adjusted"], a)
+        sig = c["verdict"] in ("faster", "slower")
+        assert not sig or c["p_adjusted"] < 0.05, (metric, c)
+        lo, hi = c["ratio_ci"]
+        assert not sig or lo > 1 or hi < 1, (metric, c)
+    checked += 1
+assert checked >= 1, "no family with every p"
+print(checked)
+PY
+	expect_grep "the summary says so" '^  3 comparisons: p-values Holm-adjusted, each interval at 98\.33 % so that all 3 hold together at 95 % \(Bonferroni\)$' out
+}

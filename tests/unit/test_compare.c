@@ -4,6 +4,7 @@
  * own, whatever the statistics module computes).
  */
 #include "gate.h"
+#include "multitest.h"
 #include "unit.h"
 #include "xalloc.h"
 
@@ -210,17 +211,16 @@ static void test_load_missing_file(void)
 	CHECK_STR(err, "cannot read '/nonexistent/base.json': No such file or directory");
 }
 
-/* A hyperfine-style set from command names and one wall time per run. */
-static struct cmp_set *hyperfine_set(const char *const *cmds, size_t n,
-				     double scale)
+/* A hyperfine-style set: command cmds[i] with the six times t[i]. */
+static struct cmp_set *times_set(const char *const *cmds,
+				 const double (*t)[6], size_t n)
 {
 	char *doc = xstrdup("{\"results\": [");
 	for (size_t i = 0; i < n; i++) {
 		char *next = xasprintf("%s%s{\"command\": \"%s\", \"times\": "
-				       "[%g, %g, %g, %g, %g, %g]}", doc, i ? "," : "",
-				       cmds[i], 1.0 * scale, 1.01 * scale,
-				       0.99 * scale, 1.02 * scale, 0.98 * scale,
-				       1.0 * scale);
+				       "[%.17g, %.17g, %.17g, %.17g, %.17g, %.17g]}",
+				       doc, i ? "," : "", cmds[i], t[i][0], t[i][1],
+				       t[i][2], t[i][3], t[i][4], t[i][5]);
 		free(doc);
 		doc = next;
 	}
@@ -230,6 +230,82 @@ static struct cmp_set *hyperfine_set(const char *const *cmds, size_t n,
 	struct cmp_set *s = parse(full, err);
 	free(full);
 	return s;
+}
+
+/* A hyperfine-style set from command names and one wall time per run
+ * (the times as "%g" prints them). */
+static struct cmp_set *hyperfine_set(const char *const *cmds, size_t n,
+				     double scale)
+{
+	static const double f[6] = {1.0, 1.01, 0.99, 1.02, 0.98, 1.0};
+	double (*t)[6] = xcalloc(n + 1, sizeof *t);
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < 6; k++) {
+			char buf[32];
+			snprintf(buf, sizeof buf, "%g", f[k] * scale);
+			t[i][k] = strtod(buf, NULL);
+		}
+	struct cmp_set *s = times_set(cmds, (const double (*)[6])t, n);
+	free(t);
+	return s;
+}
+
+/*
+ * Several rows are a family (gate.h): one benchmark 14 % slower with a
+ * rank test's p of 0.02 is a regression on its own at --fail-if-slower
+ * 0, but beside three unchanged ones its p is Holm-adjusted (the largest
+ * (m - k + 1) p(k) up to it: 4 x 0.02) and it is within noise; every
+ * interval is at 1 - 0.05 / 4.
+ */
+static void test_gate_family_holm(void)
+{
+	static const double same[6] = {1.00, 1.01, 0.99, 1.02, 0.98, 1.00};
+	static const double slow[6] = {1.25, 1.20, 1.15, 1.005, 1.015, 1.22};
+	const char *cmds[] = {"a", "x", "y", "z"};
+	double base_t[4][6], new_t[4][6];
+	for (int i = 0; i < 4; i++)
+		for (int k = 0; k < 6; k++) {
+			base_t[i][k] = same[k];
+			new_t[i][k] = i == 0 ? slow[k] : same[k];
+		}
+	struct cmp_options o = {.metric = -1, .threshold = 0, .confidence = 0.95,
+				.seed = 1, .match_by = MATCH_COMMAND};
+	char err[DIAG_MSG_MAX];
+	struct cmp_report rep;
+	/* Alone: a regression. */
+	struct cmp_set *b1 = times_set(cmds, base_t, 1), *n1 = times_set(cmds, new_t, 1);
+	CHECK(gate_compare(b1, n1, &o, &rep, err, sizeof err) == 0);
+	int alone = rep.rows[0].verdict == CMP_REGRESSION && rep.family_size == 1 &&
+		    rep.ci_level == 0.95 && rep.rows[0].p == rep.rows[0].p_raw;
+	double p_alone = rep.rows[0].p;
+	gate_report_free(&rep);
+	gate_set_free(b1);
+	gate_set_free(n1);
+	CHECK(alone);
+	CHECK(p_alone < 0.05 && p_alone > 0.0125);
+	/* In a family of four: Holm's p, within noise. */
+	struct cmp_set *b4 = times_set(cmds, base_t, 4), *n4 = times_set(cmds, new_t, 4);
+	CHECK(gate_compare(b4, n4, &o, &rep, err, sizeof err) == 0);
+	double raw[4], adj[4];
+	int ok = rep.family_size == 4 && fabs(rep.ci_level - 0.9875) < 1e-15;
+	for (size_t k = 0; k < 4; k++) {
+		raw[k] = rep.rows[k].p_raw;
+		ok &= rep.rows[k].family_size == 4 &&
+		      fabs(rep.rows[k].st.confidence - 0.9875) < 1e-15 &&
+		      rep.rows[k].verdict == CMP_NOISE;
+	}
+	multitest_holm(raw, 4, adj);
+	for (size_t k = 0; k < 4; k++)
+		ok &= rep.rows[k].p == adj[k];
+	const struct cmp_row *a = NULL;
+	for (size_t k = 0; k < 4; k++)
+		if (strcmp(rep.rows[k].new->name, "a") == 0)
+			a = &rep.rows[k];
+	ok &= a && a->p_raw == p_alone && a->p >= 0.05;
+	gate_report_free(&rep);
+	gate_set_free(b4);
+	gate_set_free(n4);
+	CHECK(ok);
 }
 
 static void test_match_one_sided(void)
@@ -529,5 +605,6 @@ int main(void)
 	RUN(test_metric_choice);
 	RUN(test_metric_keys);
 	RUN(test_gate_run_exit_codes_and_warnings);
+	RUN(test_gate_family_holm);
 	UNIT_EXIT();
 }

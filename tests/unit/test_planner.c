@@ -572,6 +572,108 @@ static void stop_rules(void)
 	cli_free(&cfg);
 }
 
+/* A state group taking turns with adaptive counts: a member stops on its
+ * own only at a cap; the group's round end decides the rest. */
+static void group_stop_rules(void)
+{
+	struct plan_stop st = {.min_runs = 3, .min_time_s = 1.0};
+	/* Its own goal reached: it waits for the group. */
+	CHECK(planner_next_member(&st, 5, 2.0, NAN) == STOP_CONTINUE);
+	st.max_runs = 5;
+	CHECK(planner_next_member(&st, 5, 0.5, NAN) == STOP_MAX_RUNS);
+	CHECK(planner_next_member(&st, 5, 2.0, NAN) == STOP_ENOUGH);
+	st.max_runs = 0;
+	st.max_time_s = 0.8;
+	CHECK(planner_next_member(&st, 4, 0.9, NAN) == STOP_MAX_TIME);
+	st.max_time_s = 0;
+	/* -r: each its own, as planner_next. */
+	struct plan_stop fixed = {.runs = 4};
+	CHECK(planner_next_member(&fixed, 4, 0, NAN) == STOP_RUNS);
+
+	/* --min-time: the budgets pooled, k * min-time together. */
+	struct planner_member m[2] = {{.n = 10, .cost_s = 0.1, .active = true},
+				      {.n = 10, .cost_s = 1.5, .active = true}};
+	CHECK(!planner_group_done(&st, m, 2));   /* 1.6 s < 2 s */
+	m[0].cost_s = 0.5;
+	CHECK(planner_group_done(&st, m, 2));    /* 2.0 s */
+	m[0].n = m[1].n = 2;                     /* --min-runs 3 not reached */
+	CHECK(!planner_group_done(&st, m, 2));
+	/* A member a cap stopped: its cost counts, its runs do not. */
+	m[0] = (struct planner_member){.n = 1, .cost_s = 1.9, .active = false};
+	m[1] = (struct planner_member){.n = 3, .cost_s = 0.1, .active = true};
+	CHECK(planner_group_done(&st, m, 2));
+	/* Every member at its own goal: done. */
+	m[0] = (struct planner_member){.n = 3, .cost_s = 1.0, .active = true};
+	m[1] = (struct planner_member){.n = 3, .cost_s = 1.0, .active = true};
+	CHECK(planner_group_done(&st, m, 2));
+
+	/* --precision: every member still taking runs at its goal. */
+	struct plan_stop pr = {.min_runs = 3, .precision = 0.01};
+	m[0] = (struct planner_member){.n = 9, .rel_halfwidth = 0.005, .active = true};
+	m[1] = (struct planner_member){.n = 9, .rel_halfwidth = 0.02, .active = true};
+	CHECK(!planner_group_done(&pr, m, 2));
+	m[1].rel_halfwidth = 0.01;
+	CHECK(planner_group_done(&pr, m, 2));
+	m[1] = (struct planner_member){.n = 4, .rel_halfwidth = 0.5, .active = false};
+	CHECK(planner_group_done(&pr, m, 2));
+}
+
+/*
+ * The runner's loop (bench.c run_all) over simulated runs: two benchmarks
+ * of one group, interleaved, one run of A costing a_s and one of B b_s,
+ * with stop (no -r).  Each run asks planner_next_member; at the end of
+ * each round of the group planner_group_done decides for all.  n[] gets
+ * the runs each took, *cost their cost together.
+ */
+static void simulate_group(const struct plan_stop *stop, double a_s, double b_s,
+			   size_t n[2], double *cost)
+{
+	struct planner_order *o = planner_order_new(ORDER_INTERLEAVED, 2, NULL, 0);
+	bool active[2] = {true, true};
+	double c[2] = {0, 0}, each[2] = {a_s, b_s};
+	size_t left = 2;
+	n[0] = n[1] = 0;
+	long i;
+	while ((i = planner_order_next(o, active)) >= 0) {
+		n[i]++;
+		c[i] += each[i];
+		if (planner_next_member(stop, n[i], c[i], NAN) != STOP_CONTINUE)
+			active[i] = false;
+		if (--left > 0)
+			continue;
+		struct planner_member m[2] = {{n[0], c[0], NAN, active[0]},
+					      {n[1], c[1], NAN, active[1]}};
+		if (planner_group_done(stop, m, 2))
+			active[0] = active[1] = false;
+		left = (size_t)active[0] + active[1];
+	}
+	planner_order_free(o);
+	*cost = c[0] + c[1];
+}
+
+/* Very different costs stop together, with the time the two would take
+ * alone (2 x --min-time), not the costly one's runs stretched to the
+ * cheap one's count; --max-runs caps both alike. */
+static void group_stops_together(void)
+{
+	struct plan_stop st = {.min_runs = 10, .min_time_s = 3.0};
+	size_t n[2];
+	double cost;
+	simulate_group(&st, 0.01, 0.1, n, &cost);
+	CHECK(n[0] == n[1]);
+	CHECK(n[0] == 55);                 /* 55 x 0.11 s >= 6 s > 54 x 0.11 s */
+	CHECK(cost >= 6.0 && cost < 6.0 + 0.11);
+	/* Alone, A would take 300 runs and B 30: min(300, 30) rounds pair. */
+	CHECK(planner_next(&st, 300, 3.0, NAN) == STOP_ENOUGH);
+	st.max_runs = 40;
+	simulate_group(&st, 0.01, 0.1, n, &cost);
+	CHECK(n[0] == 40 && n[1] == 40);
+	st.max_runs = 0;
+	/* --min-runs binds: a slow pair. */
+	simulate_group(&st, 1.0, 2.0, n, &cost);
+	CHECK(n[0] == 10 && n[1] == 10);
+}
+
 /* ---- one benchmark's steps ---- */
 
 /* A step as a short word: "P(w1)" prepare before warmup 1, "M0" measured
@@ -845,5 +947,7 @@ int main(void)
 	RUN(steps_with_every_hook);
 	RUN(steps_stopped_early);
 	RUN(steps_interleaved);
+	RUN(group_stop_rules);
+	RUN(group_stops_together);
 	UNIT_EXIT();
 }

@@ -11,7 +11,9 @@
 #           small  the two spins of VERDICT_SMALL (e.g. 60 against 66);
 #           A/B trials alternate the direction (B slower, then B faster);
 #   configurations: cbench's default options; --order sequential; the
-#           one-job gate --reference A --fail-if-slower PCT B.
+#           one-job gate --reference A --fail-if-slower PCT B;
+# then, still under the load, five identical commands in one invocation
+# (tests/verdicts/five.sh).
 # Trials go round the configurations in turn, so each sees the same
 # machine.  Every verdict is read from the trial's --export-json (the
 # wall_time entry of comparisons[]: verdict, ratio_ci) and, for the gate,
@@ -181,6 +183,11 @@ esac
 	--small "$small_a" "$small_b" --gate-pct "$GATE_PCT" \
 	--load "$LOADGEN -P PID -m 7200 $LOAD"
 rc=$?
+
+# Five identical commands in one invocation, under the same load: the
+# family-wise error of the verdicts (tests/verdicts/five.sh).
+echo
+bash "$here/five.sh" || rc=1
 
 # What is left of the shell after its correction, without the load (nor
 # RESIDUE_LOAD, which measures it by hand under the load).
