@@ -291,8 +291,8 @@ void results_values_from_spawn(const struct spawn_result *s,
 	value[MET_IVCSW] = s->nivcsw;
 	for (int c = 0; c < CTR_MAX; c++)
 		value[MET_CTR_FIRST + c] = s->ctr.value[c];
-	for (int m = MET_CUSTOM_FIRST; m < MET_COUNT; m++)
-		value[m] = NAN;  /* read from the output by the runner */
+	for (int m = MET_SIM_FIRST; m < MET_COUNT; m++)
+		value[m] = NAN;  /* simulated or read from the output: the runner's */
 }
 
 double results_total_wall(const struct bench_result *r)
