@@ -21,7 +21,7 @@ skip() { echo "$*" >"$T/.reason"; exit 77; }
 # notes ("--PID-- WARNING: unhandled amd64-linux syscall: 434" for
 # pidfd_open, which cbench then does without) are not cbench's output and
 # are filtered out of stderr; memcheck's reports ("==PID== ...") are kept.
-VALGRIND_CMD=(valgrind -q --error-exitcode=99 --leak-check=full
+VALGRIND_CMD=("$(command -v valgrind || echo valgrind)" -q --error-exitcode=99 --leak-check=full
 	--errors-for-leak-kinds=definite --trace-children=no)
 cb() {
 	if [ "${VALGRIND:-}" = 1 ]; then
