@@ -89,6 +89,9 @@ struct cmp_set {
 	 * benchmarks of that run are not in it. */
 	bool incomplete;
 	size_t n_pending;
+	/* To be measured under Valgrind (--counters sim): known of a planned
+	 * run before it has any counts (gate_from_plan). */
+	bool simulated;
 };
 
 /* Read and validate a results file.  Returns 0, or -1 with a message that
@@ -103,7 +106,8 @@ struct cmp_set *gate_from_results(struct bench_result *const *rs, size_t n,
 /* The benchmarks a plan will run, without runs: to check a baseline
  * against them before anything runs. */
 struct plan;
-struct cmp_set *gate_from_plan(const struct plan *plan, const char *origin);
+struct cmp_set *gate_from_plan(const struct plan *plan, const char *origin,
+				bool simulated);
 void gate_set_free(struct cmp_set *s);
 
 /* Were both sets measured by the same tool?  hyperfine's wall time

@@ -730,6 +730,16 @@ static int load_baseline(const struct config *cfg, struct cmp_set **base)
  */
 static int check_one_counted(const struct config *cfg, const char *name)
 {
+	int m = metric_lookup(name);
+	if (m >= MET_SIM_FIRST && m < MET_SIM_END) {
+		enum sim_mode sim = simcpu_mode(cfg->counters);
+		if (sim == SIM_CACHE || (sim == SIM_COUNTS && m == MET_SIM_INSTRUCTIONS))
+			return 0;
+		diag_usage("--gate-metric %s: counted only under Valgrind "
+			   "(--counters %s)", name,
+			   m == MET_SIM_INSTRUCTIONS ? "sim" : "sim-cache");
+		return -1;
+	}
 	int id = counters_lookup(name);
 	if (id < 0)
 		return 0;     /* wall, CPU, user, system time, peak RSS: always */
@@ -765,7 +775,8 @@ static int check_baseline(const struct config *cfg, const struct cmp_set *base,
 			  const struct plan *plan)
 {
 	char err[DIAG_MSG_MAX];
-	struct cmp_set *planned = gate_from_plan(plan, "this run");
+	struct cmp_set *planned = gate_from_plan(plan, "this run",
+						 simcpu_mode(cfg->counters) != SIM_OFF);
 	int rc = gate_check_match(base, planned, cfg->match_by, cfg->require_all,
 				     err, sizeof err);
 	if (rc != 0)
@@ -811,22 +822,22 @@ static int before_running(const struct config *cfg,
 	char err[DIAG_MSG_MAX];
 	if (check_cpus(cfg) != 0)
 		return CBENCH_EXIT_USAGE;
-	if (baseline && (check_baseline(cfg, baseline, plan) != 0 ||
-			 check_gate_counted(cfg) != 0))
-		return CBENCH_EXIT_USAGE;
 	/* A native baseline against runs under Valgrind, or the reverse,
 	 * compares nothing: said before the runs. */
 	bool sim = simcpu_mode(cfg->counters) != SIM_OFF;
 	if (baseline && baseline->n &&
 	    gate_set_has(baseline, MET_SIM_INSTRUCTIONS, true) != sim) {
-		diag_usage("the baseline %s was measured %s and this run would be "
-			   "%s: no metric of one compares with the other's; %s",
-			   cfg->baseline, sim ? "natively" : "under Valgrind "
+		diag_usage("%s%s was measured %s and this run would be %s: no "
+			   "metric of one compares with the other's; %s",
+			   cfg->baseline ? "the baseline " : "", baseline->origin, sim ? "natively" : "under Valgrind "
 			   "(--counters sim)", sim ? "under Valgrind" : "native",
 			   sim ? "measure the baseline with --counters sim too"
 			   : "add --counters sim");
 		return CBENCH_EXIT_USAGE;
 	}
+	if ((baseline && check_baseline(cfg, baseline, plan) != 0) ||
+	    check_gate_counted(cfg) != 0)
+		return CBENCH_EXIT_USAGE;
 	struct export_files xf = cli_export_files(cfg);
 	if (export_check_files(&xf, err, sizeof err) != 0) {
 		diag_usage("%s", err);
@@ -870,7 +881,8 @@ static int open_history(const struct config *cfg, const struct plan *plan,
 		return CBENCH_EXIT_OK;
 	int rc = history_open(cfg->history, true, h, err, sizeof err);
 	if (rc == 0 && cfg->baseline_history) {
-		struct cmp_set *planned = gate_from_plan(plan, "this run");
+		struct cmp_set *planned = gate_from_plan(plan, "this run",
+						 simcpu_mode(cfg->counters) != SIM_OFF);
 		char fp[17];
 		history_fingerprint(mi, fp);
 		rc = history_base_set(*h, planned, cfg->match_by == MATCH_COMMAND,

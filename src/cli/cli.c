@@ -68,6 +68,10 @@ static const struct cli_value metric_values[] = {
 	{"task_clock", 0, false}, {"page_faults", 0, false},
 	{"instructions", 0, false}, {"cycles", 0, false},
 	{"cache_misses", 0, false}, {"branch_misses", 0, false},
+	{"sim_instructions", 0, false}, {"sim_cycles", 0, false},
+	{"sim_i1_misses", 0, false}, {"sim_d1_read_misses", 0, false},
+	{"sim_d1_write_misses", 0, false}, {"sim_ll_instr_misses", 0, false},
+	{"sim_ll_read_misses", 0, false}, {"sim_ll_write_misses", 0, false},
 	{NULL, 0, false}};
 static const struct cli_value aslr_values[] = {
 	{"on", ASLR_ON, false}, {"off", ASLR_OFF, false}, {NULL, 0, false}};

@@ -210,8 +210,10 @@ static int choose_metric(const struct cmp_set *base, const struct cmp_set *new,
 		return 0;
 	}
 	rep->metric_auto = true;
-	if (gate_set_has(base, MET_SIM_INSTRUCTIONS, true) &&
-	    lacking_side(base, new, rows, n_rows, MET_SIM_INSTRUCTIONS) == NULL) {
+	/* Under Valgrind every other metric is Valgrind's own: a benchmark
+	 * without a count is left undecided, never judged by those. */
+	if (gate_set_has(base, MET_SIM_INSTRUCTIONS, true) ||
+	    gate_set_has(new, MET_SIM_INSTRUCTIONS, true)) {
 		rep->metric = MET_SIM_INSTRUCTIONS;
 		snprintf(rep->why, sizeof rep->why, "simulated on both sides");
 		return 0;
@@ -501,8 +503,8 @@ int gate_check_tools(const struct cmp_set *base, const struct cmp_set *new,
 	bool hf_new = new->format == CMP_FMT_HYPERFINE;
 	/* Under Valgrind (--counters sim) every time and size is Valgrind's:
 	 * against a native run, any metric would read as a change. */
-	bool sim_base = gate_set_has(base, MET_SIM_INSTRUCTIONS, true);
-	bool sim_new = gate_set_has(new, MET_SIM_INSTRUCTIONS, true);
+	bool sim_base = base->simulated || gate_set_has(base, MET_SIM_INSTRUCTIONS, true);
+	bool sim_new = new->simulated || gate_set_has(new, MET_SIM_INSTRUCTIONS, true);
 	if (hf_base == hf_new && sim_base != sim_new) {
 		const struct cmp_set *s = sim_base ? base : new;
 		const struct cmp_set *o = sim_base ? new : base;

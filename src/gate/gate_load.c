@@ -600,11 +600,13 @@ int gate_load(const char *path, struct cmp_set **out, char *err, size_t errlen)
 	return rc;
 }
 
-struct cmp_set *gate_from_plan(const struct plan *plan, const char *origin)
+struct cmp_set *gate_from_plan(const struct plan *plan, const char *origin,
+				bool simulated)
 {
 	struct cmp_set *s = xcalloc(1, sizeof *s);
 	s->origin = xstrdup(origin);
 	s->format = CMP_FMT_RUN;
+	s->simulated = simulated;
 	s->bench = xcalloc(plan->n ? plan->n : 1, sizeof *s->bench);
 	s->n = plan->n;
 	for (size_t i = 0; i < plan->n; i++) {

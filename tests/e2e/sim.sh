@@ -171,7 +171,48 @@ test_sim_and_native_never_compared() {
 	cb compare nat.json sim.json >out 2>err
 	expect_eq "compare: exit" "$?" 2
 	expect_grep "compare message" '^cbench: error: sim\.json was measured under Valgrind \(--counters sim\) and nat\.json natively' err
-	# Both simulated: compared, exactly.
+	# Both simulated: compared, exactly, as files and in a run.
 	cb compare sim.json sim.json >out 2>err || fail "exit $?: $(cat err)"
 	expect_grep "exact" ' exact ' out
+	cb --counters sim -N -r 2 --baseline sim.json "$HELPERS/loop 1000" \
+		>out 2>err || fail "sim baseline, sim run: exit $?: $(cat err)"
+	expect_grep "gated on the count" '^Gate on sim_instructions' out
+	expect_grep "exactly" ' exact ' out
+	# And from a history: a simulated one gates a simulated run; a native
+	# run against it is refused, naming the history.
+	for i in 1 2; do
+		cb --counters sim -N -r 2 --history h.db "$HELPERS/loop 1000" >out 2>err ||
+			fail "history $i: exit $?: $(cat err)"
+	done
+	cb --counters sim -N -r 2 --history h.db --baseline-history \
+		"$HELPERS/loop 1000" >out 2>err || fail "from the history: exit $?: $(cat err)"
+	expect_grep "history gated on the count" '^Gate on sim_instructions' out
+	cb -N -r 2 --history h.db --baseline-history "$HELPERS/loop 1000" >out 2>err
+	expect_eq "native run, simulated history: exit" "$?" 2
+	expect_grep "history message" '^cbench: error: the history \(.*\) was measured under Valgrind \(--counters sim\) and this run would be native' err
+	expect_no_grep "no (null)" 'null' err
+}
+
+# The simulated metrics are gate metrics like any other: named with
+# --gate-metric or --fail-if-slower METRIC=PCT, and refused before any
+# run where they would not be counted.
+test_sim_gate_metric_named() {
+	need_valgrind
+	cb --counters sim -N -r 2 --reference "$HELPERS/loop 1000000" \
+		--fail-if-slower sim_instructions=0.5% "$HELPERS/loop 1006000" >out 2>err
+	expect_eq "METRIC=PCT: exit (a regression)" "$?" 3
+	expect_grep "gated on it" '^Gate on sim_instructions \(chosen with --gate-metric' out
+	cb --counters sim -N -r 2 --reference "$HELPERS/loop 1000" --fail-if-slower 1% \
+		--gate-metric sim_instructions "$HELPERS/loop 1000" >out 2>err ||
+		fail "--gate-metric sim_instructions: exit $?: $(cat err)"
+	expect_grep "exactly" ' exact ' out
+	cb -N -r 2 --reference "$HELPERS/loop 1000" --fail-if-slower 1% \
+		--gate-metric sim_instructions "$HELPERS/loop 1000" >out 2>err
+	expect_eq "natively: exit" "$?" 2
+	expect_grep "why" '^cbench: error: --gate-metric sim_instructions: counted only under Valgrind \(--counters sim\)$' err
+	expect_no_grep "before any run" '^Benchmark' out
+	cb --counters sim -N -r 2 --reference "$HELPERS/loop 1000" --fail-if-slower 1% \
+		--gate-metric sim_cycles "$HELPERS/loop 1000" >out 2>err
+	expect_eq "cycles without the cache simulation: exit" "$?" 2
+	expect_grep "which mode" '\(--counters sim-cache\)$' err
 }
