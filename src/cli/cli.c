@@ -1950,6 +1950,8 @@ void cli_print_help(FILE *f, bool compare)
 	     "  1    a command failed, could not be run or timed out; or an I/O error\n"
 	     "  2    usage error: bad option or value, unreadable or malformed input\n"
 	     "  3    a performance gate found a significant regression\n"
+	     "  4    --require-resolution: a gate passed without resolving its\n"
+	     "       threshold\n"
 	     "  130  interrupted by SIGINT (143: SIGTERM, 129: SIGHUP, 141: stdout\n"
 	     "       closed); results so far are kept\n" "\n", f);
 	fputs("Environment:\n"
