@@ -190,11 +190,19 @@ static void build(const struct export_doc *d, struct table *t)
 			const struct stats_summary *s = &d->an->bench[i].sum[show[c]];
 			double v = s->n ? s->mean : NAN;
 			enum metric_unit mu = metric_info(show[c])->unit;
+			bool whole = metric_info(show[c])->simulated && v == floor(v);
 			cell[k++] = mu == UNIT_SECONDS ? time_cell(v, unit)
-				    : mu == UNIT_CUSTOM ? custom_cell(v) : count_cell(v);
+				    : mu == UNIT_CUSTOM ? custom_cell(v)
+				    : whole ? xasprintf("%.0f", v) : count_cell(v);
 		}
+		/* The verdict on the summary's metric: under Valgrind the
+		 * simulated count, not its time. */
+		const struct analysis_cmp *vc = d->an->primary == MET_WALL
+			? NULL : analysis_find_cmp(d->an, i, d->an->primary);
 		if ((long)i == d->an->base)
 			cell[k++] = xstrdup("reference");
+		else if (vc)
+			cell[k++] = xstrdup(stats_verdict_name(vc->cmp.verdict));
 		else if (d->an->wall_cmp[i] >= 0)
 			cell[k++] = xstrdup(stats_verdict_name(
 				d->an->cmps[d->an->wall_cmp[i]].cmp.verdict));

@@ -109,7 +109,7 @@ static void fmt_p(char *buf, size_t len, double p)
 static void fmt_conf(char *buf, size_t len, double c)
 {
 	double pct = c * 100.0;
-	snprintf(buf, len, pct == floor(pct) ? "%.0f %%" : "%.1f %%", pct);
+	snprintf(buf, len, pct == floor(pct) ? "%.0f %%" : "%.4g %%", pct);
 	for (int digits = 4; pct < 100.0 && strtod(buf, NULL) >= 100.0
 	     && digits <= 17; digits++)
 		snprintf(buf, len, "%.*g %%", digits, pct);

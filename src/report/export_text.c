@@ -267,11 +267,13 @@ static bool exact_line(const struct text_style *st, const struct analysis_bench 
 	const struct stats_summary *s = &ab->sum[m];
 	if (!metric_info(m)->simulated || s->n < 2 || s->min != s->max)
 		return false;
-	char label[48], v[40];
+	char label[48], v[40], runs[32] = "both runs";
 	snprintf(label, sizeof label, "%s:", metric_info(m)->label);
 	text_grouped(s->mean, v, sizeof v);
-	printf("  %-19s %s%12s%s  %s(exact: the same in all %zu runs)%s\n", label,
-	       c(st, C_GREEN), v, c(st, C_RESET), c(st, C_DIM), s->n,
+	if (s->n > 2)
+		snprintf(runs, sizeof runs, "all %zu runs", s->n);
+	printf("  %-19s %s%12s%s  %s(exact: the same in %s)%s\n", label,
+	       c(st, C_GREEN), v, c(st, C_RESET), c(st, C_DIM), runs,
 	       c(st, C_RESET));
 	return true;
 }
@@ -822,10 +824,12 @@ static void ci_tail(const struct text_style *st, const struct analysis_cmp *ac,
 	else if (!isfinite(lo) || !isfinite(hi))
 		printf(" (%s CI unbounded, %s)%s\n", lvl, p,
 		       sig ? "" : ": no significant difference");
-	else if (!sig)   /* and how large a change it could have seen */
+	else if (!sig) { /* and how large a change it could have seen */
+		double res = stats_resolution(cmp) * 100;
 		printf(" (%s CI %.*f–%.*f, %s): no significant difference "
-		       "(resolution ±%.2g %%)\n", lvl, d, lo, d, hi, p,
-		       stats_resolution(cmp) * 100);
+		       "(resolution ±%.*f %%)\n", lvl, d, lo, d, hi, p,
+		       res >= 10 ? 0 : res >= 1 ? 1 : 2, res);
+	}
 	else
 		printf(" (%s CI %.*f–%.*f, %s)\n", lvl, d, lo, d, hi, p);
 }
@@ -834,14 +838,20 @@ static void ci_tail(const struct text_style *st, const struct analysis_cmp *ac,
  * The comparison of the base with one other benchmark on one metric, from
  * the base's side: "1.62 times faster than B (95 % CI 1.58–1.66, p < 0.001)".
  * more/less are the words for a ratio other/base above and below 1; vs
- * names the other side when the ratio is undefined (" to B").
+ * names the other side when the ratio is undefined (" to B"), same says
+ * an exact tie ("exactly as many sim instructions as B"; NULL: "the same").
  */
 static void compare_text(const struct text_style *st,
 			 const struct analysis_cmp *ac, double sd,
 			 const char *more, const char *less, const char *what,
-			 const char *vs)
+			 const char *vs, const char *same)
 {
 	const struct stats_comparison *cmp = &ac->cmp;
+	if (cmp->exact && cmp->ratio == 1) {
+		printf("%s (exact: each the same in every run)\n",
+		       same ? same : "the same");
+		return;
+	}
 	/* A ratio with a zero mean (both means 0 is possible once the
 	 * shell's start-up is subtracted) is undefined, not "nan times". */
 	if (!isfinite(cmp->ratio) || cmp->ratio == 0) {
@@ -987,12 +997,16 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 			 c(st, C_RESET));
 		printf("    ");
 		if (sim) {  /* exact counts need no hyperfine σ */
+			char same[512];
+			snprintf(same, sizeof same, "exactly as many sim "
+				 "instructions as %s%s%s", c(st, C_MAGENTA),
+				 text_shown(b->name), c(st, C_RESET));
 			compare_text(st, wc, NAN, "fewer sim instructions",
-				     "more sim instructions", what, vs);
+				     "more sim instructions", what, vs, same);
 			where_line(st, an->bench[i].where);
 		} else
 			compare_text(st, wc, wc->ratio_sd, "faster", "slower",
-				     what, vs);
+				     what, vs, NULL);
 		/* Counters (often a far steadier signal than time), then
 		 * the --metric values; under Valgrind, its time first. */
 		for (int mk = sim ? MET_WALL : MET_CTR_FIRST; mk < MET_COUNT;
@@ -1007,7 +1021,7 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 			char label[40];
 			snprintf(label, sizeof label, "%s:", metric_info(m)->label);
 			printf("      %-13s ", label);
-			compare_text(st, cc, NAN, "lower", "higher", "", "");
+			compare_text(st, cc, NAN, "lower", "higher", "", "", NULL);
 		}
 	}
 	family_note(st, an);

@@ -216,3 +216,16 @@ test_sim_gate_metric_named() {
 	expect_eq "cycles without the cache simulation: exit" "$?" 2
 	expect_grep "which mode" '\(--counters sim-cache\)$' err
 }
+
+# The Markdown table's verdict is the simulated count's (exact), and the
+# count is written as the whole number it is.
+test_sim_markdown_verdict_on_the_count() {
+	need_valgrind
+	cb --counters sim -N -r 2 --style none --reference "$HELPERS/loop 1000" \
+		"$HELPERS/loop 2000" --export-markdown m.md >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "the header" '^\| Command .* \| sim instructions \| Significance \|$' m.md
+	expect_grep "slower by its count" '^\| `[^`]*loop 2000` \|.*\| [0-9]+ \| slower \|$' m.md
+	expect_no_grep "no decimals" '\| [0-9]+\.0 \|' m.md
+	expect_grep "the reference" '^\| `[^`]*loop 1000` \|.*\| reference \|$' m.md
+}
