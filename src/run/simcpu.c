@@ -38,6 +38,23 @@ enum sim_mode simcpu_mode(const char *spec)
 	return SIM_OFF;
 }
 
+/* dir with every % doubled: Valgrind reads %p, %q{VAR} and %% in its
+ * file names, so a literal one must be written %%. */
+static char *vg_escaped(const char *dir)
+{
+	size_t n = 0;
+	for (const char *p = dir; *p; p++)
+		n += *p == '%' ? 2 : 1;
+	char *e = xmalloc(n + 1), *q = e;
+	for (const char *p = dir; *p; p++) {
+		*q++ = *p;
+		if (*p == '%')
+			*q++ = '%';
+	}
+	*q = '\0';
+	return e;
+}
+
 int simcpu_new(struct simcpu **out, enum sim_mode mode, char *err, size_t errlen)
 {
 	*out = NULL;
@@ -63,9 +80,11 @@ int simcpu_new(struct simcpu **out, enum sim_mode mode, char *err, size_t errlen
 	s->mode = mode;
 	s->valgrind = vg;
 	s->dir = dir;
-	s->out_opt = xasprintf("--cachegrind-out-file=%s/cg.%%p", dir);
-	s->log_opt = xasprintf("--log-file=%s/vg.%%p", dir);
-	s->cl_opt = xasprintf("--callgrind-out-file=%s/cl.%%p", dir);
+	char *esc = vg_escaped(dir);
+	s->out_opt = xasprintf("--cachegrind-out-file=%s/cg.%%p", esc);
+	s->log_opt = xasprintf("--log-file=%s/vg.%%p", esc);
+	s->cl_opt = xasprintf("--callgrind-out-file=%s/cl.%%p", esc);
+	free(esc);
 	*out = s;
 	return 0;
 }
