@@ -153,6 +153,7 @@ struct config {
 	bool min_runs_given, max_runs_given;
 	bool runs_given;
 	double min_time_s;             /* default 3 */
+	bool min_time_given;
 	double max_time_s;             /* 0: none */
 
 	struct param_spec *params;

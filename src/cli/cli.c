@@ -119,7 +119,7 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_MIN_TIME, .long_name = "min-time", .arity = ARG_ONE,
 	 .kind = KIND_SECONDS, .arg_name = "SECONDS", .scope = SCOPE_RUN,
 	 .min = 0, .max = MAX_SECONDS, .def = 3, .show_def = DEF_VALUE,
-	 .off = OFF(min_time_s),
+	 .off = OFF(min_time_s), .given_off = OFF(min_time_given),
 	 .help = "Without -r, keep running until the runs have cost SECONDS of "
 		 "wall-clock time (prepare, run with its start-up, conclude)"},
 	{.id = OPT_MAX_TIME, .long_name = "max-time", .arity = ARG_ONE,
@@ -359,7 +359,7 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_MIN_BENCH_TIME, .long_name = "min-benchmarking-time",
 	 .arity = ARG_ONE, .kind = KIND_SECONDS, .arg_name = "SECONDS",
 	 .scope = SCOPE_RUN, .min = 0, .max = MAX_SECONDS, .def = 3,
-	 .off = OFF(min_time_s),
+	 .off = OFF(min_time_s), .given_off = OFF(min_time_given),
 	 .help = "Same as --min-time (hyperfine's hidden name for it)."},
 	{.id = OPT_QUIET, .long_name = "quiet", .arity = ARG_NONE,
 	 .kind = KIND_FLAG, .scope = SCOPE_BOTH, .off = OFF(quiet),

@@ -60,7 +60,7 @@ struct plan_stop cli_plan_stop(const struct config *cfg)
 		.precision = cfg->precision,
 	};
 	if (simcpu_mode(cfg->counters) != SIM_OFF && !cfg->runs_given &&
-	    !cfg->min_runs_given && !cfg->max_runs_given &&
+	    !cfg->min_runs_given && !cfg->max_runs_given && !cfg->min_time_given &&
 	    cfg->precision == 0 && cfg->max_time_s == 0)
 		st.runs = SIM_DEFAULT_RUNS;
 	return st;

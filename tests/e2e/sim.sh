@@ -241,3 +241,14 @@ test_sim_tmpdir_with_percent() {
 	expect_eq "a count" "$(jq '.results[0].metrics.sim_instructions.mean > 0' o.json)" true
 	expect_eq "nothing left" "$(ls -A 'a%pb')" ""
 }
+
+# 3 runs unless a count or a time is asked for: --min-time is one.
+test_sim_min_time_respected() {
+	need_valgrind
+	cb --counters sim -N --min-time 0.001 --export-json o.json "$HELPERS/loop 10" \
+		>out 2>err || fail "exit $?: $(cat err)"
+	expect_eq "hyperfine's 10 runs at least" "$(jq '.results[0].times | length >= 10' o.json)" true
+	cb --counters sim -N --export-json d.json "$HELPERS/loop 10" >out 2>err ||
+		fail "default: exit $?: $(cat err)"
+	expect_eq "3 by default" "$(jq '.results[0].times | length' d.json)" 3
+}
