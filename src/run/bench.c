@@ -1919,16 +1919,20 @@ static int take_turn(struct ctx *x, struct bstate *s)
 /*
  * --profile: one more run of s under callgrind, in its state (before its
  * cleanup), its profile kept with its result and callgrind's files in the
- * --profile directory (made now if missing).  Returns 0 or -1.
+ * --profile directory (made now if missing).  A profile that cannot be
+ * had is a warning: the measured runs stand without it.  Returns 0, -1
+ * (the engine failed, sent) or -2 (interrupted).
  */
 static int profile_run(struct ctx *x, struct bstate *s)
 {
 	long i = (long)s->index;
-	struct bench_message m = error_of(BENCH_MSG_SIM_FAILED, i, NULL);
+	struct bench_message m = {.severity = BENCH_WARNING,
+				  .kind = BENCH_MSG_SIM_FAILED, .bench = i};
 	if (mkdir(x->cfg->profile, 0777) != 0 && errno != EEXIST) {
-		say(x, m, "--profile %s: cannot make the directory: %s",
-		    x->cfg->profile, strerror(errno));
-		return -1;
+		say(x, m, "--profile %s: cannot make the directory (%s): no "
+		    "profile of '%s'", x->cfg->profile, strerror(errno),
+		    s->b->command);
+		return 0;
 	}
 	struct prepared pp = {.path = xstrdup(simcpu_path(x->sim)),
 			      .argv = simcpu_profile_argv(x->sim, s->p.path,
@@ -1940,11 +1944,14 @@ static int profile_run(struct ctx *x, struct bstate *s)
 	simcpu_argv_free(pp.argv);
 	pp.argv = NULL;
 	prepared_free(&pp);
-	if (rc != 0) {
+	if (rc != 0 || res.outcome == SPAWN_INTERRUPTED) {
 		simcpu_discard(x->sim);
-		return rc;
+		return rc != 0 ? rc : -2;
 	}
-	char name[64], complaint[256];
+	char name[64], complaint[256], why[64] = "it did not exit with 0";
+	if (res.outcome == SPAWN_TIMED_OUT)
+		snprintf(why, sizeof why, "it timed out (--timeout %g s)",
+			 x->cfg->timeout_s);
 	snprintf(name, sizeof name, "callgrind.out.%ld", i + 1);
 	struct profile *p = profile_new();
 	bool ok = res.outcome == SPAWN_EXITED && (res.code == 0 ||
@@ -1954,11 +1961,11 @@ static int profile_run(struct ctx *x, struct bstate *s)
 					  sizeof x->err) != 0) {
 		if (!ok)
 			simcpu_discard(x->sim);
-		say(x, m, "the profiling run of '%s' under callgrind failed: %s",
-		    s->b->command, !ok ? "it did not exit with 0" : complaint[0]
-		    ? complaint : x->err);
+		say(x, m, "the profiling run of '%s' under callgrind failed: %s; "
+		    "its measured runs are kept", s->b->command, !ok ? why
+		    : complaint[0] ? complaint : x->err);
 		profile_free(p);
-		return -1;
+		return 0;
 	}
 	s->r->profile = p;
 	s->r->profile_file = xasprintf("%s/%s", x->cfg->profile, name);
@@ -1970,14 +1977,13 @@ static int profile_run(struct ctx *x, struct bstate *s)
  * (why, if not NULL, becomes its stop reason) and no run of it follows.
  * Its cleanup and report come with bench_cleanup, at once (bench_finish)
  * or when the other benchmarks of its state group end too.  With
- * --profile, its profiling run comes first.  Returns rc, or -1 when the
- * profiling run failed.
+ * --profile, its profiling run comes first.  Returns rc, or what the
+ * profiling run returned (-1: the engine failed; -2: interrupted).
  */
 static int bench_end(struct ctx *x, struct bstate *s, int rc, const char *why)
 {
-	if (rc == 0 && why == NULL && x->sim && x->cfg->profile && s->r->n_runs > 0 &&
-	    profile_run(x, s) != 0)
-		rc = -1;
+	if (rc == 0 && why == NULL && x->sim && x->cfg->profile && s->r->n_runs > 0)
+		rc = profile_run(x, s);
 	struct bench_result *r = s->r;
 	shell_recorrect(x, s);
 	if (x->ev.runs_end)

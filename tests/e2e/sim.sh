@@ -252,3 +252,40 @@ test_sim_min_time_respected() {
 		fail "default: exit $?: $(cat err)"
 	expect_eq "3 by default" "$(jq '.results[0].times | length' d.json)" 3
 }
+
+# A profiling run that fails costs the profile, not the measured runs:
+# one warning, the results reported and exported, exit 0.
+test_profile_failure_keeps_the_runs() {
+	need_valgrind
+	printf '#!/bin/sh\n[ "$CBENCH_ITERATION" = profile ] && exit 3\nexit 0\n' >p.sh
+	chmod 755 p.sh
+	cb -N -r 2 --profile prof --export-json o.json ./p.sh >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "one warning" "^cbench: warning: the profiling run of './p.sh' under callgrind failed: it did not exit with 0; its measured runs are kept$" err
+	expect_grep "reported" '^  sim instructions: ' out
+	expect_eq "exported" "$(jq '.results[0].times | length' o.json)" 2
+	expect_eq "no profile" "$(jq '.results[0].profile_file' o.json)" null
+}
+
+# Ctrl-C during the profiling run: exit 130, the measured runs exported,
+# no complaint about a failed profile.
+test_profile_interrupted() {
+	need_valgrind
+	printf '#!/bin/sh\n[ "$CBENCH_ITERATION" = profile ] && { echo x >started; exec sleep 600; }\nexit 0\n' >p.sh
+	chmod 755 p.sh
+	# Not through cb(): $! must be cbench itself.
+	"$CBENCH" -N -r 2 --profile prof --export-json o.json ./p.sh >out 2>err &
+	local pid=$! i=0 rc
+	until [ -s started ]; do
+		i=$((i + 1))
+		[ "$i" -le 1200 ] || { kill "$pid"; fail "the profiling run never started"; }
+		sleep 0.1
+	done
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	expect_eq "exit code" "$rc" 130
+	expect_eq "runs exported" "$(jq '.results[0].times | length' o.json)" 2
+	expect_no_grep "no failed profile" 'profiling run' err
+	expect_grep "the count reported" '^  sim instructions: ' out
+}
