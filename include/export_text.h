@@ -76,9 +76,9 @@ const char *text_unit_name(enum time_unit u);
 const char *text_shown(const char *s);
 enum time_unit text_pick_unit(double ref_s);
 double text_in_unit(double s, enum time_unit u);
-/* "1.23 M", "456", "12.0 k" into buf. */
 /* A whole count with thousands separators: "6,129,118". */
 void text_grouped(double v, char *buf, size_t len);
+/* "1.23 M", "456", "12.0 k" into buf. */
 void text_count(double v, char *buf, size_t len);
 /* "1.9 MiB" into buf. */
 void text_bytes(double v, char *buf, size_t len);

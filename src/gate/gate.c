@@ -675,8 +675,6 @@ static void warn_partial(struct gate_result *r, const struct cmp_set *base)
 			    n_intr == 1 ? "was" : "were", names);
 }
 
-/* Rows that need a word: undecided, interrupted or failing benchmarks,
- * and the one-sided ones. */
 /* Is a row within noise only because the run could not see more: its
  * resolution coarser than its threshold? */
 bool gate_row_unresolved(const struct cmp_row *row)
@@ -719,6 +717,8 @@ static void warn_unresolved(struct gate_result *r)
 			    worst * 100);
 }
 
+/* Rows that need a word: undecided, interrupted or failing benchmarks,
+ * and the one-sided ones. */
 static void warn_rows(struct gate_result *r, const struct cmp_set *base,
 		      const struct cmp_set *new)
 {

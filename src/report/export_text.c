@@ -568,8 +568,6 @@ static void failure_lines(const struct text_style *st, const struct bench_result
 		     runs_word(r->n_runs));
 }
 
-/* hyperfine-style warnings, each with what to do about it.  The checks are
- * pure functions in stats.c, where their thresholds are explained. */
 /* Simulated counts that differ between runs: not exact, and why. */
 static void sim_varies_line(const struct text_style *st, const struct bench_result *r,
 			    const struct analysis_bench *ab)
@@ -588,6 +586,8 @@ static void sim_varies_line(const struct text_style *st, const struct bench_resu
 	     lo, hi, (si->max - si->min) / si->min * 100);
 }
 
+/* hyperfine-style warnings, each with what to do about it.  The checks are
+ * pure functions in stats.c, where their thresholds are explained. */
 static void warning_lines(const struct text_style *st, const struct bench_result *r,
 			  const struct analysis_bench *ab, enum time_unit unit)
 {

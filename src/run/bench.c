@@ -233,7 +233,6 @@ static const char *hook_prefix(const char *hook, char *buf, size_t len)
 	return buf;
 }
 
-/* Describe an exec failure the way a user wants to read it. */
 /*
  * `cbench sleep 0.1` benchmarks 'sleep' and '0.1': when a command that is
  * not found is a whole one-word argument after another command, say that
@@ -256,6 +255,7 @@ static void unquoted_hint(const struct ctx *x, const char *hook,
 		}
 }
 
+/* Describe an exec failure the way a user wants to read it. */
 static void exec_error(struct ctx *x, long bench, const char *hook,
 		       const char *prog, int e)
 {
@@ -524,7 +524,6 @@ static void repad(struct ctx *x)
 	x->pad_slot[at + (size_t)x->pad] = '\0';
 }
 
-/* Run p once: 0 with *res filled, -1 on an engine error (sent). */
 /* --counters sim: the padding that brings the iteration variables and
  * itself to the same size in every run, so that a program's start-up,
  * which reads the environment, counts the same. */
@@ -539,6 +538,7 @@ static void sim_repad(struct ctx *x)
 	x->sim_pad[at + pad] = '\0';
 }
 
+/* Run p once: 0 with *res filled, -1 on an engine error (sent). */
 static int run(struct ctx *x, long bench, const struct prepared *p,
 	       enum spawn_output out, int out_fd, bool measured,
 	       struct spawn_result *res)
@@ -1696,11 +1696,6 @@ static int read_metrics(struct ctx *x, struct bstate *s, off_t from, int c,
 }
 
 /*
- * Measured run k (0-based).  A run that timed out is recorded (flagged)
- * even when it stops the benchmark.  Returns 0, -1 (stop, exit 1), -2
- * (interrupted).
- */
-/*
  * --counters sim: what the run that just ended counted, into v's
  * simulated slots (NaN if nothing), its files removed.  A run that
  * Valgrind could not do is an error here (said in Valgrind's words
@@ -1761,6 +1756,11 @@ static int sim_values(struct ctx *x, struct bstate *s, const struct spawn_result
 	return 0;
 }
 
+/*
+ * Measured run k (0-based).  A run that timed out is recorded (flagged)
+ * even when it stops the benchmark.  Returns 0, -1 (stop, exit 1), -2
+ * (interrupted).
+ */
 static int measure(struct ctx *x, struct bstate *s, size_t k)
 {
 	long i = (long)s->index;
