@@ -308,7 +308,10 @@ static void metric_line(const struct text_style *st, const struct bench_result *
 		text_bytes(isfinite(s.stddev) ? s.stddev : 0, sd, sizeof sd);
 		break;
 	case UNIT_COUNT:
-		text_count(s.mean, mean, sizeof mean);
+		if (mi->simulated && s.n == 1)   /* a whole count, as exact_line */
+			text_grouped(s.mean, mean, sizeof mean);
+		else
+			text_count(s.mean, mean, sizeof mean);
 		text_count(isfinite(s.stddev) ? s.stddev : 0, sd, sizeof sd);
 		break;
 	case UNIT_CUSTOM:

@@ -1918,7 +1918,7 @@ static int take_turn(struct ctx *x, struct bstate *s)
 
 /*
  * --profile: one more run of s under callgrind, in its state (before its
- * cleanup), its profile kept with its result and callgrind's files in the
+ * cleanup, between its --prepare and --conclude), its profile kept with its result and callgrind's files in the
  * --profile directory (made now if missing).  A profile that cannot be
  * had is a warning: the measured runs stand without it.  Returns 0, -1
  * (the engine failed, sent) or -2 (interrupted).
@@ -1940,13 +1940,20 @@ static int profile_run(struct ctx *x, struct bstate *s)
 	set_iteration(x, "CBENCH_ITERATION=profile", 0);
 	set_hyperfine_iteration(x, false, NULL, 0);
 	struct spawn_result res;
-	int rc = run(x, i, &pp, s->out, s->out_fd, false, &res);
+	int rc = s->b->prepare ? run_hook(x, i, "prepare", s->b->prepare,
+					  s->hook_out, -1) : 0;
+	if (rc == 0)
+		rc = run(x, i, &pp, s->out, s->out_fd, false, &res);
 	simcpu_argv_free(pp.argv);
 	pp.argv = NULL;
 	prepared_free(&pp);
-	if (rc != 0 || res.outcome == SPAWN_INTERRUPTED) {
+	if (rc == 0 && res.outcome == SPAWN_INTERRUPTED)
+		rc = -2;
+	if (rc == 0 && s->b->conclude)
+		rc = run_hook(x, i, "conclude", s->b->conclude, s->hook_out, -1);
+	if (rc != 0) {
 		simcpu_discard(x->sim);
-		return rc != 0 ? rc : -2;
+		return rc;
 	}
 	char name[64], complaint[256], why[64] = "it did not exit with 0";
 	if (res.outcome == SPAWN_TIMED_OUT)

@@ -289,3 +289,19 @@ test_profile_interrupted() {
 	expect_no_grep "no failed profile" 'profiling run' err
 	expect_grep "the count reported" '^  sim instructions: ' out
 }
+
+# The profiling run is a run like the others: between its --prepare and
+# --conclude, before the cleanup.
+test_profile_run_between_its_hooks() {
+	need_valgrind
+	cb -r 1 --profile prof --setup 'echo "setup $CBENCH_ITERATION" >>log' \
+		--prepare 'echo "prepare $CBENCH_ITERATION" >>log' \
+		--conclude 'echo "conclude $CBENCH_ITERATION" >>log' \
+		--cleanup 'echo "cleanup $CBENCH_ITERATION" >>log' \
+		"$HELPERS/loop 10" >out 2>err || fail "exit $?: $(cat err)"
+	expect_eq "order" "$(tr '\n' '|' <log)" \
+		"setup setup|prepare 0|conclude 0|prepare profile|conclude profile|cleanup cleanup|"
+	[ -s prof/callgrind.out.1 ] || fail "no profile: $(ls prof)"
+	# One run's count is the whole number it is.
+	expect_grep "one run's count" '^  sim instructions: +[0-9]{3},[0-9]{3}$' out
+}
