@@ -1247,7 +1247,9 @@ const char *bench_stop_text(enum stop_reason s, const struct plan_stop *cfg,
 		snprintf(cap, sizeof cap, "--max-time %g s", cfg->max_time_s);
 	else
 		return NULL;
-	/* The goals planner_next() checks, those not reached. */
+	/* The goals planner_next() checks, those not reached (--precision's
+	 * needs STATS_ROBUST_DEP_MIN_N = 20 runs: rel_halfwidth). */
+	_Static_assert(STATS_ROBUST_DEP_MIN_N == 20, "the text below says 20");
 	size_t k = 0;
 	if (n < (size_t)cfg->min_runs)
 		k += (size_t)snprintf(goals + k, sizeof goals - k, "--min-runs %ld",
@@ -1258,8 +1260,9 @@ const char *bench_stop_text(enum stop_reason s, const struct plan_stop *cfg,
 			k += (size_t)snprintf(goals + k, sizeof goals - k, " and ");
 		if (k < sizeof goals) {
 			if (cfg->precision > 0)
-				snprintf(goals + k, sizeof goals - k, "--precision %g %%",
-					 cfg->precision * 100);
+				snprintf(goals + k, sizeof goals - k, "--precision %g %%%s",
+					 cfg->precision * 100, n < STATS_ROBUST_DEP_MIN_N
+					 ? " (at least 20 runs)" : "");
 			else
 				snprintf(goals + k, sizeof goals - k, "--min-time %g s",
 					 cfg->min_time_s);
@@ -1384,6 +1387,11 @@ static double rel_halfwidth(const struct bench_options *cfg, struct bstate *s)
 	 * runs, which keeps the bootstrap's cost O(B n) over a benchmark. */
 	if (!(rel <= cfg->stop.precision))
 		return rel;
+	/* Below STATS_ROBUST_DEP_MIN_N runs the interval cannot allow for
+	 * drift (stats_robust.h): a burst of load then looks like a steady
+	 * mean, so the goal is not taken as met before. */
+	if (s->wall.n < STATS_ROBUST_DEP_MIN_N)
+		return fmax(rel, cfg->stop.precision * 1.0000001);
 	if (r->n_runs < s->wall.next_check)   /* the last check said no */
 		return fmax(rel, cfg->stop.precision * 1.0000001);
 	s->wall.next_check = r->n_runs + r->n_runs / 10 + 1;

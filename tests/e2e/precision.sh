@@ -7,6 +7,14 @@ test_precision_reached() {
 		|| fail "exit $?"
 	expect_grep "reached" "Precision reached: the mean's 95 % CI is ±[0-9.e+]+ % of it \(--precision 99 %\) after [0-9]+ runs" out
 	expect_no_grep "no stop note" 'Note: stopped' out
+	# Not before 20 runs, where the interval can first allow for drift,
+	# whatever -m says.
+	expect_grep "20 runs at least" 'after (2[0-9]|[3-9][0-9]|[1-9][0-9]{2,}) runs' out
+}
+
+test_precision_not_before_20_runs() {
+	cb --precision 99 -M 5 "$HELPERS/touch_pages 200" >out 2>err || fail "exit $?"
+	expect_grep "said" 'Note: stopped at --max-runs 5 before reaching --min-runs 10 and --precision 99 % \(at least 20 runs\)' out
 }
 
 # --precision stops on the interval the report shows, which allows for
@@ -27,7 +35,7 @@ test_precision_stops_on_the_widened_interval() {
 test_precision_stopped_by_max_runs() {
 	cb --precision 0.01 -M 4 "$HELPERS/touch_pages 200" >out 2>err \
 		|| fail "exit $?"
-	expect_grep "said" "Note: stopped at --max-runs 4 before reaching --min-runs 10 and --precision 0.01 %; the mean's 95 % CI is ±[0-9.e+]+ % of it, not ±0.01 %" out
+	expect_grep "said" "Note: stopped at --max-runs 4 before reaching --min-runs 10 and --precision 0.01 % \(at least 20 runs\); the mean's 95 % CI is ±[0-9.e+]+ % of it, not ±0.01 %" out
 	expect_grep "4 runs" 'Range \(min … max\):.* 4 runs' out
 }
 

@@ -72,7 +72,12 @@ static void stop_text_names_goals(void)
 			   .precision = 0.05};
 	CHECK_STR(bench_stop_text(STOP_MAX_RUNS, &p, false, 15, 1, 0.19, buf,
 				  sizeof buf),
-		  "stopped at --max-runs 15 before reaching --precision 5 %");
+		  "stopped at --max-runs 15 before reaching --precision 5 % "
+		  "(at least 20 runs)");
+	p.max_runs = 25;
+	CHECK_STR(bench_stop_text(STOP_MAX_RUNS, &p, false, 25, 1, 0.19, buf,
+				  sizeof buf),
+		  "stopped at --max-runs 25 before reaching --precision 5 %");
 	CHECK(bench_stop_text(STOP_PRECISION, &p, false, 15, 1, 0.01, buf,
 			      sizeof buf) == NULL);
 }
