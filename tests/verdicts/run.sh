@@ -188,6 +188,10 @@ rc=$?
 # family-wise error of the verdicts (tests/verdicts/five.sh).
 echo
 bash "$here/five.sh" || rc=1
+# Reruns of --precision under the same load: do its intervals hold
+# across invocations (tests/verdicts/precision.sh)?
+echo
+bash "$here/precision.sh" || rc=1
 
 # What is left of the shell after its correction, without the load (nor
 # RESIDUE_LOAD, which measures it by hand under the load).
