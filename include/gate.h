@@ -266,18 +266,24 @@ struct gate_result {
 	 * report (n_early of them), the others after it. */
 	char **warnings;
 	size_t n_warnings, n_early;
-	/* Rows within noise whose resolution (stats_resolution) is coarser
-	 * than their threshold: a regression past the threshold could have
-	 * passed them (--require-resolution fails on them). */
+	/* Rows within noise that could hide a regression past their
+	 * threshold (gate_row_unresolved; --require-resolution fails on
+	 * them). */
 	size_t unresolved;
 	/* gate_run_reference: the two sides rep points to (the reference, and
 	 * the other commands), views into the caller's set. */
 	struct cmp_set sides[2];
 };
 
-/* Within noise only because its resolution is coarser than its
- * threshold (gate_result.unresolved). */
-bool gate_row_unresolved(const struct cmp_row *row);
+/* Within noise, but blind at its threshold: its resolution is coarser
+ * than the threshold, or its interval reaches past the threshold on the
+ * side of a regression (gate_result.unresolved).  0 when resolved, else
+ * the largest regression that could have passed it (0.25: +25 %). */
+double gate_row_unresolved(const struct cmp_report *rep, const struct cmp_row *row);
+/* How an unresolved row is shown: "±19 %" (its resolution), or, when that
+ * is within the threshold, how far its interval reaches: "up to +8.1 %". */
+void gate_row_blind_text(const struct cmp_report *rep, const struct cmp_row *row,
+			 char *buf, size_t len);
 
 /*
  * The whole decision: check that base and new can be compared

@@ -298,7 +298,7 @@ const struct cli_option cli_options[] = {
 	 .off = OFF(require_resolution),
 	 .help = "Fail (exit 4) when the gate passes a benchmark it could not "
 		 "resolve: its confidence interval too wide to see a regression "
-		 "of the threshold."},
+		 "of the threshold, or reaching past it."},
 	{.id = OPT_MATCH_BY, .long_name = "match-by", .arity = ARG_ONE,
 	 .kind = KIND_ENUM, .arg_name = "KEY", .values = match_values,
 	 .scope = SCOPE_BOTH, .def = MATCH_COMMAND, .show_def = DEF_VALUE,

@@ -675,12 +675,34 @@ static void warn_partial(struct gate_result *r, const struct cmp_set *base)
 			    n_intr == 1 ? "was" : "were", names);
 }
 
-/* Is a row within noise only because the run could not see more: its
- * resolution coarser than its threshold? */
-bool gate_row_unresolved(const struct cmp_row *row)
+void gate_row_blind_text(const struct cmp_report *rep, const struct cmp_row *row,
+			 char *buf, size_t len)
 {
 	double res = stats_resolution(&row->st);
-	return row->verdict == CMP_NOISE && isfinite(res) && res > row->threshold;
+	if (res > row->threshold)
+		snprintf(buf, len, "±%.0f %%", res * 100);
+	else
+		snprintf(buf, len, "up to %+.1f %%", gate_row_unresolved(rep, row) * 100);
+}
+
+double gate_row_unresolved(const struct cmp_report *rep, const struct cmp_row *row)
+{
+	const struct stats_comparison *c = &row->st;
+	double res = stats_resolution(c);
+	if (row->verdict != CMP_NOISE || !isfinite(res) || c->exact)
+		return 0;
+	bool higher = rep->metric >= 0 && rep->metric < MET_COUNT &&
+		      metric_info((enum metric_id)rep->metric)->higher_is_better;
+	/* The interval's end on a regression's side: a true change there
+	 * is as likely as the estimate, and it lies past the threshold. */
+	double worse = higher ? 1 - c->ratio_lo : c->ratio_hi - 1;
+	/* A row fails when its interval's near end passes the threshold:
+	 * a true ratio under (1 + threshold)(1 + resolution) may not. */
+	double blind = res > row->threshold
+		       ? (1 + row->threshold) * (1 + res) - 1 : 0;
+	if (!(worse > row->threshold) && blind == 0)
+		return 0;
+	return fmax(blind, worse);
 }
 
 /* One warning for the rows the gate passed without seeing as far as its
@@ -694,17 +716,16 @@ static void warn_unresolved(struct gate_result *r)
 	r->unresolved = 0;
 	for (size_t i = 0; i < rep->n_rows; i++) {
 		const struct cmp_row *row = &rep->rows[i];
-		if (!gate_row_unresolved(row))
+		double could = gate_row_unresolved(rep, row);
+		if (could == 0)
 			continue;
-		/* It fails when the interval's low end passes 1 + threshold:
-		 * a true ratio under (1 + threshold)(1 + resolution) may not. */
-		double could = ((1 + row->threshold) * (1 + stats_resolution(&row->st)) - 1);
 		worst = fmax(worst, could);
+		char how[48];
+		gate_row_blind_text(rep, row, how, sizeof how);
 		if (len < sizeof names)
-			len += (size_t)snprintf(names + len, sizeof names - len, "%s'%s' "
-						"(±%.0f %%)", r->unresolved ? ", " : "",
-						row->new->name,
-						stats_resolution(&row->st) * 100);
+			len += (size_t)snprintf(names + len, sizeof names - len,
+						"%s'%s' (%s)", r->unresolved ? ", " : "",
+						row->new->name, how);
 		r->unresolved++;
 	}
 	if (r->unresolved)

@@ -175,9 +175,11 @@ static void row_cells(const struct cmp_report *rep, const struct cmp_row *r,
 	fmt_pct(cell[COL_CHANGE], 96, r->st.ratio);
 	fmt_ci(cell[COL_CI], 96, &r->st);
 	fmt_p(cell[COL_P], 96, r->p);
-	if (gate_row_unresolved(r))   /* passed, but blind that far */
-		snprintf(cell[COL_VERDICT], 96, "within noise (±%.0f %%)",
-			 stats_resolution(&r->st) * 100);
+	if (gate_row_unresolved(rep, r) > 0) {  /* passed, but blind there */
+		char how[48];
+		gate_row_blind_text(rep, r, how, sizeof how);
+		snprintf(cell[COL_VERDICT], 96, "within noise (%s)", how);
+	}
 }
 
 /* Columns as wide as their widest cell, counted in characters (UTF-8). */

@@ -109,3 +109,22 @@ test_gate_states_its_resolution() {
 	expect_no_grep "no warning" 'could not resolve' err
 	expect_grep "plain verdict" '^  tool .*within noise$' out
 }
+
+# A pass whose interval is narrow but reaches past the threshold could be
+# hiding a regression past it too: +6.0 %, interval +3.8 % … +8.1 %
+# (resolution 2 %) against 5 % is said, with how far it reaches; against
+# 9 % it is resolved.
+test_gate_interval_reaching_past_the_threshold() {
+	printf '%s\n' '{"results":[{"command":"tool","mean":1.0,"times":[1.00,1.02,0.98,1.01,0.99,1.03,0.97,1.00,1.01,0.99]}]}' >b.json
+	printf '%s\n' '{"results":[{"command":"tool","mean":1.06,"times":[1.06,1.09,1.03,1.07,1.05,1.10,1.02,1.06,1.07,1.05]}]}' >n.json
+	cb compare b.json n.json --fail-if-slower 5 >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "row" '^  tool .* \+3\.8 % … \+8\.1 % .*within noise \(up to \+8\.1 %\)$' out
+	expect_grep "warning" "^cbench: warning: the gate on wall_time could not resolve its threshold for 1 benchmark: 'tool' \(up to \+8\.1 %\); a regression up to \+8 % could have passed" err
+	cb compare b.json n.json --fail-if-slower 5 --require-resolution >out 2>err
+	expect_eq "--require-resolution: exit" "$?" 4
+	cb compare b.json n.json --fail-if-slower 9 --require-resolution >out 2>err ||
+		fail "9 %: exit $?: $(cat err)"
+	expect_no_grep "resolved at 9 %" 'could not resolve' err
+	expect_grep "plain verdict" '^  tool .*within noise$' out
+}
