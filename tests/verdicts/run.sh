@@ -192,6 +192,9 @@ bash "$here/five.sh" || rc=1
 # across invocations (tests/verdicts/precision.sh)?
 echo
 bash "$here/precision.sh" || rc=1
+# A 17.5 % regression gated without a PMU (tests/verdicts/gate17.sh).
+echo
+bash "$here/gate17.sh" || rc=1
 
 # What is left of the shell after its correction, without the load (nor
 # RESIDUE_LOAD, which measures it by hand under the load).
