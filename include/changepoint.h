@@ -16,6 +16,7 @@
 #ifndef CBENCH_CHANGEPOINT_H
 #define CBENCH_CHANGEPOINT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,5 +62,24 @@ struct cp_change {
  */
 int cp_detect(const double *x, size_t n, const struct cp_options *o,
 	      struct cp_change **out, size_t *n_out, char *err, size_t errlen);
+
+/* The machine's state on both sides of a change point: medians of the
+ * finite values of load[from..at) and load[at..to) (the 1-minute load
+ * average of each point), likewise of cpu (CPU time over wall time),
+ * NaN where a side has none; and whether either moved by a step that
+ * alone moves a time (CP_LOAD_STEP_*, CP_CPU_STEP). */
+struct cp_state {
+	double load_before, load_after, cpu_before, cpu_after;
+	bool load_step, cpu_step;
+};
+/* A load average that at least doubles (each side + 0.5, so that an idle
+ * machine's 0.01 to 0.1 is no step) and moves by at least 1 runnable
+ * task; a CPU share that moves by 10 points (98 % to 85 %: the runs
+ * waited for a CPU, or for something else, 13 % more of their time). */
+#define CP_LOAD_STEP_RATIO 2.0
+#define CP_LOAD_STEP_ABS 1.0
+#define CP_CPU_STEP 0.10
+void cp_state_at(const double *load, const double *cpu, size_t from, size_t at,
+		 size_t to, struct cp_state *out);
 
 #endif

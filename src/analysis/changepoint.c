@@ -77,6 +77,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of the finite values of v[from..to), or NaN. */
+static double finite_median(const double *v, size_t from, size_t to)
+{
+	double *w = malloc((to > from ? to - from : 1) * sizeof *w);
+	size_t k = 0;
+	for (size_t i = from; w && i < to; i++)
+		if (isfinite(v[i]))
+			w[k++] = v[i];
+	double m = NAN;
+	if (k > 0) {
+		qsort(w, k, sizeof *w, cmp_double);
+		m = k % 2 ? w[k / 2] : (w[k / 2 - 1] + w[k / 2]) / 2;
+	}
+	free(w);
+	return m;
+}
+
+void cp_state_at(const double *load, const double *cpu, size_t from, size_t at,
+		 size_t to, struct cp_state *out)
+{
+	out->load_before = finite_median(load, from, at);
+	out->load_after = finite_median(load, at, to);
+	out->cpu_before = finite_median(cpu, from, at);
+	out->cpu_after = finite_median(cpu, at, to);
+	double lo = fmin(out->load_before, out->load_after);
+	double hi = fmax(out->load_before, out->load_after);
+	out->load_step = isfinite(out->load_before) && isfinite(out->load_after) &&
+			 hi - lo >= CP_LOAD_STEP_ABS &&
+			 (hi + 0.5) >= CP_LOAD_STEP_RATIO * (lo + 0.5);
+	out->cpu_step = isfinite(out->cpu_before) && isfinite(out->cpu_after) &&
+			fabs(out->cpu_after - out->cpu_before) >= CP_CPU_STEP;
+}
+
 struct cp_options cp_default_options(void)
 {
 	struct cp_options o = {

@@ -132,7 +132,8 @@ static cJSON *invocation_json(const struct history_detail *d)
 	cJSON_AddStringToObject(ctx, "started_at", d->inv.recorded_at);
 	/* The machine as cbench's results files describe it. */
 	cJSON *mj = d->inv.machine_json ? cJSON_Parse(d->inv.machine_json) : NULL;
-	static const char *const keys[] = {"hostname", "kernel", "cpu_model", "cpus"};
+	static const char *const keys[] = {"hostname", "kernel", "cpu_model", "cpus",
+					   "load_average"};
 	for (size_t k = 0; mj && k < sizeof keys / sizeof keys[0]; k++) {
 		cJSON *v = cJSON_GetObjectItemCaseSensitive(mj, keys[k]);
 		if (v)
@@ -313,6 +314,11 @@ static void doc_context(const cJSON *doc, time_t mtime, struct history_context *
 		m->cpus = cJSON_IsNumber(cpus) ? (long)cpus->valuedouble : 0;
 		m->mem_total = -1;
 		m->pmu = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "pmu"));
+		const cJSON *la = cJSON_GetObjectItemCaseSensitive(ctx, "load_average");
+		for (int k = 0; k < 3; k++) {
+			const cJSON *v = cJSON_GetArrayItem(la, k);
+			m->loadavg[k] = cJSON_IsNumber(v) ? v->valuedouble : -1;
+		}
 		*have_machine = true;
 	}
 	if (cJSON_IsObject(hb)) {

@@ -388,10 +388,24 @@ struct point_list {
 	size_t n, cap;
 };
 
+/* The 1-minute load average in an invocation's machine_json, or NaN. */
+static double load_of(const struct hv *v)
+{
+	if (v->t != HV_TEXT)
+		return NAN;
+	cJSON *j = cJSON_Parse(v->s);
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(j, "load_average");
+	const cJSON *one = cJSON_GetArrayItem(l, 0);
+	double load = cJSON_IsNumber(one) && one->valuedouble >= 0 ? one->valuedouble
+								  : NAN;
+	cJSON_Delete(j);
+	return load;
+}
+
 static int take_point(void *ctx, const struct hv *c, int n)
 {
 	struct point_list *l = ctx;
-	if (n < 13)
+	if (n < 17)
 		return 1;
 	xgrow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
 	struct history_point *p = &l->v[l->n++];
@@ -409,6 +423,9 @@ static int take_point(void *ctx, const struct hv *c, int n)
 	p->median = real_of(&c[10]);
 	p->ci_lo = real_of(&c[11]);
 	p->ci_hi = real_of(&c[12]);
+	p->load = load_of(&c[13]);
+	double wall = real_of(&c[16]);
+	p->cpu_share = wall > 0 ? (real_of(&c[14]) + real_of(&c[15])) / wall : NAN;
 	return 0;
 }
 
@@ -421,10 +438,15 @@ int history_series(struct history *h, const struct history_filter *f,
 	int na = 0;
 	a[na++] = hv_text(metric_info((enum metric_id)metric)->key);
 	a[na++] = hv_text(f->bench);
-	char sql[1024];
+	char sql[2048];
 	int len = snprintf(sql, sizeof sql, "SELECT i.id, i.unix_time, "
 			   "i.recorded_at, i.commit_sha, i.branch, i.machine, i.dirty, "
-			   "s.n, s.mean, s.stddev, s.median, s.ci_lo, s.ci_hi FROM "
+			   "s.n, s.mean, s.stddev, s.median, s.ci_lo, s.ci_hi, "
+			   "i.machine_json, (SELECT mean FROM cbench_summary WHERE "
+			   "benchmark_id = b.id AND metric = 'user_time'), (SELECT "
+			   "mean FROM cbench_summary WHERE benchmark_id = b.id AND "
+			   "metric = 'system_time'), (SELECT mean FROM cbench_summary "
+			   "WHERE benchmark_id = b.id AND metric = 'wall_time') FROM "
 			   "cbench_summary s JOIN cbench_benchmark b ON b.id = "
 			   "s.benchmark_id JOIN cbench_invocation i ON i.id = "
 			   "b.invocation_id WHERE s.metric = ? AND b.%s = ?",

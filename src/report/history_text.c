@@ -346,6 +346,62 @@ static int do_trend(struct history *h, const struct history_cmd *c)
 
 /* ---- change points ---- */
 
+/* Do p[from..to) all come from one commit, without local changes? */
+static bool one_commit(const struct history_point *p, size_t from, size_t to)
+{
+	for (size_t k = from; k < to; k++)
+		if (!p[k].commit[0] || p[k].dirty == 1 ||
+		    strcmp(p[k].commit, p[from].commit) != 0)
+			return false;
+	return to > from;
+}
+
+/*
+ * Was change k of d->ch the machine's, not the code's?  When both sides
+ * of it (its segment and the one before) are one commit, the code did not
+ * change; when the load average stepped with it, the machine did
+ * (cp_state_at).  Says why into buf when so, with the CPU share's step
+ * beside it; that alone is no sign (code that waits more moves it too).
+ */
+static bool machine_change(const struct history_point *p, size_t n,
+			   const struct cp_change *ch, size_t nch, size_t k,
+			   char *buf, size_t len)
+{
+	size_t from = k > 0 ? ch[k - 1].index : 0;
+	size_t at = ch[k].index, to = k + 1 < nch ? ch[k + 1].index : n;
+	double *load = malloc(n * sizeof *load), *cpu = malloc(n * sizeof *cpu);
+	if (load == NULL || cpu == NULL) {
+		free(load);
+		free(cpu);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		load[i] = p[i].load;
+		cpu[i] = p[i].cpu_share;
+	}
+	struct cp_state s;
+	cp_state_at(load, cpu, from, at, to, &s);
+	free(load);
+	free(cpu);
+	bool same = one_commit(p, from, to);
+	size_t off = 0;
+	buf[0] = '\0';
+	if (s.load_step)
+		off += (size_t)snprintf(buf + off, len - off, "load average %.2g -> %.2g",
+					s.load_before, s.load_after);
+	if ((s.load_step || same) && s.cpu_step && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%sCPU time %.0f %% -> %.0f %% "
+					"of wall time", off ? ", " : "",
+					s.cpu_before * 100, s.cpu_after * 100);
+	if (same && off < len) {
+		char c[16];
+		short_commit(p[from].commit, 0, c, sizeof c);
+		snprintf(buf + off, len - off, "%sthe same commit %s on both sides",
+			 off ? "; " : "", c);
+	}
+	return s.load_step || same;
+}
+
 static void print_change(const struct cp_change *ch, const struct history_point *p,
 			 int metric, enum time_unit u)
 {
@@ -426,14 +482,27 @@ static int detect_one(struct history *h, const struct history_cmd *c,
 		       d.machine ? "machine" : "machines", d.machine ? d.machine : "all",
 		       m, m == 1 ? "" : "s", c->permutation ? "permutation" : "t",
 		       c->alpha);
+		char (*why)[256] = calloc(d.nch + 1, sizeof *why);
+		size_t by_machine = 0;
+		for (size_t k = 0; why && k < d.nch; k++)
+			by_machine += machine_change(d.p, d.n, d.ch, d.nch, k, why[k],
+						     sizeof why[k]);
 		if (d.nch == 0)
 			printf("no change%s\n", m < 2 * d.o.min_size
 			       ? " (too few points to tell)" : "");
+		else if (by_machine)
+			printf("%zu change%s (%zu where the machine changed)\n", d.nch,
+			       d.nch == 1 ? "" : "s", by_machine);
 		else
 			printf("%zu change%s\n", d.nch, d.nch == 1 ? "" : "s");
 		enum time_unit u = text_pick_unit(d.p[0].mean);
-		for (size_t k = 0; k < d.nch; k++)
+		for (size_t k = 0; k < d.nch; k++) {
 			print_change(&d.ch[k], d.p, metric, u);
+			if (why && why[k][0])
+				printf("      the machine changed, not the code: %s\n",
+				       why[k]);
+		}
+		free(why);
 		*found += d.nch;
 	}
 	detected_free(&d);

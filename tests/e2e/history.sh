@@ -101,7 +101,7 @@ test_trend_shows_the_series_per_commit() {
 	expect_grep "first row" "^ +1  .* c1111 +main +[0-9]{3}\.[0-9]  \[" t
 	expect_grep "last row" "^ +6  .* c6666 +main +[0-9]{4}\.[0-9]  \[" t
 	cbq history detect grow --history h.db --metric page_faults >d 2>err || fail "detect: $(cat err)"
-	expect_grep "one change" "^'grow' \(page_faults, machine [0-9a-f]{16}, 6 points, t test at alpha 0.05\): 1 change$" d
+	expect_grep "one change" "^'grow' \(page_faults, machine [0-9a-f]{16}, 6 points, t test at alpha 0.05\): 1 change( \(1 where the machine changed\))?$" d
 	expect_grep "range" "^  between #3 and #4: commit c3333 -> c4444" d
 	cbq history trend nosuch --history h.db >/dev/null 2>err
 	expect_eq "unknown benchmark" "$?" 2
@@ -146,6 +146,42 @@ test_detect_finds_the_known_step_with_its_range() {
 	cbq history detect --history h.db --all-machines >all || fail "detect all"
 	expect_grep "step" "^'step' " all
 	expect_grep "flat" "^'flat' " all
+	expect_no_grep "a code change, said as one" 'the machine changed' d
+}
+
+# The same +20 % step where the machine's load average stepped with it
+# (0.3 to 4.5, each file's context.load_average as cbench writes it): the
+# machine's change, said as such; and a step inside one commit's
+# invocations, which no code change can explain.
+make_busy_files() {
+	local k m l
+	for k in $(seq 1 12); do
+		m=100 l=0.3
+		[ "$k" -gt 6 ] && m=120 l=4.5
+		printf '{"schema": "cbench-results", "schema_version": 2, "context": {"started_at": "2026-01-%02dT10:00:00Z", "hostname": "vm", "cpu_model": "cpu", "load_average": [%s, %s, %s]}, "results": [{"command": "busy", "name": "busy", "command_line": "./busy", "times": [%d, %d, %d], "runs": {"wall_time": [%d, %d, %d]}}]}\n' \
+			"$k" "$l" "$l" "$l" $((m - 1)) "$m" $((m + 1)) $((m - 1)) "$m" $((m + 1)) >"busy$k.json"
+	done
+}
+
+test_detect_tells_the_machine_from_the_code() {
+	make_busy_files
+	local k
+	for k in $(seq 1 12); do
+		cbq history import --history h.db --history-label "commit=b$k" "busy$k.json" \
+			>/dev/null 2>err || fail "import $k: $(cat err)"
+	done
+	cb history detect busy --history h.db --all-machines >d 2>err || fail "detect: $(cat err)"
+	expect_grep "counted" "12 points, t test at alpha 0.05\): 1 change \(1 where the machine changed\)$" d
+	expect_grep "the step" "^  between #6 and #7: commit b6 -> b7 " d
+	expect_grep "said" "^      the machine changed, not the code: load average 0\.3 -> 4\.5$" d
+	# One commit throughout, no load recorded: the step is not the code's.
+	make_step_files
+	for k in $(seq 1 12); do
+		cbq history import --history one.db --history-label "commit=c0ffee1" "step$k.json" \
+			>/dev/null 2>err || fail "import $k: $(cat err)"
+	done
+	cb history detect step --history one.db --all-machines >d 2>err || fail "detect: $(cat err)"
+	expect_grep "same commit" "^      the machine changed, not the code: the same commit c0ffee1 on both sides$" d
 }
 
 test_export_json_is_cbench_results_and_csv_has_every_run() {

@@ -417,6 +417,39 @@ static void test_magnitudes(void)
 	CHECK(ok);
 }
 
+/* The machine's state on both sides of a change: medians (the middle
+ * two's mean for an even count), and the steps of changepoint.h's rule. */
+static void test_machine_state(void)
+{
+	double load[12], cpu[12];
+	for (int i = 0; i < 12; i++) {
+		load[i] = i < 6 ? 0.3 : 4.5;
+		cpu[i] = i < 6 ? 0.98 : 0.85;
+	}
+	load[2] = 9;          /* one outlier: the median holds */
+	struct cp_state s;
+	cp_state_at(load, cpu, 0, 6, 12, &s);
+	CHECK(s.load_before == 0.3 && s.load_after == 4.5);
+	CHECK(s.load_step && s.cpu_step);
+	CHECK(fabs(s.cpu_before - 0.98) < 1e-12 && fabs(s.cpu_after - 0.85) < 1e-12);
+	/* An idle machine's 0.01 to 0.1: a tenfold change, no step. */
+	double idle[6] = {0.01, 0.01, 0.01, 0.1, 0.1, 0.1};
+	double same_cpu[6] = {0.9, 0.9, 0.9, 0.85, 0.85, 0.85};
+	cp_state_at(idle, same_cpu, 0, 3, 6, &s);
+	CHECK(!s.load_step && !s.cpu_step);
+	/* 1.0 to 1.8: less than one task more.  0.5 to 2.0: a step
+	 * (2.5 >= 2 x 1.0). */
+	double a[6] = {1, 1, 1, 1.8, 1.8, 1.8}, b[6] = {0.5, 0.5, 0.5, 2, 2, 2};
+	cp_state_at(a, same_cpu, 0, 3, 6, &s);
+	CHECK(!s.load_step);
+	cp_state_at(b, same_cpu, 0, 3, 6, &s);
+	CHECK(s.load_step);
+	/* Nothing recorded on a side: no step, NaN medians. */
+	double none[6] = {NAN, NAN, NAN, 3, 3, 3};
+	cp_state_at(none, none, 0, 3, 6, &s);
+	CHECK(!s.load_step && !s.cpu_step && isnan(s.load_before) && s.load_after == 3);
+}
+
 int main(void)
 {
 	make_series();
@@ -433,5 +466,6 @@ int main(void)
 	RUN(test_constant);
 	RUN(test_bad_input);
 	RUN(test_magnitudes);
+	RUN(test_machine_state);
 	UNIT_EXIT();
 }
