@@ -47,6 +47,8 @@ struct machine_info {
 
 /* Describe this machine; `now` is the start time to record. */
 void sysinfo_collect(struct machine_info *out, time_t now);
+/* The load averages now (proc/loadavg), -1 each if unknown. */
+void sysinfo_loadavg(double la[3]);
 
 /* The same, reading every file under `root` ("/" or a fixture tree). */
 void sysinfo_collect_at(const char *root, struct machine_info *out, time_t now);

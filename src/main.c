@@ -913,9 +913,16 @@ static int record_history(const struct config *cfg, struct history *h,
 			  "complete");
 		return 0;
 	}
+	/* The load average as the runs end, which covers their last minute
+	 * (the one read at the start covers the minute before them). */
+	struct machine_info m = ex->ctx.machine;
+	double la[3];
+	sysinfo_loadavg(la);
+	if (la[0] >= 0)
+		memcpy(m.loadavg, la, sizeof la);
 	struct history_context c = {.when = started, .origin = "run",
 		.argc = ex->ctx.argc, .argv = ex->ctx.argv,
-		.machine = &ex->ctx.machine, .labels = cfg->history_labels.v,
+		.machine = &m, .labels = cfg->history_labels.v,
 		.n_labels = cfg->history_labels.n};
 	sysinfo_source_state(NULL, &c.source);
 	struct cmp_set *now = gate_from_results(out->results, out->n, "this run");

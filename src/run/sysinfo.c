@@ -336,6 +336,11 @@ static void read_loadavg(const char *root, double la[3])
 		la[0] = la[1] = la[2] = -1;
 }
 
+void sysinfo_loadavg(double la[3])
+{
+	read_loadavg("/", la);
+}
+
 static void read_compiler(char *dst, size_t len)
 {
 #if defined(__clang__)

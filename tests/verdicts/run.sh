@@ -251,6 +251,10 @@ bash "$here/carryover.sh" || rc=1
 # The simulated-CPU gate under its own load (tests/verdicts/sim.sh).
 echo
 bash "$here/sim.sh" || rc=1
+# A load step in a history, with no code change
+# (tests/verdicts/history_machine.sh).
+echo
+bash "$here/history_machine.sh" || rc=1
 awk -v s="$started" -v e="$EPOCHREALTIME" \
 	'BEGIN { t = e - s; printf "total time: %d min %02d s\n", t / 60, t % 60 }'
 exit $rc
