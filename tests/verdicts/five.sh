@@ -21,13 +21,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 TRIALS=${FIVE_TRIALS:-40}
 RUNS=${FIVE_RUNS:-${VERDICT_RUNS:-30}}
 SPIN=${FIVE_SPIN:-${VERDICT_BASE:-6}}
-for n in "$TRIALS" "$RUNS" "$SPIN"; do
-	case $n in
-	'' | *[!0-9]*) echo "five identical: not a whole number: '$n'" >&2; exit 2 ;;
-	esac
-done
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=$(command -v python3)
+. "$(dirname "$0")/common.sh"
+whole_numbers "five identical" "$TRIALS" "$RUNS" "$SPIN"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 args=()

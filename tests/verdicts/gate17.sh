@@ -20,11 +20,8 @@ set -u
 TRIALS=${GATE17_TRIALS:-40}
 RUNS=${GATE17_RUNS:-20}
 B=${GATE17_SPIN:-40}
-for n in "$TRIALS" "$RUNS" "$B"; do
-	case $n in
-	'' | *[!0-9]*) echo "gate 17.5 %: not a whole number: '$n'" >&2; exit 2 ;;
-	esac
-done
+. "$(dirname "$0")/common.sh"
+whole_numbers "gate 17.5 %" "$TRIALS" "$RUNS" "$B"
 SLOW=$(( (B * 1175 + 500) / 1000 ))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -21,11 +21,8 @@ BEFORE=${HM_BEFORE:-5}
 AFTER=${HM_AFTER:-5}
 RUNS=${HM_RUNS:-10}
 SPIN=${HM_SPIN:-${VERDICT_BASE:-6}}
-for n in "$SERIES" "$BEFORE" "$AFTER" "$RUNS" "$SPIN"; do
-	case $n in
-	'' | *[!0-9]*) echo "history machine step: not a whole number: '$n'" >&2; exit 2 ;;
-	esac
-done
+. "$(dirname "$0")/common.sh"
+whole_numbers "history machine step" "$SERIES" "$BEFORE" "$AFTER" "$RUNS" "$SPIN"
 tmp=$(mktemp -d)
 load_pid=
 trap '[ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null; rm -rf "$tmp"' EXIT

@@ -15,13 +15,8 @@ set -u
 RERUNS=${PRECISION_RERUNS:-20}
 PCT=${PRECISION_PCT:-10}
 SPIN=${PRECISION_SPIN:-${VERDICT_BASE:-6}}
-for n in "$RERUNS" "$PCT" "$SPIN"; do
-	case $n in
-	'' | *[!0-9]*) echo "precision reruns: not a whole number: '$n'" >&2; exit 2 ;;
-	esac
-done
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=$(command -v python3)
+. "$(dirname "$0")/common.sh"
+whole_numbers "precision reruns" "$RERUNS" "$PCT" "$SPIN"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "precision reruns: --precision $PCT on spin $SPIN, $RERUNS reruns (one dot each)"
