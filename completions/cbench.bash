@@ -75,7 +75,9 @@ _cbench_value()
 	--gate-metric)
 		COMPREPLY=($(compgen -W 'wall_time cpu_time user_time system_time
 			peak_rss task_clock page_faults instructions cycles
-			cache_misses branch_misses' -- "$cur")) ;;
+			cache_misses branch_misses sim_instructions sim_cycles
+			sim_i1_misses sim_d1_read_misses sim_d1_write_misses
+			sim_ll_instr_misses sim_ll_read_misses sim_ll_write_misses' -- "$cur")) ;;
 	--counters)
 		# A comma list: complete the last item, keep what is before it and
 		# leave out events already listed.

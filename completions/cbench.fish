@@ -218,7 +218,7 @@ complete -c cbench -n "not __cbench_is_report" -s u -l time-unit -x -a 'microsec
 complete -c cbench -n "not __cbench_is_report" -l confidence -x -d 'Confidence level of intervals and tests (default: 95)'
 complete -c cbench -n "not __cbench_is_report" -l export-markdown -r -F -d 'Write a Markdown table (- for stdout)'
 complete -c cbench -n "not __cbench_is_report" -l fail-if-slower -x -d 'Regression threshold for gates (default: 5)'
-complete -c cbench -n "not __cbench_is_report" -l gate-metric -x -a 'wall_time cpu_time user_time system_time peak_rss task_clock page_faults instructions cycles cache_misses branch_misses' -d 'Metric the gate decides on'
+complete -c cbench -n "not __cbench_is_report" -l gate-metric -x -a 'wall_time cpu_time user_time system_time peak_rss task_clock page_faults instructions cycles cache_misses branch_misses sim_instructions sim_cycles sim_i1_misses sim_d1_read_misses sim_d1_write_misses sim_ll_instr_misses sim_ll_read_misses sim_ll_write_misses' -d 'Metric the gate decides on'
 complete -c cbench -n "not __cbench_is_report" -l export-junit -r -F -d "Write the gate's verdicts as JUnit XML"
 complete -c cbench -n "not __cbench_is_report" -l fail-if-slower-for -x -d 'Threshold for one benchmark: NAME SPEC'
 complete -c cbench -n "not __cbench_is_report" -l require-all -d 'Fail when a benchmark is missing from either side'

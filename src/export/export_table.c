@@ -68,6 +68,21 @@ static char *time_cell(double s, enum time_unit u)
 	return xasprintf(u == UNIT_S ? "%.3f" : "%.1f", text_in_unit(s, u));
 }
 
+/* The Significance column: the verdict on the summary's metric (under
+ * Valgrind the simulated count, not its time). */
+static char *significance_cell(const struct analysis *an, size_t i)
+{
+	const struct analysis_cmp *vc = an->primary == MET_WALL
+		? NULL : analysis_find_cmp(an, i, an->primary);
+	if ((long)i == an->base)
+		return xstrdup("reference");
+	if (vc)
+		return xstrdup(stats_verdict_name(vc->cmp.verdict));
+	if (an->wall_cmp[i] >= 0)
+		return xstrdup(stats_verdict_name(an->cmps[an->wall_cmp[i]].cmp.verdict));
+	return xstrdup("n/a");
+}
+
 static char *count_cell(double v)
 {
 	char buf[32];
@@ -195,19 +210,7 @@ static void build(const struct export_doc *d, struct table *t)
 				    : mu == UNIT_CUSTOM ? custom_cell(v)
 				    : whole ? xasprintf("%.0f", v) : count_cell(v);
 		}
-		/* The verdict on the summary's metric: under Valgrind the
-		 * simulated count, not its time. */
-		const struct analysis_cmp *vc = d->an->primary == MET_WALL
-			? NULL : analysis_find_cmp(d->an, i, d->an->primary);
-		if ((long)i == d->an->base)
-			cell[k++] = xstrdup("reference");
-		else if (vc)
-			cell[k++] = xstrdup(stats_verdict_name(vc->cmp.verdict));
-		else if (d->an->wall_cmp[i] >= 0)
-			cell[k++] = xstrdup(stats_verdict_name(
-				d->an->cmps[d->an->wall_cmp[i]].cmp.verdict));
-		else
-			cell[k++] = xstrdup("n/a");
+		cell[k++] = significance_cell(d->an, i);
 	}
 }
 

@@ -393,7 +393,10 @@ static void enum_and_choice_kinds(void)
 	CHECK_REJECTS("invalid value 'rss' for --gate-metric: expected one of "
 		      "wall_time, cpu_time, user_time, system_time, peak_rss, "
 		      "task_clock, page_faults, instructions, cycles, cache_misses, "
-		      "branch_misses, or a name defined with --metric", "--gate-metric",
+		      "branch_misses, sim_instructions, sim_cycles, sim_i1_misses, "
+		      "sim_d1_read_misses, sim_d1_write_misses, sim_ll_instr_misses, "
+		      "sim_ll_read_misses, sim_ll_write_misses, or a name defined "
+		      "with --metric", "--gate-metric",
 		      "rss", "x");
 	CHECK_REJECTS("invalid value '' for --output: expected null, pipe, inherit "
 		      "or a file", "--output", "", "x");
