@@ -21,12 +21,14 @@ skip() { echo "$*" >"$T/.reason"; exit 77; }
 # notes ("--PID-- WARNING: unhandled amd64-linux syscall: 434" for
 # pidfd_open, which cbench then does without) are not cbench's output and
 # are filtered out of stderr; memcheck's reports ("==PID== ...") are kept.
+# By their paths: a test may narrow PATH for the command under test.
+VG_GREP=$(command -v grep)
 VALGRIND_CMD=("$(command -v valgrind || echo valgrind)" -q --error-exitcode=99 --leak-check=full
 	--errors-for-leak-kinds=definite --trace-children=no)
 cb() {
 	if [ "${VALGRIND:-}" = 1 ]; then
 		{ "${VALGRIND_CMD[@]}" "$CBENCH" "$@" 2>&1 1>&3 3>&- |
-			grep -v '^--[0-9]*-- ' >&2; return "${PIPESTATUS[0]}"; } 3>&1
+			"$VG_GREP" -v '^--[0-9]*-- ' >&2; return "${PIPESTATUS[0]}"; } 3>&1
 	else
 		"$CBENCH" "$@"
 	fi
@@ -155,7 +157,7 @@ cb_denied() {
 	[ "$sc" = ptrace ] && export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	if [ "${VALGRIND:-}" = 1 ]; then
 		{ "$HELPERS/seccomp_deny" "$sc" "$e" -- "${VALGRIND_CMD[@]}" \
-			"$CBENCH" "$@" 2>&1 1>&3 3>&- | grep -v '^--[0-9]*-- ' >&2
+			"$CBENCH" "$@" 2>&1 1>&3 3>&- | "$VG_GREP" -v '^--[0-9]*-- ' >&2
 		  return "${PIPESTATUS[0]}"; } 3>&1
 	else
 		"$HELPERS/seccomp_deny" "$sc" "$e" -- "$CBENCH" "$@"
