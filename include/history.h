@@ -164,9 +164,10 @@ struct history_point {
 	int dirty;
 	size_t n;               /* runs counted */
 	double mean, stddev, median, ci_lo, ci_hi;
-	/* The machine's state: its 1-minute load average when the
-	 * invocation started, and the benchmark's CPU time (user + system)
-	 * over its wall time, means; NaN where not recorded. */
+	/* The machine's state: its 1-minute load average as the
+	 * invocation's runs ended (as they started, for an imported results
+	 * file), and the benchmark's CPU time (user + system) over its wall
+	 * time, means; NaN where not recorded. */
 	double load, cpu_share;
 };
 

@@ -581,6 +581,7 @@ static int gate_reference(const struct config *cfg, const struct bench_outcome *
 {
 	struct gate_options opt = gate_options_from(cfg);
 	struct cmp_set *now = gate_from_results(out->results, out->n, "this run");
+	now->simulated = simcpu_mode(cfg->counters) != SIM_OFF;
 	struct gate_result g[MAX_GATES];
 	for (size_t i = 0; i < gates.n; i++) {
 		opt.metric = gates.metric[i];
@@ -625,6 +626,7 @@ static int gate_after_run(const struct config *cfg, const struct cmp_set *baseli
 	int exit_code = out->exit_code;
 	if (baseline && exit_code == CBENCH_EXIT_OK) {
 		struct cmp_set *now = gate_from_results(out->results, out->n, "this run");
+		now->simulated = simcpu_mode(cfg->counters) != SIM_OFF;
 		exit_code = gate(cfg, baseline, now);
 		gate_set_free(now);
 	} else if (baseline) {
@@ -735,9 +737,11 @@ static int check_one_counted(const struct config *cfg, const char *name)
 		enum sim_mode sim = simcpu_mode(cfg->counters);
 		if (sim == SIM_CACHE || (sim == SIM_COUNTS && m == MET_SIM_INSTRUCTIONS))
 			return 0;
-		diag_usage("--gate-metric %s: counted only under Valgrind "
-			   "(--counters %s)", name,
-			   m == MET_SIM_INSTRUCTIONS ? "sim" : "sim-cache");
+		diag_usage("%s %s: counted only with --counters %s (Valgrind's "
+			   "simulated CPU%s)", cfg->gate_metric ? "--gate-metric"
+			   : "--fail-if-slower", name,
+			   m == MET_SIM_INSTRUCTIONS ? "sim" : "sim-cache",
+			   m == MET_SIM_INSTRUCTIONS ? "" : " and caches");
 		return -1;
 	}
 	int id = counters_lookup(name);
@@ -926,6 +930,7 @@ static int record_history(const struct config *cfg, struct history *h,
 		.n_labels = cfg->history_labels.n};
 	sysinfo_source_state(NULL, &c.source);
 	struct cmp_set *now = gate_from_results(out->results, out->n, "this run");
+	now->simulated = simcpu_mode(cfg->counters) != SIM_OFF;
 	char err[DIAG_MSG_MAX];
 	int64_t id;
 	int rc = history_record(h, &c, now, ex->an, &id, err, sizeof err);

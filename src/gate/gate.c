@@ -675,14 +675,22 @@ static void warn_partial(struct gate_result *r, const struct cmp_set *base)
 			    n_intr == 1 ? "was" : "were", names);
 }
 
+static bool higher_is_better(const struct cmp_report *rep)
+{
+	return rep->metric >= 0 && rep->metric < MET_COUNT &&
+	       metric_info((enum metric_id)rep->metric)->higher_is_better;
+}
+
 void gate_row_blind_text(const struct cmp_report *rep, const struct cmp_row *row,
 			 char *buf, size_t len)
 {
 	double res = stats_resolution(&row->st);
 	if (res > row->threshold)
 		snprintf(buf, len, "±%.0f %%", res * 100);
-	else
-		snprintf(buf, len, "up to %+.1f %%", gate_row_unresolved(rep, row) * 100);
+	else   /* a regression of a higher-is-better metric is a fall */
+		snprintf(buf, len, "%s %c%.1f %%", higher_is_better(rep) ? "down to"
+			 : "up to", higher_is_better(rep) ? '-' : '+',
+			 gate_row_unresolved(rep, row) * 100);
 }
 
 double gate_row_unresolved(const struct cmp_report *rep, const struct cmp_row *row)
@@ -691,8 +699,7 @@ double gate_row_unresolved(const struct cmp_report *rep, const struct cmp_row *r
 	double res = stats_resolution(c);
 	if (row->verdict != CMP_NOISE || !isfinite(res) || c->exact)
 		return 0;
-	bool higher = rep->metric >= 0 && rep->metric < MET_COUNT &&
-		      metric_info((enum metric_id)rep->metric)->higher_is_better;
+	bool higher = higher_is_better(rep);
 	/* The interval's end on a regression's side: a true change there
 	 * is as likely as the estimate, and it lies past the threshold. */
 	double worse = higher ? 1 - c->ratio_lo : c->ratio_hi - 1;
@@ -730,11 +737,12 @@ static void warn_unresolved(struct gate_result *r)
 	}
 	if (r->unresolved)
 		add_warning(r, "the gate on %s could not resolve its threshold for "
-			    "%zu benchmark%s: %s; a regression up to +%.0f %% could "
-			    "have passed (count simulated instructions with "
+			    "%zu benchmark%s: %s; a regression up to %c%.*f %% "
+			    "could have passed (count simulated instructions with "
 			    "--counters sim, take more runs, or fail on this with "
 			    "--require-resolution)", gate_metric_key(rep->metric),
 			    r->unresolved, r->unresolved == 1 ? "" : "s", names,
+			    higher_is_better(rep) ? '-' : '+', worst < 0.1 ? 1 : 0,
 			    worst * 100);
 }
 

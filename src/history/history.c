@@ -445,7 +445,7 @@ static char *machine_json(const struct machine_info *m)
 	cJSON_AddStringToObject(j, "compiler", m->compiler);
 	/* The machine's state, not its identity (not in the fingerprint):
 	 * `history detect` tells a busier machine from a regression by it. */
-	if (m->loadavg[0] >= 0) {
+	if (m->loadavg[0] >= 0 && m->loadavg[1] >= 0 && m->loadavg[2] >= 0) {
 		cJSON *l = cJSON_AddArrayToObject(j, "load_average");
 		for (int k = 0; k < 3; k++)
 			cJSON_AddItemToArray(l, cJSON_CreateNumber(m->loadavg[k]));

@@ -420,7 +420,11 @@ static void stop_line(const struct text_style *st, const struct bench_result *r,
 	snprintf(pct, sizeof pct, rel >= 10 ? "%.0f" : rel >= 1 ? "%.1f" : "%.2g", rel);
 	if (r->stop_reason) {
 		printf("  %sNote: %s", c(st, C_YELLOW), r->stop_reason);
-		if (st->precision > 0 && isfinite(rel))
+		if (st->precision > 0 && isfinite(rel) && rel <= st->precision * 100)
+			printf("; the mean's %s CI is ±%s %% of it, within ±%g %% "
+			       "but from too few runs to allow for drift", lvl, pct,
+			       st->precision * 100);
+		else if (st->precision > 0 && isfinite(rel))
 			printf("; the mean's %s CI is ±%s %% of it, not ±%g %%",
 			       lvl, pct, st->precision * 100);
 		printf("%s\n", c(st, C_RESET));

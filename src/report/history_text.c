@@ -357,47 +357,49 @@ static bool one_commit(const struct history_point *p, size_t from, size_t to)
 }
 
 /*
- * Was change k of d->ch the machine's, not the code's?  When both sides
- * of it (its segment and the one before) are one commit, the code did not
- * change; when the load average stepped with it, the machine did
- * (cp_state_at).  Says why into buf when so, with the CPU share's step
- * beside it; that alone is no sign (code that waits more moves it too).
+ * Is change k of d->ch not the code's?  When both sides of it (its
+ * segment and the one before) are one commit, the code did not change;
+ * when the load average stepped with it, the machine did (cp_state_at),
+ * which can move a time, never a count.  Writes the line that says so
+ * into buf, with the CPU share's step beside a load step (alone it is no
+ * sign: code that waits more moves it too).
  */
-static bool machine_change(const struct history_point *p, size_t n,
-			   const struct cp_change *ch, size_t nch, size_t k,
-			   char *buf, size_t len)
+static bool not_the_code(const struct history_point *p, size_t n, int metric,
+			 const struct cp_change *ch, size_t nch, size_t k,
+			 char *buf, size_t len)
 {
 	size_t from = k > 0 ? ch[k - 1].index : 0;
 	size_t at = ch[k].index, to = k + 1 < nch ? ch[k + 1].index : n;
+	const struct metric_info *mi = metric_info((enum metric_id)metric);
+	struct cp_state s = {NAN, NAN, NAN, NAN, false, false};
 	double *load = malloc(n * sizeof *load), *cpu = malloc(n * sizeof *cpu);
-	if (load == NULL || cpu == NULL) {
-		free(load);
-		free(cpu);
-		return false;
+	if (load && cpu && mi->unit == UNIT_SECONDS && !mi->simulated) {
+		for (size_t i = 0; i < n; i++) {
+			load[i] = p[i].load;
+			cpu[i] = p[i].cpu_share;
+		}
+		cp_state_at(load, cpu, from, at, to, &s);
 	}
-	for (size_t i = 0; i < n; i++) {
-		load[i] = p[i].load;
-		cpu[i] = p[i].cpu_share;
-	}
-	struct cp_state s;
-	cp_state_at(load, cpu, from, at, to, &s);
 	free(load);
 	free(cpu);
 	bool same = one_commit(p, from, to);
-	size_t off = 0;
+	char c[16];
+	short_commit(p[from].commit, 0, c, sizeof c);
 	buf[0] = '\0';
-	if (s.load_step)
-		off += (size_t)snprintf(buf + off, len - off, "load average %.2g -> %.2g",
-					s.load_before, s.load_after);
-	if ((s.load_step || same) && s.cpu_step && off < len)
-		off += (size_t)snprintf(buf + off, len - off, "%sCPU time %.0f %% -> %.0f %% "
-					"of wall time", off ? ", " : "",
-					s.cpu_before * 100, s.cpu_after * 100);
-	if (same && off < len) {
-		char c[16];
-		short_commit(p[from].commit, 0, c, sizeof c);
-		snprintf(buf + off, len - off, "%sthe same commit %s on both sides",
-			 off ? "; " : "", c);
+	if (s.load_step) {
+		size_t off = (size_t)snprintf(buf, len, "the machine changed, not "
+					      "the code: load average %.3g -> %.3g",
+					      s.load_before, s.load_after);
+		if (s.cpu_step && off < len)
+			off += (size_t)snprintf(buf + off, len - off, ", CPU time "
+						"%.0f %% -> %.0f %% of wall time",
+						s.cpu_before * 100, s.cpu_after * 100);
+		if (same && off < len)
+			snprintf(buf + off, len - off, "; the same commit %s on "
+				 "both sides", c);
+	} else if (same) {
+		snprintf(buf, len, "not a code change: the same commit %s on both "
+			 "sides", c);
 	}
 	return s.load_step || same;
 }
@@ -483,24 +485,23 @@ static int detect_one(struct history *h, const struct history_cmd *c,
 		       m, m == 1 ? "" : "s", c->permutation ? "permutation" : "t",
 		       c->alpha);
 		char (*why)[256] = calloc(d.nch + 1, sizeof *why);
-		size_t by_machine = 0;
+		size_t not_code = 0;
 		for (size_t k = 0; why && k < d.nch; k++)
-			by_machine += machine_change(d.p, d.n, d.ch, d.nch, k, why[k],
-						     sizeof why[k]);
+			not_code += not_the_code(d.p, d.n, metric, d.ch, d.nch, k,
+						   why[k], sizeof why[k]);
 		if (d.nch == 0)
 			printf("no change%s\n", m < 2 * d.o.min_size
 			       ? " (too few points to tell)" : "");
-		else if (by_machine)
-			printf("%zu change%s (%zu where the machine changed)\n", d.nch,
-			       d.nch == 1 ? "" : "s", by_machine);
+		else if (not_code)
+			printf("%zu change%s (%zu not the code's)\n", d.nch,
+			       d.nch == 1 ? "" : "s", not_code);
 		else
 			printf("%zu change%s\n", d.nch, d.nch == 1 ? "" : "s");
 		enum time_unit u = text_pick_unit(d.p[0].mean);
 		for (size_t k = 0; k < d.nch; k++) {
 			print_change(&d.ch[k], d.p, metric, u);
 			if (why && why[k][0])
-				printf("      the machine changed, not the code: %s\n",
-				       why[k]);
+				printf("      %s\n", why[k]);
 		}
 		free(why);
 		*found += d.nch;

@@ -1926,10 +1926,12 @@ static int take_turn(struct ctx *x, struct bstate *s)
 
 /*
  * --profile: one more run of s under callgrind, in its state (before its
- * cleanup, between its --prepare and --conclude), its profile kept with its result and callgrind's files in the
- * --profile directory (made now if missing).  A profile that cannot be
- * had is a warning: the measured runs stand without it.  Returns 0, -1
- * (the engine failed, sent) or -2 (interrupted).
+ * cleanup, between its --prepare and --conclude), its profile kept with
+ * its result and callgrind's files in the --profile directory (made now
+ * if missing).  A profile that cannot be had is a warning: the measured
+ * runs stand without it; a failing --prepare or --conclude stops the
+ * benchmark as in any run.  Returns 0, -1 (the engine or a hook failed,
+ * sent) or -2 (interrupted).
  */
 static int profile_run(struct ctx *x, struct bstate *s)
 {

@@ -120,7 +120,7 @@ test_gate_interval_reaching_past_the_threshold() {
 	cb compare b.json n.json --fail-if-slower 5 >out 2>err ||
 		fail "exit $?: $(cat err)"
 	expect_grep "row" '^  tool .* \+3\.8 % … \+8\.1 % .*within noise \(up to \+8\.1 %\)$' out
-	expect_grep "warning" "^cbench: warning: the gate on wall_time could not resolve its threshold for 1 benchmark: 'tool' \(up to \+8\.1 %\); a regression up to \+8 % could have passed" err
+	expect_grep "warning" "^cbench: warning: the gate on wall_time could not resolve its threshold for 1 benchmark: 'tool' \(up to \+8\.1 %\); a regression up to \+8\.1 % could have passed" err
 	cb compare b.json n.json --fail-if-slower 5 --require-resolution >out 2>err
 	expect_eq "--require-resolution: exit" "$?" 4
 	cb compare b.json n.json --fail-if-slower 9 --require-resolution >out 2>err ||
