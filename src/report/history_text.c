@@ -372,16 +372,20 @@ static bool not_the_code(const struct history_point *p, size_t n, int metric,
 	size_t at = ch[k].index, to = k + 1 < nch ? ch[k + 1].index : n;
 	const struct metric_info *mi = metric_info((enum metric_id)metric);
 	struct cp_state s = {NAN, NAN, NAN, NAN, false, false};
-	double *load = malloc(n * sizeof *load), *cpu = malloc(n * sizeof *cpu);
-	if (load && cpu && mi->unit == UNIT_SECONDS && !mi->simulated) {
-		for (size_t i = 0; i < n; i++) {
-			load[i] = p[i].load;
-			cpu[i] = p[i].cpu_share;
+	if (mi->unit == UNIT_SECONDS && !mi->simulated) {
+		/* The two segments only: over all changes, each point is
+		 * copied at most twice. */
+		size_t w = to - from;
+		double *load = malloc(w * sizeof *load), *cpu = malloc(w * sizeof *cpu);
+		for (size_t i = 0; load && cpu && i < w; i++) {
+			load[i] = p[from + i].load;
+			cpu[i] = p[from + i].cpu_share;
 		}
-		cp_state_at(load, cpu, from, at, to, &s);
+		if (load && cpu)
+			cp_state_at(load, cpu, 0, at - from, w, &s);
+		free(load);
+		free(cpu);
 	}
-	free(load);
-	free(cpu);
 	bool same = one_commit(p, from, to);
 	char c[16];
 	short_commit(p[from].commit, 0, c, sizeof c);
