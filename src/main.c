@@ -542,7 +542,7 @@ static int show_gates(const struct config *cfg, struct gate_result *g, size_t n)
 		const struct export_req *x = &cfg->exports[i];
 		if (x->format == EXPORT_JUNIT &&
 		    export_junit_write(x->path, export_req_option(x), reps, n_reps,
-				       err, sizeof err) != 0) {
+				       cfg->require_resolution, err, sizeof err) != 0) {
 			diag_error("%s", err);
 			rc = worse(rc, CBENCH_EXIT_FAILURE);
 		}

@@ -6,13 +6,22 @@
 # Formats are checked against their published descriptions:
 # tests/tools/ci_formats.py for Bencher's JSON schema (bencher.dev/bmf.json)
 # and github-action-benchmark's README (customSmallerIsBetter), and
-# tests/tools/junit.xsd (the Jenkins junit-4.xsd / GitLab structure) with
+# tests/tools/junit.xsd (the Jenkins junit-4.xsd / GitLab structure) and
+# the Jenkins xUnit plugin's own junit-10.xsd (tests/fixtures/jenkins) with
 # xmllint.  Gate decisions rest on page faults of a program touching a
 # fixed number of pages, the same in every run.
 
 CI_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CI_PY=(/usr/bin/python3 "$CI_ROOT/tests/tools/ci_formats.py")
 CI_XSD=$CI_ROOT/tests/tools/junit.xsd
+CI_JENKINS_XSD=$CI_ROOT/tests/fixtures/jenkins/junit-10.xsd
+
+# A JUnit file valid for both schemas.
+ci_junit_valid() {
+	xmllint --noout --schema "$CI_XSD" "$1" 2>xl || fail "$1 invalid: $(cat xl)"
+	xmllint --noout --schema "$CI_JENKINS_XSD" "$1" 2>xl ||
+		fail "$1 invalid for Jenkins xUnit: $(cat xl)"
+}
 
 ci_faults_countable() {
 	cb -r 1 "$HELPERS/touch_pages 10" >pf.out 2>&1 || return 1
@@ -30,14 +39,28 @@ test_ci_golden_files_match_their_schemas() {
 	"${CI_PY[@]}" bmf "$CI_ROOT/tests/golden/ci.bmf.json" || fail "BMF golden"
 	"${CI_PY[@]}" github "$CI_ROOT/tests/golden/ci.github-benchmark.json" ||
 		fail "github-benchmark golden"
-	xmllint --noout --schema "$CI_XSD" "$CI_ROOT/tests/golden/ci.junit.xml" \
-		2>xl || fail "JUnit golden: $(cat xl)"
+	ci_junit_valid "$CI_ROOT/tests/golden/ci.junit.xml"
 	echo '{"b": {"wall_time": {"lower_value": 1}}}' >bad.json
 	! "${CI_PY[@]}" bmf bad.json 2>/dev/null || fail "a BMF measure without value passed"
 	echo '[{"name": "a", "unit": "s", "value": "1"}]' >bad.json
 	! "${CI_PY[@]}" github bad.json 2>/dev/null || fail "a string value passed"
 	echo '<testsuites><testsuite tests="1"><testcase/></testsuite></testsuites>' >bad.xml
 	! xmllint --noout --schema "$CI_XSD" bad.xml 2>/dev/null || fail "nameless JUnit passed"
+	# What cbench wrote before: a skipped count on <testsuites>, which
+	# Jenkins xUnit rejects (and so drops the file), and a message
+	# attribute on <skipped>, which junit-4.xsd rejects.
+	sed 's/<testsuites name="cbench" \(.*\)">$/<testsuites name="cbench" \1" skipped="2">/' \
+		"$CI_ROOT/tests/golden/ci.junit.xml" >old.xml
+	expect_grep "old form made" '<testsuites .* skipped="2">' old.xml
+	! xmllint --noout --schema "$CI_JENKINS_XSD" old.xml 2>/dev/null ||
+		fail "Jenkins' schema took a skipped count on <testsuites>"
+	! xmllint --noout --schema "$CI_XSD" old.xml 2>/dev/null ||
+		fail "our schema took a skipped count on <testsuites>"
+	sed 's|<skipped>\(.*\)</skipped>|<skipped message="\1"/>|' \
+		"$CI_ROOT/tests/golden/ci.junit.xml" >old2.xml
+	expect_grep "old skipped made" '<skipped message="' old2.xml
+	! xmllint --noout --schema "$CI_XSD" old2.xml 2>/dev/null ||
+		fail "our schema took <skipped message=...>"
 }
 
 # A sweep: every metric measured, names with the parameters, the same
@@ -81,14 +104,14 @@ test_ci_junit_of_a_gate() {
 	cb compare base.json new.json --match-by name --gate-metric page_faults \
 		--export-junit j.xml >out 2>err
 	expect_eq "compare exit" "$?" 3
-	xmllint --noout --schema "$CI_XSD" j.xml 2>xl || fail "invalid: $(cat xl)"
+	ci_junit_valid j.xml
 	expect_grep "failure" '<failure type="regression" message="page_faults regression: new/base [0-9.]+' j.xml
 	expect_grep "numbers" 'base: mean [0-9.]+, sd [0-9.]+, 5 runs' j.xml
 	expect_grep "counts" '<testsuites name="cbench" tests="1" failures="1"' j.xml
 	cb -r 5 -N -n w "$HELPERS/touch_pages 500" --baseline base.json \
 		--gate-metric page_faults --export-junit - >j2.xml 2>err
 	expect_eq "baseline exit" "$?" 0
-	xmllint --noout --schema "$CI_XSD" j2.xml 2>xl || fail "invalid: $(cat xl)"
+	ci_junit_valid j2.xml
 	expect_grep "passing case" '<testcase classname="cbench.page_faults" name="w">' j2.xml
 	expect_no_grep "no failure" '<failure' j2.xml
 }

@@ -249,11 +249,28 @@ static void junit_golden(void)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	int rc = export_junit_print(f, reps, 2);
+	int rc = export_junit_print(f, reps, 2, false);
 	fclose(f);
 	int gold = rc == 0 ? golden(buf, "ci.junit.xml") : -1;
 	bool fails = strstr(buf, "<failure type=\"regression\"") != NULL &&
-		     strstr(buf, "<skipped message=") != NULL;
+		     strstr(buf, "<skipped>wall_time undecided") != NULL &&
+		     strstr(buf, "unresolved") == NULL &&
+		     strstr(buf, "within noise: new/base 1 (98.75% CI 0.9088 to 1.1), "
+			    "threshold 5%, p = 1, resolution 10%; it could not resolve "
+			    "its threshold: a regression up to +16% could have passed") != NULL;
+	free(buf);
+	/* --require-resolution: a blind pass is a failure of its own, and
+	 * the counts say so (wall time: 1 regression + 3 blind passes, whose
+	 * resolutions of 9-11 % are coarser than the 5 % threshold). */
+	f = open_memstream(&buf, &len);
+	rc |= export_junit_print(f, reps, 2, true);
+	fclose(f);
+	bool blind = strstr(buf, "<failure type=\"unresolved\" message=\"wall_time "
+			    "within noise: new/base 1 (98.75% CI 0.9088 to 1.1)") != NULL &&
+		     strstr(buf, "<testsuite name=\"cbench gate: wall_time\" tests=\"5\" "
+			    "failures=\"4\"") != NULL &&
+		     strstr(buf, "<testsuites name=\"cbench\" tests=\"10\" failures=\"5\" "
+			    "errors=\"0\">") != NULL;
 	size_t regressions = g[0].rep.count[CMP_REGRESSION] +
 			     g[1].rep.count[CMP_REGRESSION];
 	/* The per-benchmark threshold turns make -j10's memory regression
@@ -277,6 +294,7 @@ static void junit_golden(void)
 	fixture_free(&b);
 	CHECK(gold == 0);
 	CHECK(fails);
+	CHECK(blind);
 	CHECK(regressions == 2);
 	CHECK(row_thr == 0.5);
 }
