@@ -63,6 +63,27 @@ struct cp_change {
 int cp_detect(const double *x, size_t n, const struct cp_options *o,
 	      struct cp_change **out, size_t *n_out, char *err, size_t errlen);
 
+/*
+ * cp_resolution: the smallest step, relative to the series' median, that
+ * cp_detect's t-test could call significant in x[0..n-1]: at a split in
+ * the middle (the most favourable), with the noise estimated from
+ * successive differences (1.4826 MAD of x[i+1] - x[i], over sqrt 2, so
+ * that steps and a few outliers do not inflate it; their root mean
+ * square about that median when the MAD is 0):
+ *   t(1 - alpha / 2K, n - 2) * sigma * sqrt(1/a + 1/b) / |median|,
+ * K the admissible splits, a and b the halves.  A step of that size is
+ * found about half the time, one of twice that size nearly always, one
+ * of half of it seldom (test_changepoint.c measures it).
+ * NaN with fewer than 2 min_size points or a median of 0.
+ */
+double cp_resolution(const double *x, size_t n, const struct cp_options *o);
+
+/* The resamples the permutation test needs at level alpha: enough that
+ * its smallest p, 1 / (permutations + 1), is a tenth of alpha (at least
+ * 199); 0 when that is more than CP_MAX_PERMUTATIONS. */
+#define CP_MAX_PERMUTATIONS 99999u
+unsigned cp_permutations_for(double alpha);
+
 /* The machine's state on both sides of a change point: medians of the
  * finite values of load[from..at) and load[at..to) (the 1-minute load
  * average of each point), likewise of cpu (CPU time over wall time),

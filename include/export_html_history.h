@@ -28,6 +28,7 @@ struct html_history {
 	const struct cp_change *ch;
 	size_t nch;
 	size_t min_size;            /* of cp_detect: fewer than 2 x: too few */
+	double resolution;          /* cp_resolution; NaN or 0: not said */
 };
 
 int export_html_history(FILE *f, const struct html_history *h);

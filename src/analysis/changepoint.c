@@ -116,6 +116,44 @@ void cp_state_at(const double *load, const double *cpu, size_t from, size_t at,
 			fabs(out->cpu_after - out->cpu_before) >= CP_CPU_STEP;
 }
 
+double cp_resolution(const double *x, size_t n, const struct cp_options *o)
+{
+	size_t ms = o->min_size < 2 ? 2 : o->min_size;
+	if (n < 2 * ms || n < 3)
+		return NAN;
+	double *d = malloc((n - 1) * sizeof *d);
+	if (d == NULL)
+		return NAN;
+	for (size_t i = 0; i + 1 < n; i++)
+		d[i] = x[i + 1] - x[i];
+	double md = finite_median(d, 0, n - 1);
+	for (size_t i = 0; i + 1 < n; i++)
+		d[i] = fabs(d[i] - md);
+	double sigma = 1.4826 * finite_median(d, 0, n - 1) / sqrt(2);
+	if (sigma == 0) {   /* most differences equal: their plain sd */
+		double ss = 0;
+		for (size_t i = 0; i + 1 < n; i++)
+			ss += d[i] * d[i];
+		sigma = sqrt(ss / (double)(n - 2)) / sqrt(2);
+	}
+	free(d);
+	double mid = finite_median(x, 0, n);
+	if (!(mid != 0) || !isfinite(sigma))
+		return NAN;
+	double a = (double)(n / 2), b = (double)(n - n / 2);
+	double k = (double)(n - 2 * ms + 1);
+	double t = gsl_cdf_tdist_Pinv(1 - o->alpha / (2 * k), (double)(n - 2));
+	return t * sigma * sqrt(1 / a + 1 / b) / fabs(mid);
+}
+
+unsigned cp_permutations_for(double alpha)
+{
+	double need = ceil(10 / alpha) - 1;
+	if (!(need <= CP_MAX_PERMUTATIONS))
+		return 0;
+	return need < 199 ? 199 : (unsigned)need;
+}
+
 struct cp_options cp_default_options(void)
 {
 	struct cp_options o = {

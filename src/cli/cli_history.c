@@ -5,6 +5,7 @@
  * "12h", "90m", "3600" seconds), labels KEY=VALUE.
  */
 #include "cli_history.h"
+#include "changepoint.h"
 #include "cli.h"
 #include "xalloc.h"
 
@@ -277,6 +278,11 @@ int cli_history_parse(int argc, char **argv, struct history_cmd *c, char *err,
 		FAIL("no history: give --history TARGET (a file such as "
 		     ".cbench/history.db, or a postgresql:// URL) or set "
 		     "CBENCH_HISTORY");
+	/* The permutation test's p is at least 1 / (resamples + 1). */
+	if (c->permutation && cp_permutations_for(c->alpha) == 0)
+		FAIL("--alpha %g: below what the permutation test can reach "
+		     "(%g with %u resamples): use --test t", c->alpha,
+		     10.0 / (CP_MAX_PERMUTATIONS + 1), CP_MAX_PERMUTATIONS);
 	return check_words(c, err, errlen);
 }
 

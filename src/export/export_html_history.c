@@ -188,8 +188,14 @@ static void changes_table(FILE *f, const struct html_history *h,
 		"with the %s test at alpha %g, as <code>cbench history detect</code> "
 		"reports them.</p>\n", h->test, h->alpha);
 	if (h->nch == 0) {
-		fprintf(f, "<p>No change%s.</p>\n", h->n < 2 * h->min_size
-			? " (too few points to tell)" : "");
+		if (h->n < 2 * h->min_size)
+			fputs("<p>No change (too few points to tell).</p>\n", f);
+		else if (h->resolution > 0)
+			fprintf(f, "<p>No change (a step under ±%.*f %% would "
+				"likely be missed).</p>\n", h->resolution < 0.1 ? 1 : 0,
+				h->resolution * 100);
+		else
+			fputs("<p>No change.</p>\n", f);
 		return;
 	}
 	fputs("<table><thead><tr><th>Between</th><th>Commits</th><th>Before</th>"

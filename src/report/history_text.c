@@ -435,6 +435,7 @@ struct detected {
 	struct cp_change *ch;
 	size_t nch;
 	struct cp_options o;
+	double resolution;   /* cp_resolution: the smallest step it could see */
 	char fp[17];
 	const char *machine;
 };
@@ -461,9 +462,12 @@ static int detect_series(struct history *h, const struct history_cmd *c,
 	d->o = cp_default_options();
 	d->o.alpha = c->alpha;
 	d->o.test = c->permutation ? CP_TEST_PERMUTATION : CP_TEST_T;
+	if (c->permutation)   /* its smallest p a tenth of alpha (cli_history) */
+		d->o.permutations = cp_permutations_for(c->alpha);
 	d->o.seed = 1;
 	char err[DIAG_MSG_MAX];
 	rc = x ? cp_detect(x, m, &d->o, &d->ch, &d->nch, err, sizeof err) : -1;
+	d->resolution = x ? cp_resolution(x, m, &d->o) : NAN;
 	if (rc != 0)
 		diag_error("'%s': %s", bench, x ? err : "out of memory");
 	free(x);
@@ -493,9 +497,13 @@ static int detect_one(struct history *h, const struct history_cmd *c,
 		for (size_t k = 0; why && k < d.nch; k++)
 			not_code += not_the_code(d.p, d.n, metric, d.ch, d.nch, k,
 						   why[k], sizeof why[k]);
-		if (d.nch == 0)
-			printf("no change%s\n", m < 2 * d.o.min_size
-			       ? " (too few points to tell)" : "");
+		if (d.nch == 0 && m < 2 * d.o.min_size)
+			printf("no change (too few points to tell)\n");
+		else if (d.nch == 0 && d.resolution > 0)
+			printf("no change (a step under ±%.*f %% would likely be missed)\n",
+			       d.resolution < 0.1 ? 1 : 0, d.resolution * 100);
+		else if (d.nch == 0)
+			printf("no change\n");
 		else if (not_code)
 			printf("%zu change%s (%zu not the code's)\n", d.nch,
 			       d.nch == 1 ? "" : "s", not_code);
@@ -537,7 +545,7 @@ static int do_report(struct history *h, const struct history_cmd *c)
 		struct html_history hh = {.bench = c->filter.bench, .metric = metric,
 			.machine = d.machine, .test = c->permutation ? "permutation" : "t",
 			.alpha = c->alpha, .p = d.p, .n = d.n, .ch = d.ch, .nch = d.nch,
-			.min_size = d.o.min_size};
+			.min_size = d.o.min_size, .resolution = d.resolution};
 		char err[DIAG_MSG_MAX];
 		if (export_write_atomic(c->output, fill_report, &hh, err, sizeof err) != 0) {
 			diag_error("--output: %s", err);

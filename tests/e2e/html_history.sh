@@ -65,7 +65,21 @@ test_history_page_shows_the_series_and_the_change() {
 	cb history report step --history h.db --limit 6 --output flat.html 2>/dev/null ||
 		fail "report --limit 6"
 	expect_eq "no change lines" "$(grep -c '^<line class="thr"' flat.html)" 0
-	expect_grep "no change said" '^<p>No change' flat.html
+	# (the last six points are all 120: nothing to be blind to)
+	expect_grep "no change said" '^<p>No change\.</p>$' flat.html
+	# A noisy flat series: the page states the resolution detect prints.
+	local k res
+	for k in $(seq 1 10); do
+		printf '{"results": [{"command": "noisy", "mean": 1, "times": [1.%d, 1.%d]}]}\n' \
+			$((k * 7 % 10)) $((k * k % 10)) >"noisy$k.json"
+		cb history import --history n.db "noisy$k.json" >/dev/null 2>&1 || fail "import noisy"
+	done
+	cb history detect noisy --history n.db --all-machines >d 2>/dev/null || fail "detect noisy"
+	res=$(sed -n 's/.*no change (a step under ±\([0-9.]*\) % would likely be missed)$/\1/p' d)
+	[ -n "$res" ] || fail "no resolution in: $(cat d)"
+	cb history report noisy --history n.db --all-machines --output noisy.html 2>/dev/null ||
+		fail "report noisy"
+	expect_grep "the same resolution as detect" "^<p>No change \(a step under ±$res % would likely be missed\)\.</p>$" noisy.html
 }
 
 test_history_page_validates_and_is_self_contained() {

@@ -34,6 +34,9 @@ SERIES = {
     "small_step": [1 + 0.5 * W2(i) + (0.25 if i >= 50 else 0.0) for i in range(80)],
     "trend": [1 + 0.02 * i + 0.2 * W(i) for i in range(50)],
     "six": [1.0, 1.1, 0.9, 5.0, 5.1, 4.9],
+    # irregular noise, a step of 8 at 20 and an outlier at 7
+    "jagged": [100 + 2 * np.sin(1.3 * i * i) + (8.0 if i >= 20 else 0.0)
+               + (30.0 if i == 7 else 0.0) for i in range(40)],
 }
 
 
@@ -133,11 +136,24 @@ def perm_p(x, ms, perms, seed):
     return q0, (1 + ge) / (1 + perms)
 
 
+def resolution(x, alpha=0.05, ms=3):
+    """The smallest step the corrected t-test could call significant at
+    the middle split, the noise from successive differences (a normal-
+    scaled MAD, over sqrt 2), relative to the median."""
+    x = np.asarray(x, float); n = len(x)
+    sigma = stats.median_abs_deviation(np.diff(x), scale="normal") / np.sqrt(2)
+    a = n // 2; b = n - a; K = n - 2 * ms + 1
+    t = stats.t.ppf(1 - alpha / (2 * K), n - 2)
+    return t * sigma * np.sqrt(1 / a + 1 / b) / abs(np.median(x))
+
+
 def main():
     for name in ("one_step", "two_steps", "small_step", "trend", "six"):
         print(f"{name}: detect(SERIES['{name}'], alpha=0.05, ms=3)")
         for c in detect(SERIES[name]):
             print("  " + ", ".join(f"{k}={v!r}" for k, v in c.items()))
+    for name in ("jagged",):
+        print(f"{name}: resolution(SERIES['{name}']) = {resolution(SERIES[name])!r}")
     print("two_steps: detect(SERIES['two_steps'], alpha=0.05, ms=3, max_changes=1)")
     for c in detect(SERIES["two_steps"], max_changes=1):
         print("  " + ", ".join(f"{k}={v!r}" for k, v in c.items()))
