@@ -63,6 +63,12 @@ struct bench_options {
 	bool randomize_layout;
 	const char *profile;           /* --profile DIR: callgrind's files
 					  kept there, or NULL */
+	/* --precision with a history: per benchmark (plan order), the
+	 * spread of its wall-time mean between invocations (between.h) and
+	 * the earlier invocations it was learned from; NULL, NaN or 0 k:
+	 * none, the goal is the invocation's own interval. */
+	const double *between_tau;
+	const size_t *between_k;
 };
 
 struct bench_outcome {

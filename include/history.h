@@ -164,6 +164,7 @@ struct history_point {
 	int dirty;
 	size_t n;               /* runs counted */
 	double mean, stddev, median, ci_lo, ci_hi;
+	double confidence;      /* the level of [ci_lo, ci_hi] */
 	/* The machine's state: its 1-minute load average as the
 	 * invocation's runs ended (as they started, for an imported results
 	 * file), and the benchmark's CPU time (user + system) over its wall
@@ -174,11 +175,25 @@ struct history_point {
 /*
  * The series of benchmark f->bench (by name, or by command line when
  * by_command) on metric, oldest first (with f->limit: the newest limit
- * points).  f->machine is an exact fingerprint here.
+ * points).  f->machine is an exact fingerprint here; f->commit a hash or
+ * its prefix.
  */
 int history_series(struct history *h, const struct history_filter *f,
 		   bool by_command, int metric, struct history_point **out,
 		   size_t *n, char *err, size_t errlen);
+
+/*
+ * For --precision: the spread of each planned benchmark's wall-time mean
+ * between invocations (between.h), from its newest BETWEEN_WINDOW
+ * invocations on machine (a fingerprint) at commit (NULL: any), matched
+ * by command line or by name: tau[i] (NaN with fewer than
+ * BETWEEN_MIN_INVOCATIONS) and k[i], the invocations it came from.
+ * 0, or HISTORY_EFAIL with a message.
+ */
+#define BETWEEN_WINDOW 30
+int history_between(struct history *h, const struct cmp_set *planned,
+		    bool by_command, const char *machine, const char *commit,
+		    double *tau, size_t *k, char *err, size_t errlen);
 
 /* Delete invocations recorded before `before` (0: no age limit), and all
  * but the newest `keep` (0: no count limit) among those matching f (NULL:

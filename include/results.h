@@ -146,6 +146,11 @@ struct bench_result {
 				  only they are compared by rounds */
 	bool exec_exact;       /* every run measured from the exec stop */
 	char *stop_reason;     /* why adaptive running stopped, or NULL */
+	/* --precision with a history: the spread of the wall-time mean
+	 * between invocations (between.h) and the earlier invocations it
+	 * came from; NaN and 0 when not learned. */
+	double between_tau;
+	size_t between_k;
 	/* --profile: its per-function profile (profile.h) and the file
 	 * callgrind's first process wrote, kept; NULL when not profiled. */
 	struct profile *profile;

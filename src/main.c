@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,6 +51,10 @@ struct exports {
 	struct syscheck check;
 	double last_write_s;   /* monotonic clock after it, 0: none yet */
 	double interval_s;     /* the least time between two rewrites */
+	/* --precision with a history: the spread between invocations per
+	 * benchmark (bench_options.between_tau), or NULL. */
+	double *between_tau;
+	size_t *between_k;
 };
 
 /* Files are rewritten during the run at most every EXPORT_INTERVAL_S, or
@@ -167,6 +172,8 @@ static void run_benchmarks(const struct config *cfg, const struct plan *plan,
 	struct bench_events ev = report_events(rep, on_bench_done, ex);
 	struct bench_runner *br;
 	struct bench_options bopt = cli_bench_options(cfg);
+	bopt.between_tau = ex->between_tau;
+	bopt.between_k = ex->between_k;
 	int rc = bench_open(&bopt, plan, &ev, &br);
 	if (rc == CBENCH_EXIT_OK)
 		bench_run(br, out);
@@ -903,6 +910,48 @@ static int open_history(const struct config *cfg, const struct plan *plan,
 	return rc == HISTORY_EINPUT ? CBENCH_EXIT_USAGE : CBENCH_EXIT_FAILURE;
 }
 
+/* What struct exports holds beside the caller's. */
+static void exports_free(struct exports *ex)
+{
+	syscheck_watch_free(&ex->watch);
+	analysis_free(ex->an);
+	free(ex->between_tau);
+	free(ex->between_k);
+}
+
+/*
+ * --precision with --history: how far each benchmark's mean moved between
+ * its earlier invocations of this machine and commit (any commit outside
+ * git), so that the goal is an interval that holds across reruns
+ * (between.h).  Nothing learned is no error: the goal is then the
+ * invocation's own interval, as without a history.
+ */
+static void learn_between(const struct config *cfg, const struct plan *plan,
+			  struct history *h, const struct machine_info *mi,
+			  struct exports *ex)
+{
+	if (h == NULL || !(cfg->precision > 0) ||
+	    simcpu_mode(cfg->counters) != SIM_OFF)
+		return;
+	struct source_state src;
+	sysinfo_source_state(NULL, &src);
+	char fp[17], err[DIAG_MSG_MAX];
+	history_fingerprint(mi, fp);
+	struct cmp_set *planned = gate_from_plan(plan, "this run", false);
+	ex->between_tau = xcalloc(plan->n, sizeof *ex->between_tau);
+	ex->between_k = xcalloc(plan->n, sizeof *ex->between_k);
+	if (history_between(h, planned, cfg->match_by == MATCH_COMMAND, fp,
+			    src.commit[0] ? src.commit : NULL, ex->between_tau,
+			    ex->between_k, err, sizeof err) != 0) {
+		diag_warning("--precision: the history's earlier invocations "
+			     "could not be read (%s): each benchmark's own "
+			     "interval decides", err);
+		for (size_t i = 0; i < plan->n; i++)
+			ex->between_tau[i] = NAN;
+	}
+	gate_set_free(planned);
+}
+
 /* Record the invocation in the history, after its analysis: all of it in
  * one transaction, or (interrupted, or the store failing) nothing.
  * Returns 0, or -1 (message printed). */
@@ -1194,6 +1243,7 @@ static int run(int argc, char **argv)
 			     .ctx = {.opts = &xo, .argc = argc, .argv = argv,
 				     .plan = &plan}};
 	ex.ctx.machine = machine;
+	learn_between(&cfg, &plan, hist, &machine, &ex);
 	/* The git state is for the exports: read it (git runs) only for them. */
 	if (cfg.n_exports)
 		sysinfo_source_state(NULL, &ex.ctx.source);
@@ -1223,8 +1273,7 @@ static int run(int argc, char **argv)
 	if (exit_code == CBENCH_EXIT_OK && spawn_stop_signal())
 		exit_code = 128 + spawn_stop_signal();
 
-	syscheck_watch_free(&ex.watch);
-	analysis_free(ex.an);
+	exports_free(&ex);
 	bench_free_outcome(&out);
 	planner_free(&plan);
 	cli_free(&cfg);

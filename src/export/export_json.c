@@ -24,6 +24,7 @@
  * UTF-8: an invalid byte (a command line is bytes, JSON is text) becomes
  * U+FFFD so that strict parsers still read the file.
  */
+#include "between.h"
 #include "profile.h"
 #include "simcpu.h"
 #include "export.h"
@@ -449,6 +450,22 @@ static cJSON *parameter_values(const struct bench_result *r)
 	return p;
 }
 
+/* --precision with a history: how far the wall-time mean moved between
+ * earlier invocations, and the mean's interval widened by it, the one
+ * that is to hold across reruns (between.h). */
+static void between_json(cJSON *j, const struct bench_result *r,
+			 const struct stats_summary *ws, double confidence)
+{
+	double own = ws->n >= 2 && ws->mean > 0
+		     ? (ws->mean_ci_hi - ws->mean_ci_lo) / 2 / ws->mean : NAN;
+	double h = between_halfwidth(own, r->between_tau, r->between_k,
+				     confidence) * ws->mean;
+	cJSON *b = cJSON_AddObjectToObject(j, "between_invocations");
+	cJSON_AddItemToObjectCS(b, "sd", num(r->between_tau));
+	cJSON_AddItemToObjectCS(b, "invocations", num((double)r->between_k));
+	cJSON_AddItemToObjectCS(b, "mean_ci", pair(ws->mean - h, ws->mean + h));
+}
+
 static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 {
 	const struct bench_result *r = d->outcome->results[i];
@@ -514,6 +531,8 @@ static cJSON *result(const struct export_doc *d, size_t i, struct lazies *lz)
 		cJSON_AddBoolToObject(oc, "task_clock", r->shell_own_code[1]);
 	}
 	cJSON_AddItemToObjectCS(j, "stop_reason", str(r->stop_reason));
+	if (r->between_tau >= 0 && r->between_k > 0)
+		between_json(j, r, &d->an->bench[i].sum[MET_WALL], d->an->opt.confidence);
 	if (r->profile_file)   /* --profile: callgrind's own file, kept */
 		cJSON_AddItemToObjectCS(j, "profile_file", str(r->profile_file));
 	/* How far consecutive runs depend on each other (the machine's

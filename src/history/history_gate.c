@@ -5,6 +5,7 @@
  * variation between invocations (other days, other builds of the base
  * branch, other states of the machine), not only the noise within one.
  */
+#include "between.h"
 #include "history.h"
 #include "history_int.h"
 #include "xalloc.h"
@@ -160,4 +161,44 @@ int history_bench_names(struct history *h, char ***names, size_t *n,
 	*names = l.v;
 	*n = l.n;
 	return rc;
+}
+
+int history_between(struct history *h, const struct cmp_set *planned,
+		    bool by_command, const char *machine, const char *commit,
+		    double *tau, size_t *k, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < planned->n; i++) {
+		const struct cmp_bench *b = &planned->bench[i];
+		struct history_filter f = {.bench = by_command ? b->command : b->name,
+					   .machine = machine, .commit = commit,
+					   .limit = BETWEEN_WINDOW};
+		struct history_point *p;
+		size_t n;
+		tau[i] = NAN;
+		k[i] = 0;
+		int rc = history_series(h, &f, by_command, MET_WALL, &p, &n, err, errlen);
+		if (rc != 0)
+			return rc;
+		/* The intervals' level: the newest's; invocations at another
+		 * (an earlier --confidence) are left out. */
+		double conf = n > 0 ? p[n - 1].confidence : NAN;
+		double *col = xcalloc(3 * n + 1, sizeof *col);
+		size_t m = 0;
+		for (size_t j = 0; j < n; j++)
+			if (p[j].confidence == conf)
+				m++;
+		for (size_t j = 0, q = 0; j < n; j++) {
+			if (p[j].confidence != conf)
+				continue;
+			col[q] = p[j].mean;
+			col[m + q] = p[j].ci_lo;
+			col[2 * m + q] = p[j].ci_hi;
+			q++;
+		}
+		if (conf > 0 && conf < 1)
+			tau[i] = between_sd(col, col + m, col + 2 * m, m, conf, &k[i]);
+		free(col);
+		free(p);
+	}
+	return 0;
 }

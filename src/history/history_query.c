@@ -405,7 +405,7 @@ static double load_of(const struct hv *v)
 static int take_point(void *ctx, const struct hv *c, int n)
 {
 	struct point_list *l = ctx;
-	if (n < 17)
+	if (n < 18)
 		return 1;
 	xgrow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
 	struct history_point *p = &l->v[l->n++];
@@ -426,6 +426,7 @@ static int take_point(void *ctx, const struct hv *c, int n)
 	p->load = load_of(&c[13]);
 	double wall = real_of(&c[16]);
 	p->cpu_share = wall > 0 ? (real_of(&c[14]) + real_of(&c[15])) / wall : NAN;
+	p->confidence = real_of(&c[17]);
 	return 0;
 }
 
@@ -434,7 +435,7 @@ int history_series(struct history *h, const struct history_filter *f,
 		   size_t *n, char *err, size_t errlen)
 {
 	struct hist_store *st = history_store(h);
-	struct hv a[6];
+	struct hv a[7];
 	int na = 0;
 	a[na++] = hv_text(metric_info((enum metric_id)metric)->key);
 	a[na++] = hv_text(f->bench);
@@ -446,7 +447,8 @@ int history_series(struct history *h, const struct history_filter *f,
 			   "benchmark_id = b.id AND metric = 'user_time'), (SELECT "
 			   "mean FROM cbench_summary WHERE benchmark_id = b.id AND "
 			   "metric = 'system_time'), (SELECT mean FROM cbench_summary "
-			   "WHERE benchmark_id = b.id AND metric = 'wall_time') FROM "
+			   "WHERE benchmark_id = b.id AND metric = 'wall_time'), "
+			   "s.confidence FROM "
 			   "cbench_summary s JOIN cbench_benchmark b ON b.id = "
 			   "s.benchmark_id JOIN cbench_invocation i ON i.id = "
 			   "b.invocation_id WHERE s.metric = ? AND b.%s = ?",
@@ -458,6 +460,11 @@ int history_series(struct history *h, const struct history_filter *f,
 	if (f->branch) {
 		len += snprintf(sql + len, sizeof sql - (size_t)len, " AND i.branch = ?");
 		a[na++] = hv_text(f->branch);
+	}
+	if (f->commit) {
+		len += snprintf(sql + len, sizeof sql - (size_t)len,
+				" AND i.commit_sha LIKE (? || '%%')");
+		a[na++] = hv_text(f->commit);
 	}
 	len += snprintf(sql + len, sizeof sql - (size_t)len,
 			" ORDER BY i.unix_time DESC, i.id DESC");

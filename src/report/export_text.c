@@ -7,6 +7,7 @@
  */
 #include "profile.h"
 #include "export_text.h"
+#include "between.h"
 #include "multitest.h"
 #include "spawn.h"
 #include "stats.h"
@@ -406,6 +407,39 @@ static void stats_block(const struct text_style *st,
 		       w->outliers_severe, c(st, C_RESET), w->n);
 }
 
+/* Two significant digits, without an exponent. */
+static void pct2(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, v >= 10 ? "%.0f" : v >= 1 ? "%.1f" : "%.2g", v);
+}
+
+/* --precision with a history (between.h): the interval across
+ * invocations, and when the spread between them alone is wider than the
+ * goal, that it cannot be reached here. */
+static void between_line(const struct text_style *st, const struct bench_result *r,
+			 const char *lvl, double own)
+{
+	double tot = between_halfwidth(own, r->between_tau, r->between_k,
+				       st->confidence) * 100;
+	double floor = between_halfwidth(0, r->between_tau, r->between_k,
+					 st->confidence) * 100;
+	char t[32], f[32];
+	pct2(t, sizeof t, tot);
+	pct2(f, sizeof f, floor);
+	if (floor >= st->precision * 100)
+		printf("  %sNote: the mean moves ±%s %% between invocations here "
+		       "(%zu earlier in the history): --precision %g %% cannot be "
+		       "reached; its %s CI across invocations is ±%s %% after %zu "
+		       "runs%s\n", c(st, C_YELLOW), f, r->between_k,
+		       st->precision * 100, lvl, t, r->n_runs, c(st, C_RESET));
+	else if (!r->stop_reason && !r->interrupted)
+		printf("  %sPrecision reached: the mean's %s CI across invocations "
+		       "is ±%s %% of it (--precision %g %%; ±%s %% from the spread "
+		       "between %zu earlier ones) after %zu runs%s\n", c(st, C_DIM),
+		       lvl, t, st->precision * 100, f, r->between_k, r->n_runs,
+		       c(st, C_RESET));
+}
+
 /* Why adaptive running stopped, when that is news to the user. */
 static void stop_line(const struct text_style *st, const struct bench_result *r,
 		      const struct stats_summary *w)
@@ -415,9 +449,17 @@ static void stop_line(const struct text_style *st, const struct bench_result *r,
 	/* The interval shown (drift-widened, and bootstrap-t for times):
 	 * half its width, as --precision measures it. */
 	double h = w->n >= 2 ? (w->mean_ci_hi - w->mean_ci_lo) / 2 : NAN;
-	double rel = isfinite(h) && w->mean > 0 ? h * 100 / w->mean : NAN;
-	/* Two significant digits, without an exponent. */
-	snprintf(pct, sizeof pct, rel >= 10 ? "%.0f" : rel >= 1 ? "%.1f" : "%.2g", rel);
+	double rel = isfinite(h) && w->mean > 0 ? h / w->mean : NAN;
+	bool between = st->precision > 0 && r->between_tau >= 0 && r->between_k > 0;
+	if (between && isfinite(rel) && !r->stop_reason) {
+		between_line(st, r, lvl, rel);
+		return;
+	}
+	if (between)   /* stopped by a cap: the goal was the wider interval */
+		rel = between_halfwidth(rel, r->between_tau, r->between_k,
+					st->confidence);
+	rel *= 100;
+	pct2(pct, sizeof pct, rel);
 	if (r->stop_reason) {
 		printf("  %sNote: %s", c(st, C_YELLOW), r->stop_reason);
 		if (st->precision > 0 && isfinite(rel) && rel <= st->precision * 100)
@@ -425,8 +467,9 @@ static void stop_line(const struct text_style *st, const struct bench_result *r,
 			       "but from too few runs to allow for drift", lvl, pct,
 			       st->precision * 100);
 		else if (st->precision > 0 && isfinite(rel))
-			printf("; the mean's %s CI is ±%s %% of it, not ±%g %%",
-			       lvl, pct, st->precision * 100);
+			printf("; the mean's %s CI%s is ±%s %% of it, not ±%g %%",
+			       lvl, between ? " across invocations" : "", pct,
+			       st->precision * 100);
 		printf("%s\n", c(st, C_RESET));
 	} else if (st->precision > 0 && isfinite(rel) && !r->interrupted) {
 		printf("  %sPrecision reached: the mean's %s CI is ±%s %% of it "

@@ -12,6 +12,7 @@
  * through the caller's events, as are progress, starts and ends.
  */
 #include "bench.h"
+#include "between.h"
 #include "cmdline.h"
 #include "cpulist.h"
 #include "diag.h"
@@ -1342,7 +1343,7 @@ struct bstate {
  * the whole column every run was O(n^2) over a benchmark.  Welford's
  * update is accurate to a few ulps, plenty for a stopping rule.
  */
-static double rel_halfwidth(const struct bench_options *cfg, struct bstate *s)
+static double own_halfwidth(const struct bench_options *cfg, struct bstate *s)
 {
 	const struct bench_result *r = s->r;
 	if (cfg->stop.precision <= 0 || !r->has[MET_WALL])
@@ -1400,6 +1401,29 @@ static double rel_halfwidth(const struct bench_options *cfg, struct bstate *s)
 				 (unsigned long)cfg->seed, &lo, &hi, NULL) == 0)
 		rel = fmax(rel, (hi - lo) / 2 / s->wall.mean);
 	return rel;
+}
+
+/*
+ * What --precision measures: the mean's own interval, widened by the
+ * spread between invocations when the history taught one (between.h).
+ * When that spread alone is wider than the goal, no number of runs
+ * reaches it: the goal counts as met once the invocation's own part is
+ * a third of that spread (more runs would narrow the whole by under
+ * 5 %), after STATS_ROBUST_DEP_MIN_N runs, and the report says so.
+ */
+static double rel_halfwidth(const struct bench_options *cfg, struct bstate *s)
+{
+	double own = own_halfwidth(cfg, s);
+	const struct bench_result *r = s->r;
+	double tau = r->between_tau;
+	if (!(tau > 0) || !isfinite(own))
+		return own;
+	double floor = between_halfwidth(0, tau, r->between_k, cfg->confidence);
+	if (floor < cfg->stop.precision)
+		return between_halfwidth(own, tau, r->between_k, cfg->confidence);
+	if (s->wall.n >= STATS_ROBUST_DEP_MIN_N && own <= floor / 3)
+		return cfg->stop.precision;
+	return fmax(floor, cfg->stop.precision * 1.0000001);
 }
 
 /*
@@ -2082,6 +2106,10 @@ static void new_result(struct ctx *x, struct bench_outcome *out,
 	const struct plan_bench *b = s->b;
 	s->r = results_new(b->name, b->command, b->params, b->n_params);
 	s->r->group = b->group;
+	if (x->cfg->between_tau && isfinite(x->cfg->between_tau[s->index])) {
+		s->r->between_tau = x->cfg->between_tau[s->index];
+		s->r->between_k = x->cfg->between_k[s->index];
+	}
 	results_set_short_name(s->r, b->short_name);
 	enable_metrics(x, s->r);
 	out->results[s->index] = s->r;

@@ -189,6 +189,7 @@ struct bench_result *results_new(const char *name, const char *command,
 		r->n_params = n_params;
 	}
 	r->exec_exact = true;
+	r->between_tau = NAN;
 	return r;
 }
 

@@ -49,3 +49,51 @@ test_precision_default_cap_documented() {
 	cb --help >help 2>&1 || fail "exit $?"
 	expect_grep "help says the cap" 'default cap' help
 }
+
+# With a history, --precision's goal is an interval that holds across
+# invocations (between.h): the spread of the benchmark's mean between its
+# earlier invocations on this machine widens it.  Three invocations of
+# one command line whose script sleeps 1, 20 and 100 ms: a spread no
+# number of runs gets under 10 %, said as such, and the stop comes once
+# more runs could not help (not at the cap).  The spread is checked
+# against DerSimonian and Laird's estimator computed here from the three
+# invocations' JSON (means and intervals), with SciPy.
+test_precision_with_a_history_learns_the_spread() {
+	local k=0 d
+	for d in 0.001 0.02 0.1; do
+		k=$((k + 1))
+		echo "sleep $d" >t.sh
+		cb -r 3 --history h.db --export-json "e$k.json" "sh t.sh" >/dev/null 2>err ||
+			fail "invocation $k: $(cat err)"
+	done
+	echo "sleep 0.001" >t.sh
+	cb --precision 10 --history h.db --export-json p.json "sh t.sh" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "cannot be reached" "Note: the mean moves ±[0-9]+ % between invocations here \(3 earlier in the history\): --precision 10 % cannot be reached; its 95 % CI across invocations is ±[0-9]+ % after [0-9]+ runs" out
+	expect_no_grep "not the cap" "stopped at" out
+	/usr/bin/python3 - e1.json e2.json e3.json p.json <<'PY' || fail "spread: $(jq -c '.results[0].between_invocations' p.json)"
+import json, sys
+import numpy as np
+from scipy import stats
+runs = [json.load(open(p))["results"][0] for p in sys.argv[1:5]]
+w = [r["metrics"]["wall_time"] for r in runs[:3]]
+y = np.log([x["mean"] for x in w])
+z = stats.norm.ppf(0.975)
+v = [((np.log(x["mean_ci"][1]) - np.log(x["mean_ci"][0])) / (2 * z)) ** 2 for x in w]
+tau = np.sqrt(max(0.0, np.var(y, ddof=1) - np.mean(v)))
+b = runs[3]["between_invocations"]
+assert b["invocations"] == 3, b
+assert abs(b["sd"] - tau) <= 1e-9 * tau, (b["sd"], tau)
+m = runs[3]["metrics"]["wall_time"]
+assert b["mean_ci"][0] < m["mean_ci"][0] and b["mean_ci"][1] > m["mean_ci"][1], (b, m)
+assert len(runs[3]["times"]) >= 20, len(runs[3]["times"])
+PY
+	# No history, or no --precision: nothing learned, nothing said.
+	cb --precision 10 -M 30 --export-json q.json "sh t.sh" >out2 2>err || fail "no history"
+	expect_no_grep "no spread said" "between invocations" out2
+	jq -e '.results[0] | has("between_invocations") | not' q.json >/dev/null ||
+		fail "a spread without a history"
+	cb -r 3 --history h.db --export-json r.json "sh t.sh" >/dev/null 2>&1 || fail "no precision"
+	jq -e '.results[0] | has("between_invocations") | not' r.json >/dev/null ||
+		fail "a spread without --precision"
+}
