@@ -223,6 +223,7 @@ struct config {
 	long system_runs;              /* check --runs N: noise loop runs, 0: none */
 	/* the results history (history.h) */
 	const char *history;           /* --history TARGET, else $CBENCH_HISTORY */
+	bool history_from_env;         /* it came from $CBENCH_HISTORY */
 	struct strlist history_labels; /* --history-label KEY=VALUE */
 	bool baseline_history;         /* gate against the history */
 	long history_window;           /* invocations it looks at, default 10 */

@@ -145,6 +145,9 @@ struct export_files {
 	const char *input;             /* --input, or NULL */
 	/* read: --baseline and the two files of `cbench compare` (NULL: none) */
 	const char *baseline, *compare_base, *compare_new;
+	/* read and written, never an export: an SQLite history file (not a
+	 * postgresql:// URL), and the option that named it */
+	const char *history, *history_option;
 	/* the --output files, and the commands and hooks, whose first word
 	 * may name a script */
 	struct plan_options plan;

@@ -12,7 +12,8 @@
 /*
  * Before anything runs: no path cbench reads (--baseline, the two files of
  * `cbench compare`, --input, a command or hook whose first word is an
- * existing file) is one of the files it writes (the exports and the
+ * existing file, an SQLite history and its -wal, -shm and -journal files)
+ * is one of the files it writes (the exports and the
  * --output files), by file identity (fileid.h).  Returns 0, or -1 with
  * the first clash in err.
  */

@@ -44,6 +44,8 @@ struct history;
 
 /* Was cbench built with libpq (postgresql:// targets)? */
 bool history_have_postgresql(void);
+/* Is target a PostgreSQL URL (postgresql:// or postgres://), not a file? */
+bool history_is_url(const char *target);
 
 /*
  * Open TARGET, creating the SQLite file (and its directory) or the
@@ -55,6 +57,10 @@ bool history_have_postgresql(void);
 int history_open(const char *target, bool write, struct history **out,
 		 char *err, size_t errlen);
 void history_close(struct history *h);
+/* An SQLite history whose path no longer names the file it opened
+ * (deleted, or another file moved there): what is written to it now
+ * would be lost.  False for PostgreSQL. */
+bool history_replaced(const struct history *h);
 /* "SQLite" or "PostgreSQL". */
 const char *history_backend(const struct history *h);
 
@@ -115,7 +121,10 @@ struct history_inv {
 	char *hostname, *machine_json;
 	char *benches;          /* benchmark names, ", "-joined */
 	size_t n_bench;
-	char *labels;           /* "k=v k=v" */
+	char *labels;           /* "k=v k=v", to show */
+	char **label_kv;        /* each label, "KEY=VALUE" (a value may hold
+				   spaces and '=') */
+	size_t n_labels;
 };
 
 /* Invocations, newest first. */

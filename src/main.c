@@ -955,10 +955,11 @@ static void learn_between(const struct config *cfg, const struct plan *plan,
 /* Record the invocation in the history, after its analysis: all of it in
  * one transaction, or (interrupted, or the store failing) nothing.
  * Returns 0, or -1 (message printed). */
-static int record_history(const struct config *cfg, struct history *h,
+static int record_history(const struct config *cfg, struct history **hp,
 			  const struct exports *ex, const struct bench_outcome *out,
 			  time_t started)
 {
+	struct history *h = *hp;
 	if (h == NULL)
 		return 0;
 	if (out->n == 0 || spawn_stop_signal()) {
@@ -978,9 +979,21 @@ static int record_history(const struct config *cfg, struct history *h,
 		.machine = &m, .labels = cfg->history_labels.v,
 		.n_labels = cfg->history_labels.n};
 	sysinfo_source_state(NULL, &c.source);
+	char err[DIAG_MSG_MAX];
+	if (history_replaced(h)) {   /* deleted while the runs went on */
+		diag_warning("the history %s was deleted or replaced during the "
+			     "run: recording into the file now at that path",
+			     cfg->history);
+		history_close(h);
+		*hp = NULL;
+		if (history_open(cfg->history, true, hp, err, sizeof err) != 0) {
+			diag_error("%s", err);
+			return -1;
+		}
+		h = *hp;
+	}
 	struct cmp_set *now = gate_from_results(out->results, out->n, "this run");
 	now->simulated = simcpu_mode(cfg->counters) != SIM_OFF;
-	char err[DIAG_MSG_MAX];
 	int64_t id;
 	int rc = history_record(h, &c, now, ex->an, &id, err, sizeof err);
 	gate_set_free(now);
@@ -1263,7 +1276,7 @@ static int run(int argc, char **argv)
 	write_exports(&ex, &out, true);
 	exit_code = gate_after_run(&cfg, baseline, &out, ex.an);
 	gate_set_free(baseline);
-	ex.failed |= record_history(&cfg, hist, &ex, &out, started) != 0;
+	ex.failed |= record_history(&cfg, &hist, &ex, &out, started) != 0;
 	history_close(hist);
 	if (ex.failed && (exit_code == CBENCH_EXIT_OK ||
 			  exit_code == CBENCH_EXIT_REGRESSION))

@@ -1252,6 +1252,7 @@ static int validate_history(struct config *cfg)
 	if (cfg->history == NULL) {
 		const char *env = getenv("CBENCH_HISTORY");
 		cfg->history = env && *env ? env : NULL;
+		cfg->history_from_env = cfg->history != NULL;
 	}
 	if (cfg->baseline_history && cfg->history == NULL)
 		USAGE("--baseline-history gates against a history: give --history "

@@ -7,6 +7,8 @@
 #include "cli_history.h"
 #include "changepoint.h"
 #include "cli.h"
+#include "fileid.h"
+#include "history.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -278,6 +280,19 @@ int cli_history_parse(int argc, char **argv, struct history_cmd *c, char *err,
 		FAIL("no history: give --history TARGET (a file such as "
 		     ".cbench/history.db, or a postgresql:// URL) or set "
 		     "CBENCH_HISTORY");
+	/* --output never replaces the history or the files SQLite keeps
+	 * beside it (`history export --output h.db` would empty it). */
+	static const char *const side[] = {"", "-wal", "-shm", "-journal"};
+	for (size_t i = 0; c->output && strcmp(c->output, "-") != 0 &&
+	     !history_is_url(c->target) && i < sizeof side / sizeof side[0]; i++) {
+		char *path = xasprintf("%s%s", c->target, side[i]);
+		bool same = fileid_same(path, c->output);
+		free(path);
+		if (same)
+			FAIL("--output '%s' is %s '%s': cbench would write over "
+			     "a file it reads", c->output, i ? "SQLite's journal "
+			     "of the history" : "the history", c->target);
+	}
 	/* The permutation test's p is at least 1 / (resamples + 1). */
 	if (c->permutation && cp_permutations_for(c->alpha) == 0)
 		FAIL("--alpha %g: below what the permutation test can reach "

@@ -5,6 +5,7 @@
  */
 #include "simcpu.h"
 #include "cli_layers.h"
+#include "history.h"
 
 #include <string.h>
 
@@ -119,6 +120,10 @@ struct export_files cli_export_files(const struct config *cfg)
 		.baseline = cfg->baseline,
 		.compare_base = cfg->compare_base,
 		.compare_new = cfg->compare_new,
+		.history = cfg->history && !history_is_url(cfg->history)
+			   ? cfg->history : NULL,
+		.history_option = cfg->history_from_env ? "CBENCH_HISTORY"
+							: "--history",
 		.plan = cli_plan_options(cfg),
 	};
 }

@@ -4,7 +4,7 @@
  * canonical place of a file not yet there), with every path it writes, so
  * that `cbench compare a.json b.json --export-markdown a.json` or
  * `--input data --export-json data` is an input error before anything runs
- * instead of a lost baseline.  Streams (stdout, devices, pipes) are never
+ * instead of a lost baseline; an SQLite history is such a path too.  Streams (stdout, devices, pipes) are never
  * replaced and are left out.
  */
 #include "export_inputs.h"
@@ -91,8 +91,30 @@ static int check_scripts(const struct export_files *xf, const struct strlist *l,
 	return 0;
 }
 
+/* An SQLite history and the files SQLite keeps beside it while it
+ * writes: none may be a destination (`--export-json h.db` would replace
+ * the database with JSON). */
+static int check_history(const struct export_files *xf, char *err, size_t errlen)
+{
+	static const char *const side[] = {"", "-wal", "-shm", "-journal"};
+	for (size_t i = 0; i < sizeof side / sizeof side[0]; i++) {
+		char *path = xasprintf("%s%s", xf->history, side[i]);
+		char *opt = i ? xasprintf("%s's %s file", xf->history_option, side[i])
+			      : xstrdup(xf->history_option);
+		struct input in = {opt, path};
+		int rc = check_one(xf, &in, err, errlen);
+		free(path);
+		free(opt);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int export_check_inputs(const struct export_files *xf, char *err, size_t errlen)
 {
+	if (xf->history && xf->history[0] && check_history(xf, err, errlen) != 0)
+		return -1;
 	const struct input files[] = {
 		{"--baseline", xf->baseline},
 		{"the baseline file (BASE)", xf->compare_base},

@@ -36,9 +36,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct history {
 	struct hist_store *st;
+	/* An SQLite file: its identity when opened (history_replaced). */
+	bool file;
+	dev_t dev;
+	ino_t ino;
+	char *path;
 };
 
 struct hist_store *history_store(struct history *h)
@@ -51,7 +57,7 @@ bool history_have_postgresql(void)
 	return hist_pg_available();
 }
 
-static bool history_is_url(const char *target)
+bool history_is_url(const char *target)
 {
 	return strncmp(target, "postgresql://", 13) == 0 ||
 	       strncmp(target, "postgres://", 11) == 0;
@@ -335,8 +341,22 @@ static int open_at(const char *target, bool create, int upto,
 	}
 	struct history *h = xcalloc(1, sizeof *h);
 	h->st = st;
+	struct stat sb;
+	if (!url && stat(target, &sb) == 0) {
+		h->file = true;
+		h->dev = sb.st_dev;
+		h->ino = sb.st_ino;
+		h->path = xstrdup(target);
+	}
 	*out = h;
 	return 0;
+}
+
+bool history_replaced(const struct history *h)
+{
+	struct stat sb;
+	return h->file && (stat(h->path, &sb) != 0 || sb.st_dev != h->dev ||
+			   sb.st_ino != h->ino);
 }
 
 int history_open(const char *target, bool write, struct history **out,
@@ -363,6 +383,7 @@ void history_close(struct history *h)
 	if (h == NULL)
 		return;
 	h->st->close(h->st);
+	free(h->path);
 	free(h);
 }
 

@@ -108,16 +108,15 @@ static cJSON *history_block(const struct history_inv *v)
 	cJSON *argv = v->argv ? cJSON_Parse(v->argv) : NULL;
 	cJSON_AddItemToObject(j, "argv", argv ? argv : cJSON_CreateArray());
 	cJSON *labels = cJSON_AddObjectToObject(j, "labels");
-	char *l = v->labels ? xstrdup(v->labels) : NULL;
-	for (char *save = NULL, *kv = l ? strtok_r(l, " ", &save) : NULL; kv;
-	     kv = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(kv, '=');
+	for (size_t k = 0; k < v->n_labels; k++) {
+		/* keys have no '=' (history_label_check); values may */
+		const char *kv = v->label_kv[k], *eq = strchr(kv, '=');
 		if (eq) {
-			*eq = '\0';
-			cJSON_AddStringToObject(labels, kv, eq + 1);
+			char *key = xasprintf("%.*s", (int)(eq - kv), kv);
+			cJSON_AddStringToObject(labels, key, eq + 1);
+			free(key);
 		}
 	}
-	free(l);
 	return j;
 }
 

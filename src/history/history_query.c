@@ -150,7 +150,8 @@ static int take_label(void *ctx, const struct hv *c, int n)
 		return 0;
 	char *kv = xasprintf("%s=%s", c[1].s, c[2].s);
 	append(&v->labels, " ", kv);
-	free(kv);
+	v->label_kv = xreallocarray(v->label_kv, v->n_labels + 1, sizeof *v->label_kv);
+	v->label_kv[v->n_labels++] = kv;
 	return 0;
 }
 
@@ -222,6 +223,9 @@ static void inv_clear(struct history_inv *v)
 	free(v->machine_json);
 	free(v->benches);
 	free(v->labels);
+	for (size_t k = 0; k < v->n_labels; k++)
+		free(v->label_kv[k]);
+	free(v->label_kv);
 }
 
 void history_invs_free(struct history_inv *v, size_t n)

@@ -298,6 +298,15 @@ static int load_series(struct history *h, const struct history_cmd *c,
 	return 0;
 }
 
+/* The one line for a benchmark the history has no point of. */
+static void no_series(const struct history_cmd *c, int metric)
+{
+	diag_error("no %s of '%s' in the history%s%s (see 'cbench history list')",
+		   metric_info((enum metric_id)metric)->key, c->filter.bench,
+		   c->filter.branch ? " on branch " : "",
+		   c->filter.branch ? c->filter.branch : "");
+}
+
 static int do_trend(struct history *h, const struct history_cmd *c)
 {
 	int metric = metric_lookup(c->metric ? c->metric : "wall_time");
@@ -310,9 +319,7 @@ static int do_trend(struct history *h, const struct history_cmd *c)
 		return rc;
 	const char *key = metric_info((enum metric_id)metric)->key;
 	if (n == 0) {
-		diag_error("no %s of '%s' in the history%s%s (see 'cbench history "
-			   "list')", key, c->filter.bench, c->filter.branch
-			   ? " on branch " : "", c->filter.branch ? c->filter.branch : "");
+		no_series(c, metric);
 		free(p);
 		return CBENCH_EXIT_USAGE;
 	}
@@ -481,10 +488,11 @@ static void detected_free(struct detected *d)
 }
 
 static int detect_one(struct history *h, const struct history_cmd *c,
-		      const char *bench, int metric, size_t *found)
+		      const char *bench, int metric, size_t *points)
 {
 	struct detected d;
 	int rc = detect_series(h, c, bench, metric, &d);
+	*points = rc == 0 ? d.n : 0;
 	if (rc == 0 && d.n > 0) {
 		size_t m = d.n;
 		printf("'%s' (%s, %s %s, %zu point%s, %s test at alpha %g): ", bench,
@@ -516,7 +524,6 @@ static int detect_one(struct history *h, const struct history_cmd *c,
 				printf("      %s\n", why[k]);
 		}
 		free(why);
-		*found += d.nch;
 	}
 	detected_free(&d);
 	return rc;
@@ -535,10 +542,7 @@ static int do_report(struct history *h, const struct history_cmd *c)
 	struct detected d;
 	int rc = detect_series(h, c, c->filter.bench, metric, &d);
 	if (rc == 0 && d.n == 0) {
-		diag_error("no %s of '%s' in the history%s%s (see 'cbench history "
-			   "list')", metric_info((enum metric_id)metric)->key,
-			   c->filter.bench, c->filter.branch ? " on branch " : "",
-			   c->filter.branch ? c->filter.branch : "");
+		no_series(c, metric);
 		rc = CBENCH_EXIT_USAGE;
 	}
 	if (rc == 0) {
@@ -560,18 +564,23 @@ static int do_detect(struct history *h, const struct history_cmd *c)
 {
 	int metric = metric_lookup(c->metric ? c->metric : "wall_time");
 	char **names = NULL;
-	size_t n = 0, found = 0;
+	size_t n = 0, points = 0;
 	char err[DIAG_MSG_MAX];
 	int rc = CBENCH_EXIT_OK;
 	if (c->filter.bench) {
-		rc = detect_one(h, c, c->filter.bench, metric, &found);
+		rc = detect_one(h, c, c->filter.bench, metric, &points);
+		/* a misspelt name in a scheduled job is not "no change" */
+		if (rc == CBENCH_EXIT_OK && points == 0) {
+			no_series(c, metric);
+			rc = CBENCH_EXIT_USAGE;
+		}
 	} else if (history_bench_names(h, &names, &n, err, sizeof err) != 0) {
 		diag_error("%s", err);
 		rc = CBENCH_EXIT_FAILURE;
 	}
 	for (size_t k = 0; k < n; k++) {
 		if (rc == CBENCH_EXIT_OK)
-			rc = detect_one(h, c, names[k], metric, &found);
+			rc = detect_one(h, c, names[k], metric, &points);
 		free(names[k]);
 	}
 	free(names);

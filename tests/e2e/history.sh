@@ -105,6 +105,12 @@ test_trend_shows_the_series_per_commit() {
 	expect_grep "range" "^  between #3 and #4: commit c3333 -> c4444" d
 	cbq history trend nosuch --history h.db >/dev/null 2>err
 	expect_eq "unknown benchmark" "$?" 2
+	# detect too: a misspelt name in a scheduled job is not "no change"
+	cbq history detect nosuch --history h.db >d2 2>err
+	expect_eq "detect, unknown benchmark: exit" "$?" 2
+	expect_eq "detect, unknown benchmark: message" "$(cat err)" \
+		"cbench: error: no wall_time of 'nosuch' in the history (see 'cbench history list')"
+	expect_eq "detect, unknown benchmark: nothing on stdout" "$(cat d2)" ""
 }
 
 # A synthetic series with a known step: twelve invocations imported from
@@ -518,4 +524,42 @@ test_postgresql_real_server() {
 	cbq history list --history "$PGURL" >/dev/null 2>err
 	expect_eq "server gone" "$?" 1
 	expect_grep "message" "^cbench: error: PostgreSQL history: " err
+}
+
+# Labels round-trip byte for byte through export and import: spaces, '='
+# and UTF-8 in a value (issue 46: `history export` cut a value at its
+# first space).
+test_labels_round_trip_through_export_and_import() {
+	cbq -r 2 -n a true --history h.db --history-label "note=hello big world" \
+		--history-label "eq=a=b  c" --history-label "u=größe ✓" >/dev/null 2>err ||
+		fail "record: $(cat err)"
+	cbq history export --history h.db --output e1.json 2>err || fail "export: $(cat err)"
+	jq -e '.invocations[0].history.labels == {"note": "hello big world", "eq": "a=b  c", "u": "größe ✓"}' \
+		e1.json >/dev/null || fail "exported: $(jq -c '.invocations[0].history.labels' e1.json)"
+	cbq history import --history h2.db e1.json >/dev/null 2>err || fail "import: $(cat err)"
+	cbq history export --history h2.db --output e2.json 2>err || fail "export again: $(cat err)"
+	expect_eq "the same labels after the round trip" \
+		"$(jq -c '.invocations[0].history.labels' e2.json)" \
+		"$(jq -c '.invocations[0].history.labels' e1.json)"
+	cbq history show 1 --history h2.db >s 2>err || fail "show: $(cat err)"
+	expect_grep "shown" "^  Labels: +eq=a=b  c note=hello big world u=größe ✓$" s
+}
+
+# A history deleted while the benchmarks run (here by the benchmark
+# itself, so no race): the invocation goes into a new file at that path,
+# with a warning, never "recorded" into a file that is gone (issue 46).
+test_history_deleted_during_the_run() {
+	cbq -r 1 -n first true --history h.db >/dev/null 2>err || fail "first: $(cat err)"
+	cbq -r 1 -n del "rm -f h.db h.db-wal h.db-shm h.db-journal" --history h.db >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "warned" "^cbench: warning: the history h.db was deleted or replaced during the run: recording into the file now at that path$" err
+	expect_grep "recorded" "^cbench: note: recorded in the history h.db as invocation 1$" err
+	[ -f h.db ] || fail "no h.db"
+	cbq history list --history h.db >l 2>err || fail "list: $(cat err)"
+	expect_grep "the new file holds it" "^ +1 .* del$" l
+	expect_no_grep "and only it" " first$" l
+	# Not deleted: no warning.
+	cbq -r 1 -n again true --history h.db >out 2>err || fail "again: $(cat err)"
+	expect_no_grep "no warning" "deleted or replaced" err
+	expect_grep "the second" "as invocation 2$" err
 }

@@ -93,3 +93,47 @@ test_hook_script_refused_as_export() {
 		fail "positive: exit $?: $(cat err)"
 	[ -s out.csv ] || fail "out.csv not written"
 }
+
+# The history is read and written, never a destination (issue 46): every
+# export, --save-baseline, --output, through another spelling or a link,
+# with --history or CBENCH_HISTORY, and the --output of `history export`
+# and `history report`, over the database or SQLite's files beside it, is
+# refused before anything runs, the database left byte for byte.
+test_history_is_never_a_destination() {
+	cb -r 2 -n a true --history h.db >/dev/null 2>err || fail "record: $(cat err)"
+	cp h.db h0.db
+	ln -s h.db link.db
+	local args
+	while IFS= read -r args; do
+		# shellcheck disable=SC2086
+		cb -r 2 -n a true --history h.db $args >out 2>err
+		expect_eq "$args: exit" "$?" 2
+		expect_grep "$args: the error" "^cbench: error: --history.* cbench would write over a file it reads$" err
+		cmp -s h.db h0.db || fail "$args: the history changed"
+	done <<'ARGS'
+--export-json h.db
+--export-csv ./h.db
+--export-html h.db
+--export-markdown link.db
+--export-bmf h.db
+--save-baseline h.db
+--output h.db
+--export-json h.db-wal
+ARGS
+	expect_grep "the journal named" "^cbench: error: --history's -wal file and --export-json both name 'h.db-wal'" err
+	CBENCH_HISTORY=h.db cb -r 2 -n a true --export-json ./h.db >out 2>err
+	expect_eq "from the environment: exit" "$?" 2
+	expect_grep "the variable named" "^cbench: error: CBENCH_HISTORY 'h.db' and --export-json './h.db' are the same file" err
+	cb history export --history h.db --output h.db >out 2>err
+	expect_eq "history export: exit" "$?" 2
+	expect_grep "history export: message" "^cbench: error: --output 'h.db' is the history 'h.db': cbench would write over a file it reads$" err
+	cb history report a --history h.db --output ./link.db >out 2>err
+	expect_eq "history report: exit" "$?" 2
+	cmp -s h.db h0.db || fail "a history subcommand changed the history"
+	# Beside the history, an export elsewhere is written, and recorded.
+	cb -r 2 -n a true --history h.db --export-json r.json >out 2>err ||
+		fail "a real export: exit $?: $(cat err)"
+	jq -e '.results[0].name == "a"' r.json >/dev/null || fail "r.json: $(head -c 200 r.json)"
+	cb history export --history h.db --output e.json >/dev/null 2>&1 || fail "history export elsewhere"
+	jq -e '.invocations | length == 2' e.json >/dev/null || fail "e.json: $(head -c 300 e.json)"
+}
