@@ -46,6 +46,11 @@ struct history;
 bool history_have_postgresql(void);
 /* Is target a PostgreSQL URL (postgresql:// or postgres://), not a file? */
 bool history_is_url(const char *target);
+/* s with any PostgreSQL password in it masked as "***": the one in a
+ * URL's user part (postgresql://user:SECRET@host) and the value of a
+ * password= parameter (in a URL's query or a key=value connection
+ * string); anything else unchanged.  A new string. */
+char *history_redact(const char *s);
 
 /*
  * Open TARGET, creating the SQLite file (and its directory) or the

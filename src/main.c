@@ -38,6 +38,9 @@
 #include <unistd.h>
 
 /* The exports of this invocation, rewritten by bench_run's callback. */
+/* argv with secrets masked (shown_argv), for the exports and the history. */
+static char **shown;
+
 struct exports {
 	const struct config *cfg;   /* the exports asked for */
 	struct export_context ctx;
@@ -983,7 +986,7 @@ static int record_history(const struct config *cfg, struct history **hp,
 	if (history_replaced(h)) {   /* deleted while the runs went on */
 		diag_warning("the history %s was deleted or replaced during the "
 			     "run: recording into the file now at that path",
-			     cfg->history);
+			     cfg->history);   /* a file: nothing to mask */
 		history_close(h);
 		*hp = NULL;
 		if (history_open(cfg->history, true, hp, err, sizeof err) != 0) {
@@ -1001,8 +1004,10 @@ static int record_history(const struct config *cfg, struct history **hp,
 		diag_error("%s", err);
 		return -1;
 	}
-	diag_note("recorded in the history %s as invocation %lld", cfg->history,
+	char *target = history_redact(cfg->history);
+	diag_note("recorded in the history %s as invocation %lld", target,
 		  (long long)id);
+	free(target);
 	return 0;
 }
 
@@ -1253,7 +1258,7 @@ static int run(int argc, char **argv)
 	struct analysis_options aopt = xo.analysis;
 	aopt.paired = plan.order != ORDER_SEQUENTIAL;
 	struct exports ex = {.cfg = &cfg, .an = analysis_new(&aopt),
-			     .ctx = {.opts = &xo, .argc = argc, .argv = argv,
+			     .ctx = {.opts = &xo, .argc = argc, .argv = shown,
 				     .plan = &plan}};
 	ex.ctx.machine = machine;
 	learn_between(&cfg, &plan, hist, &machine, &ex);
@@ -1293,8 +1298,24 @@ static int run(int argc, char **argv)
 	return exit_code;
 }
 
+/* cbench's command line as exports and the history keep it: a
+ * PostgreSQL password in a word masked (history_redact). */
+static char **shown_argv(int argc, char **argv)
+{
+	char **v = xcalloc((size_t)argc + 1, sizeof *v);
+	for (int i = 0; i < argc; i++)
+		v[i] = strstr(argv[i], "postgres") ? history_redact(argv[i])
+						   : xstrdup(argv[i]);
+	return v;
+}
+
 int main(int argc, char **argv)
 {
 	ensure_std_fds();
-	return finish_stdout(run(argc, argv));
+	shown = shown_argv(argc, argv);
+	int rc = finish_stdout(run(argc, argv));
+	for (int i = 0; i < argc; i++)
+		free(shown[i]);
+	free(shown);
+	return rc;
 }

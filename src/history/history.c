@@ -352,6 +352,46 @@ static int open_at(const char *target, bool create, int upto,
 	return 0;
 }
 
+char *history_redact(const char *s)
+{
+	size_t n = strlen(s);
+	char *out = xmalloc(n + 4 * (n / 9 + 2) + 1);   /* each secret, "***" */
+	size_t o = 0;
+	const char *p = s;
+	const char *scheme = strstr(s, "://");
+	if (scheme && (strncmp(s, "postgres", 8) == 0 || strstr(s, "=postgres"))) {
+		/* the user part: after "://", before the first '@' that comes
+		 * before any '/', '?' or '#' */
+		const char *a = scheme + 3, *end = a + strcspn(a, "/?#");
+		const char *at = memchr(a, '@', (size_t)(end - a));
+		const char *colon = at ? memchr(a, ':', (size_t)(at - a)) : NULL;
+		if (colon) {
+			memcpy(out, s, (size_t)(colon + 1 - s));
+			o = (size_t)(colon + 1 - s);
+			memcpy(out + o, "***", 3);
+			o += 3;
+			p = at;
+		}
+	}
+	while (*p) {
+		/* password= at the start, or after '?', '&', ' ' or '=' (a
+		 * --history=... word) */
+		bool start = p == s || strchr("?& =", p[-1]) != NULL;
+		if (start && strncmp(p, "password=", 9) == 0) {
+			memcpy(out + o, p, 9);
+			o += 9;
+			p += 9;
+			memcpy(out + o, "***", 3);
+			o += 3;
+			p += strcspn(p, "& ");
+			continue;
+		}
+		out[o++] = *p++;
+	}
+	out[o] = '\0';
+	return out;
+}
+
 bool history_replaced(const struct history *h)
 {
 	struct stat sb;

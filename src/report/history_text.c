@@ -705,16 +705,19 @@ int history_text_main(int argc, char **argv)
 		cli_history_free(&c);
 		return CBENCH_EXIT_USAGE;
 	}
+	/* as shown: a PostgreSQL password masked */
+	char *target = history_redact(c.target);
 	switch (c.sub) {
-	case HSUB_LIST: rc = do_list(h, &c, c.target); break;
+	case HSUB_LIST: rc = do_list(h, &c, target); break;
 	case HSUB_SHOW: rc = do_show(h, &c); break;
 	case HSUB_TREND: rc = do_trend(h, &c); break;
 	case HSUB_DETECT: rc = do_detect(h, &c); break;
 	case HSUB_EXPORT: rc = do_export(h, &c); break;
-	case HSUB_IMPORT: rc = do_import(h, &c, c.target); break;
+	case HSUB_IMPORT: rc = do_import(h, &c, target); break;
 	case HSUB_REPORT: rc = do_report(h, &c); break;
 	default: rc = do_prune(h, &c); break;
 	}
+	free(target);
 	history_close(h);
 	cli_history_free(&c);
 	return rc;

@@ -526,6 +526,36 @@ test_postgresql_real_server() {
 	expect_grep "message" "^cbench: error: PostgreSQL history: " err
 }
 
+# A PostgreSQL password (in the URL's user part, or a password=
+# parameter, given as --history or CBENCH_HISTORY) is never printed or
+# stored: the notes, the JSON and HTML exports, the history's argv, its
+# export and list (issue 46).  The server trusts the socket, so the
+# passwords are not needed to connect, only carried.
+test_postgresql_password_never_shown() {
+	find_pg || skip "PostgreSQL server binaries (initdb, pg_ctl) not installed"
+	"$CBENCH" history list --history "postgresql:///x?host=/nonexistent" >/dev/null 2>err
+	grep -q "without PostgreSQL support" err && skip "this cbench was built without libpq"
+	pg_start
+	trap pg_stop EXIT
+	local url1="postgresql://cbench:Pw1sEcReT@/postgres?host=$T/sock"
+	local url2="postgresql:///postgres?host=$T/sock&user=cbench&password=Pw2sEcReT"
+	cb -r 2 -n a true --history "$url1" --export-json a.json --export-html a.html \
+		>o1 2>e1 || fail "url1: $(cat e1)"
+	CBENCH_HISTORY=$url2 cb -r 2 -n a true --export-json b.json >o2 2>e2 ||
+		fail "url2: $(cat e2)"
+	expect_grep "recorded, masked" "^cbench: note: recorded in the history postgresql://cbench:\*\*\*@/postgres\?host=.* as invocation 1$" e1
+	cbq history list --history "$url1" >l 2>&1 || fail "list: $(cat l)"
+	cbq history export --history "$url2" --output ex.json 2>&1 || fail "export"
+	expect_grep "the argv kept, masked" '"--history", "postgresql://cbench:\*\*\*@/postgres' ex.json
+	expect_grep "the list names it, masked" "in postgresql://cbench:\*\*\*@" l
+	local f
+	for f in o1 e1 o2 e2 a.json a.html b.json l ex.json; do
+		expect_no_grep "$f: no password" "sEcReT" "$f"
+	done
+	pg_stop
+	trap - EXIT
+}
+
 # Labels round-trip byte for byte through export and import: spaces, '='
 # and UTF-8 in a value (issue 46: `history export` cut a value at its
 # first space).

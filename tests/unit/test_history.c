@@ -416,6 +416,35 @@ static void cleanup(void)
 		printf("# could not clean %s\n", dir);
 }
 
+/* Passwords masked, everything else as it was. */
+static void test_redact(void)
+{
+	static const char *const cases[][2] = {
+		{"postgresql://ci:s3cr%40t@db.example:5432/bench?sslmode=require",
+		 "postgresql://ci:***@db.example:5432/bench?sslmode=require"},
+		{"postgres://ci@db/bench?password=hunter2&sslmode=disable",
+		 "postgres://ci@db/bench?password=***&sslmode=disable"},
+		{"--history=postgresql://u:p@h/d", "--history=postgresql://u:***@h/d"},
+		{"host=db user=ci password=x dbname=bench",
+		 "host=db user=ci password=*** dbname=bench"},
+		{"postgresql://ci@db/bench", "postgresql://ci@db/bench"},
+		{"postgresql:///postgres?host=/tmp/sock&user=cbench",
+		 "postgresql:///postgres?host=/tmp/sock&user=cbench"},
+		{"h.db", "h.db"},
+		{"./mypassword=1.db", "./mypassword=1.db"},
+		{"http://u:p@web/x", "http://u:p@web/x"},
+		{"", ""},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *got = history_redact(cases[i][0]);
+		bool ok = strcmp(got, cases[i][1]) == 0;
+		if (!ok)
+			printf("  redact(%s) = %s\n", cases[i][0], got);
+		free(got);
+		CHECK(ok);
+	}
+}
+
 int main(void)
 {
 	stats_init();
@@ -435,6 +464,7 @@ int main(void)
 	RUN(test_labels_and_fingerprint);
 	RUN(test_gate_between_invocations);
 	RUN(test_base_set_from_history);
+	RUN(test_redact);
 	rmdir(dir);
 	return unit_failures ? 1 : 0;
 }
