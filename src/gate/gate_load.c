@@ -15,6 +15,7 @@
  * a file would be worse than none.
  */
 #include "gate.h"
+#include "readfile.h"
 #include "planner.h"
 #include "xalloc.h"
 
@@ -523,78 +524,13 @@ out:
 	return rc;
 }
 
-/* The most a results file may hold (a million runs of every metric is
- * about 200 MiB). */
-#define GATE_MAX_BYTES ((size_t)1 << 30)
-
 int gate_load(const char *path, struct cmp_set **out, char *err, size_t errlen)
 {
 	*out = NULL;
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (f == NULL) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+	size_t len;
+	char *buf = readfile_all(path, "results", &len, err, errlen);
+	if (buf == NULL)
 		return -1;
-	}
-	/* fopen() opens a directory for reading; only read() fails, with
-	 * EISDIR.  Say what the user did. */
-	struct stat sb;
-	memset(&sb, 0, sizeof sb);
-	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		snprintf(err, errlen, "cannot read '%s': it is a directory, not a "
-			 "results file", path);
-		if (f != stdin)
-			fclose(f);
-		return -1;
-	}
-	/* A device (/dev/zero, /dev/urandom: a typo, a symbolic link) never
-	 * ends: refused.  A pipe or FIFO is read up to GATE_MAX_BYTES. */
-	if (sb.st_mode && (S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ||
-			   S_ISSOCK(sb.st_mode))) {
-		snprintf(err, errlen, "cannot read '%s': it is a %s, not a regular "
-			 "file of results", path, S_ISSOCK(sb.st_mode) ? "socket"
-			 : S_ISCHR(sb.st_mode) ? "character device" : "block device");
-		if (f != stdin)
-			fclose(f);
-		return -1;
-	}
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	const char *why = buf ? NULL : "out of memory";
-	errno = 0;
-	while (why == NULL) {
-		if (len == cap) {
-			if (cap >= GATE_MAX_BYTES) {
-				why = "larger than 1 GiB, too large for a results file";
-				break;
-			}
-			char *bigger = realloc(buf, cap * 2);
-			if (bigger == NULL) {
-				why = "out of memory";
-				break;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	int rd_err = ferror(f) ? (errno ? errno : EIO) : 0;
-	if (f != stdin)
-		fclose(f);
-	if (why && strcmp(why, "out of memory") == 0) {
-		snprintf(err, errlen, "cannot read '%s': out of memory after %zu "
-			 "MiB of it", path, len >> 20);
-		free(buf);
-		return -1;
-	}
-	if (why || rd_err) {
-		snprintf(err, errlen, "cannot read '%s': %s", path,
-			 why ? why : strerror(rd_err));
-		free(buf);
-		return -1;
-	}
 	int rc = gate_parse(buf, len, path, out, err, errlen);
 	free(buf);
 	return rc;

@@ -20,6 +20,7 @@
 #include "export.h"
 #include "history.h"
 #include "history_int.h"
+#include "readfile.h"
 #include "xalloc.h"
 
 #include <cJSON.h>
@@ -252,33 +253,6 @@ int history_export(struct history *h, const struct history_filter *f, bool csv,
 
 /* ---- import ---- */
 
-static char *read_all(const char *path, size_t *len, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	if (f == NULL) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	size_t cap = 1 << 16, n = 0;
-	char *buf = xmalloc(cap);
-	size_t got;
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (cap - n < 2)
-			buf = xreallocarray(buf, cap *= 2, 1);
-	}
-	bool bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		snprintf(err, errlen, "cannot read '%s': read error", path);
-		return NULL;
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 static time_t parse_time(const char *s, time_t fallback)
 {
 	struct tm tm;
@@ -390,7 +364,7 @@ int history_import(struct history *h, const char *path,
 	*ids = NULL;
 	*n = 0;
 	size_t len;
-	char *text = read_all(path, &len, err, errlen);
+	char *text = readfile_all(path, "results", &len, err, errlen);
 	if (text == NULL)
 		return HISTORY_EINPUT;
 	struct stat sb;

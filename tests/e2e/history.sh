@@ -593,3 +593,20 @@ test_history_deleted_during_the_run() {
 	expect_no_grep "no warning" "deleted or replaced" err
 	expect_grep "the second" "as invocation 2$" err
 }
+
+# `history import` reads as --baseline does: a device that never ends is
+# refused at once, not read forever (issue 46, item 13); a real file
+# beside it is imported.
+test_import_refuses_devices() {
+	cbq history import --history h.db /dev/urandom >out 2>err
+	expect_eq "exit" "$?" 2
+	expect_eq "message" "$(cat err)" "cbench: error: cannot read '/dev/urandom': it is a character device, not a regular file of results"
+	[ ! -s out ] || fail "stdout: $(cat out)"
+	mkdir adir
+	cbq history import --history h.db adir >out 2>err
+	expect_eq "directory: exit" "$?" 2
+	expect_grep "directory" "it is a directory, not a results file$" err
+	printf '{"results": [{"command": "x", "mean": 1, "times": [1.0, 1.0]}]}\n' >ok.json
+	cbq history import --history h.db ok.json >out 2>err || fail "a real file: $(cat err)"
+	expect_grep "imported" "recorded as invocation 1" out
+}
