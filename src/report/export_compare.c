@@ -237,7 +237,7 @@ static void header_lines(FILE *f, const struct cmp_report *rep, bool md)
 	}
 	if (rep->by_reference) {
 		fprintf(f, "%sBase: %s, measured interleaved with the others in "
-			"this run%s.\n", md ? "\n" : "", rep->base->origin,
+			"this run%s.\n", md ? "\n" : "", text_shown(rep->base->origin),
 			rep->paired ? " (compared by rounds)" : "");
 		return;
 	}
@@ -247,7 +247,7 @@ static void header_lines(FILE *f, const struct cmp_report *rep, bool md)
 		if (s->format == CMP_FMT_RUN)
 			fprintf(f, "this run");
 		else
-			fprintf(f, "%s%s%s (%s)", code, s->origin, code,
+			fprintf(f, "%s%s%s (%s)", code, text_shown(s->origin), code,
 				gate_format_name(s->format));
 		fputs(side ? "" : ", new: ", f);
 	}
@@ -268,7 +268,7 @@ static void header_lines(FILE *f, const struct cmp_report *rep, bool md)
 				fprintf(f, "%sNot compared (%s %s): ", md ? "\n" : "",
 					lacks->format == CMP_FMT_HYPERFINE
 					? "per-run wall time only in"
-					: "not recorded in", lacks->origin);
+					: "not recorded in", text_shown(lacks->origin));
 			fprintf(f, "%s%s", first ? "" : ", ", gate_metric_key(m));
 			first = false;
 		}
@@ -330,8 +330,8 @@ void export_compare_text(const struct text_style *st, const struct cmp_report *r
 				width[c] = w;
 		}
 
-	printf("%sComparison%s of %s with %s\n", bold, reset, rep->new->origin,
-	       rep->base->origin);
+	printf("%sComparison%s of %s with %s\n", bold, reset,
+	       text_shown(rep->new->origin), text_shown(rep->base->origin));
 	header_lines(stdout, rep, false);
 	putchar('\n');
 	for (size_t i = 0; i < n; i++) {
@@ -447,7 +447,8 @@ static void export_compare_markdown(FILE *f, const struct cmp_report *rep,
 	header_lines(f, rep, true);
 }
 
-/* Workflow-command escaping: data escapes %, CR, LF; properties also : and ,. */
+/* Workflow-command escaping: data escapes %, CR, LF; properties also : and ,;
+ * other control characters (an escape sequence, DEL) are shown as \xNN. */
 static void gh_data(FILE *f, const char *s, bool property)
 {
 	for (; *s; s++) {
@@ -467,8 +468,11 @@ static void gh_data(FILE *f, const char *s, bool property)
 		case ',':
 			fputs(property ? "%2C" : ",", f);
 			break;
-		default:
-			fputc(*s, f);
+		default:   /* other control characters as everywhere else */
+			if ((unsigned char)*s < 0x20 || *s == 0x7f)
+				fprintf(f, "\\x%02x", (unsigned char)*s);
+			else
+				fputc(*s, f);
 		}
 	}
 }

@@ -108,6 +108,14 @@ static void value_text(int metric, double v, enum time_unit unit, char *buf,
 
 /* ---- list, show ---- */
 
+/* Text from the history (or the user) as printed: control characters
+ * escaped (text_shown), none for NULL.  A stored name must not print a
+ * terminal escape or start a "::error" workflow line. */
+static const char *sh(const char *s, const char *none)
+{
+	return s ? text_shown(s) : none;
+}
+
 static int do_list(struct history *h, const struct history_cmd *c,
 		   const char *target)
 {
@@ -120,7 +128,7 @@ static int do_list(struct history *h, const struct history_cmd *c,
 		return exit_of(rc);
 	}
 	if (n == 0) {
-		printf("No invocation in the history %s%s.\n", target,
+		printf("No invocation in the history %s%s.\n", sh(target, ""),
 		       c->filter.bench || c->filter.branch || c->filter.machine ||
 		       c->filter.commit ? " matches" : "");
 	} else {
@@ -132,12 +140,12 @@ static int do_list(struct history *h, const struct history_cmd *c,
 		when_text(v[k].recorded_at, when, sizeof when);
 		short_commit(v[k].commit, v[k].dirty, commit, sizeof commit);
 		printf("%6lld  %-19s  %-11s  %-14s  %-16s  %s\n", (long long)v[k].id,
-		       when, commit, v[k].branch ? v[k].branch : "-", v[k].machine,
-		       v[k].benches ? v[k].benches : "");
+		       when, sh(commit, ""), sh(v[k].branch, "-"), sh(v[k].machine, ""),
+		       sh(v[k].benches, ""));
 	}
 	if (n)
 		printf("%zu invocation%s, newest first, in %s (%s)\n", n,
-		       n == 1 ? "" : "s", target, history_backend(h));
+		       n == 1 ? "" : "s", sh(target, ""), history_backend(h));
 	history_invs_free(v, n);
 	return CBENCH_EXIT_OK;
 }
@@ -147,20 +155,19 @@ static void show_context(const struct history_inv *v)
 	char when[32];
 	when_text(v->recorded_at, when, sizeof when);
 	printf("Invocation %lld, recorded %s UTC by cbench %s (%s)\n",
-	       (long long)v->id, when, v->version ? v->version : "?",
-	       v->origin ? v->origin : "?");
-	printf("  Command line: %s\n", v->argv ? v->argv : "[]");
+	       (long long)v->id, when, sh(v->version, "?"), sh(v->origin, "?"));
+	printf("  Command line: %s\n", sh(v->argv, "[]"));
 	printf("  Source:       commit %s, branch %s, %s%s%s%s\n",
-	       v->commit ? v->commit : "unknown", v->branch ? v->branch : "unknown",
+	       sh(v->commit, "unknown"), sh(v->branch, "unknown"),
 	       v->dirty == 1 ? "uncommitted changes" : v->dirty == 0 ? "clean"
 	       : "state unknown", v->source_from ? " (from " : "",
-	       v->source_from ? v->source_from : "", v->source_from ? ")" : "");
-	printf("  Machine:      %s%s%s\n", v->machine, v->hostname ? " on " : "",
-	       v->hostname ? v->hostname : "");
+	       sh(v->source_from, ""), v->source_from ? ")" : "");
+	printf("  Machine:      %s%s%s\n", sh(v->machine, ""),
+	       v->hostname ? " on " : "", sh(v->hostname, ""));
 	if (v->machine_json)
-		printf("                %s\n", v->machine_json);
+		printf("                %s\n", sh(v->machine_json, ""));
 	if (v->labels)
-		printf("  Labels:       %s\n", v->labels);
+		printf("  Labels:       %s\n", sh(v->labels, ""));
 }
 
 static int do_show(struct history *h, const struct history_cmd *c)
@@ -175,12 +182,12 @@ static int do_show(struct history *h, const struct history_cmd *c)
 	show_context(&d->inv);
 	for (size_t k = 0; k < d->n_bench; k++) {
 		const struct history_bench *b = &d->bench[k];
-		printf("\nBenchmark %zu: %s (%zu run%s%s%s)\n", k + 1, b->name,
+		printf("\nBenchmark %zu: %s (%zu run%s%s%s)\n", k + 1, sh(b->name, ""),
 		       b->n_runs, b->n_runs == 1 ? "" : "s",
 		       b->failed_runs ? ", some failed" : "",
 		       b->interrupted ? ", interrupted" : "");
 		if (strcmp(b->command, b->name) != 0)
-			printf("  Command: %s\n", b->command);
+			printf("  Command: %s\n", sh(b->command, ""));
 		for (size_t s = 0; s < b->n_sum; s++) {
 			const struct history_summary *m = &b->sum[s];
 			enum time_unit u = text_pick_unit(m->mean);
@@ -190,7 +197,7 @@ static int do_show(struct history *h, const struct history_cmd *c)
 			value_text(m->metric, m->ci_hi, u, ci1, sizeof ci1);
 			value_text(m->metric, m->median, u, med, sizeof med);
 			printf("  %-28s mean %-11s [%s, %s]  median %s  (n %zu)\n",
-			       metric_info((enum metric_id)m->metric)->key, mean, ci0,
+			       sh(metric_info((enum metric_id)m->metric)->key, ""), mean, ci0,
 			       ci1, med, m->n);
 		}
 	}
@@ -324,8 +331,8 @@ static int do_trend(struct history *h, const struct history_cmd *c)
 		return CBENCH_EXIT_USAGE;
 	}
 	printf("Trend of '%s' (%s), %s %s, %zu invocation%s, oldest first:\n",
-	       c->filter.bench, key, machine ? "machine" : "machines",
-	       machine ? machine : "all", n, n == 1 ? "" : "s");
+	       sh(c->filter.bench, ""), sh(key, ""), machine ? "machine" : "machines",
+	       machine ? sh(machine, "") : "all", n, n == 1 ? "" : "s");
 	double lo, hi;
 	sparkline(p, n, &lo, &hi);
 	enum time_unit u = text_pick_unit(lo);
@@ -344,8 +351,8 @@ static int do_trend(struct history *h, const struct history_cmd *c)
 		value_text(metric, p[k].ci_hi, u, r, sizeof r);
 		snprintf(ci, sizeof ci, "[%s, %s]", l, r);
 		printf("%6lld  %-19s  %-11s  %-14s  %12s  %-27s  %zu\n",
-		       (long long)p[k].inv, when, commit,
-		       p[k].branch[0] ? p[k].branch : "-", m, ci, p[k].n);
+		       (long long)p[k].inv, when, sh(commit, ""),
+		       p[k].branch[0] ? sh(p[k].branch, "") : "-", m, ci, p[k].n);
 	}
 	free(p);
 	return CBENCH_EXIT_OK;
@@ -427,7 +434,7 @@ static void print_change(const struct cp_change *ch, const struct history_point 
 	value_text(metric, ch->mean_before, u, ma, sizeof ma);
 	value_text(metric, ch->mean_after, u, mb, sizeof mb);
 	printf("  between #%lld and #%lld: commit %s -> %s (%s -> %s)\n",
-	       (long long)a->inv, (long long)b->inv, ca, cb, wa, wb);
+	       (long long)a->inv, (long long)b->inv, sh(ca, ""), sh(cb, ""), wa, wb);
 	printf("      %s -> %s   %+.1f %% [%+.1f %%, %+.1f %%]   p = %.2g\n", ma, mb,
 	       (ch->ratio - 1) * 100, (ch->ratio_lo - 1) * 100,
 	       (ch->ratio_hi - 1) * 100, ch->p_value);
@@ -495,9 +502,10 @@ static int detect_one(struct history *h, const struct history_cmd *c,
 	*points = rc == 0 ? d.n : 0;
 	if (rc == 0 && d.n > 0) {
 		size_t m = d.n;
-		printf("'%s' (%s, %s %s, %zu point%s, %s test at alpha %g): ", bench,
-		       metric_info((enum metric_id)metric)->key,
-		       d.machine ? "machine" : "machines", d.machine ? d.machine : "all",
+		printf("'%s' (%s, %s %s, %zu point%s, %s test at alpha %g): ",
+		       sh(bench, ""), sh(metric_info((enum metric_id)metric)->key, ""),
+		       d.machine ? "machine" : "machines",
+		       d.machine ? sh(d.machine, "") : "all",
 		       m, m == 1 ? "" : "s", c->permutation ? "permutation" : "t",
 		       c->alpha);
 		char (*why)[256] = calloc(d.nch + 1, sizeof *why);
@@ -521,7 +529,7 @@ static int detect_one(struct history *h, const struct history_cmd *c,
 		for (size_t k = 0; k < d.nch; k++) {
 			print_change(&d.ch[k], d.p, metric, u);
 			if (why && why[k][0])
-				printf("      %s\n", why[k]);
+				printf("      %s\n", sh(why[k], ""));
 		}
 		free(why);
 	}
@@ -626,12 +634,12 @@ static int do_import(struct history *h, const struct history_cmd *c,
 		char err[DIAG_MSG_MAX];
 		int rc = history_import(h, c->words[k], &base, &ids, &n, err, sizeof err);
 		if (n == 1)
-			printf("%s: recorded as invocation %lld in %s\n", c->words[k],
-			       (long long)ids[0], target);
+			printf("%s: recorded as invocation %lld in %s\n",
+			       sh(c->words[k], ""), (long long)ids[0], sh(target, ""));
 		else if (n > 1)
 			printf("%s: recorded as invocations %lld to %lld in %s\n",
-			       c->words[k], (long long)ids[0], (long long)ids[n - 1],
-			       target);
+			       sh(c->words[k], ""), (long long)ids[0],
+			       (long long)ids[n - 1], sh(target, ""));
 		free(ids);
 		if (rc != 0) {
 			diag_error("%s", err);

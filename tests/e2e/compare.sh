@@ -230,6 +230,19 @@ test_github_annotations() {
 	expect_grep "warning for missing" "^::warning title=cbench::'./tool old' is in the baseline compare-base.json but was not benchmarked$" out
 	cb compare compare-base.json compare-new.json >out 2>err
 	expect_no_grep "only on GitHub" '^::' out
+	# A file name with a newline and a workflow command, names with an
+	# escape sequence and DEL: shown escaped, never a line of their own
+	# (issue 46, item 7).
+	local f=$'a\n::error::x.json'
+	sed 's#"./tool old"#"./tool\\u0001\\u001b[2J\\u007fold"#' compare-base.json >"$f"
+	GITHUB_ACTIONS=true cb compare "$f" compare-new.json >out 2>err
+	expect_eq "escaped: exit" "$?" 3
+	expect_no_grep "no forged workflow command" '^::error::x' out
+	expect_grep "the file named, escaped" 'a\\n::error::x\.json' out
+	expect_grep "the name in the annotation, escaped" '^::warning title=cbench::.\./tool\\x01\\x1b\[2J\\x7fold. is in the baseline a%0A::error::x\.json but' out
+	if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' out; then
+		fail "a raw control character: $(od -c out | head -5)"
+	fi
 }
 
 test_compare_usage() {

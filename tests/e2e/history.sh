@@ -610,3 +610,34 @@ test_import_refuses_devices() {
 	cbq history import --history h.db ok.json >out 2>err || fail "a real file: $(cat err)"
 	expect_grep "imported" "recorded as invocation 1" out
 }
+
+# Text from the history is printed escaped, as everything cbench prints
+# that came from a user or a file: a name with a newline and a workflow
+# command, a label with a terminal escape, never reach the terminal raw
+# (issue 46, item 7).
+test_history_views_escape_stored_text() {
+	local name=$'n1\n::error title=x::pwned' label=$'note=br\e]0;TITLE\a' k
+	# a name cbench itself refuses (-n) comes in through an import
+	for k in 1 2; do
+		printf '{"results": [{"command": "n1\\n::error title=x::pwned", "mean": 1, "times": [1.0, 1.%d]}]}\n' \
+			"$k" >"i$k.json"
+		cbq history import --history h.db --history-label "$label" "i$k.json" \
+			>/dev/null 2>err || fail "import $k: $(cat err)"
+	done
+	local view
+	for view in "list" "show 1" "trend" "detect"; do
+		case $view in
+		trend) cbq history trend "$name" --history h.db --all-machines >v 2>&1 ;;
+		detect) cbq history detect --history h.db --all-machines >v 2>&1 ;;
+		*) cbq history $view --history h.db >v 2>&1 ;;
+		esac
+		expect_eq "$view: exit" "$?" 0
+		expect_no_grep "$view: no workflow command" '^::' v
+		if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' v; then
+			fail "$view: a raw control character: $(od -c v | head -5)"
+		fi
+	done
+	cbq history show 1 --history h.db >v 2>&1
+	expect_grep "the name, escaped" 'n1\\n::error title=x::pwned' v
+	expect_grep "the label, escaped" 'note=br\\x1b\]0;TITLE\\x07' v
+}
