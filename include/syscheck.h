@@ -43,6 +43,7 @@ struct proc_entry {
 	pid_t pid;
 	char comm[32];
 	uint64_t ticks;
+	pid_t ppid;
 };
 
 /* A look at every process. */
@@ -62,6 +63,11 @@ struct check_readings {
 	size_t n_busy;
 	bool procs_known;
 	double busy_interval_s;
+	/* The CPUs' worth of time every process but cbench's own used over
+	 * the interval (from ROOT/proc/stat), NAN when not measured that
+	 * way; then busy[] names the busiest now, over a short look. */
+	double others_cpu;
+	bool watched;          /* a watch's readings: others_cpu is the measure */
 	int64_t perf_max_sample_rate;   /* proc/sys/kernel/..., -1 unknown */
 };
 
@@ -87,8 +93,9 @@ struct syscheck {
 void proc_snapshot_take(const char *root, struct proc_snapshot *s);
 void proc_snapshot_free(struct proc_snapshot *s);
 
-/* The busiest processes between a and b (b later), self excluded, into
- * r->busy; sets n_busy, procs_known and busy_interval_s. */
+/* The busiest processes between a and b (b later), into r->busy; self,
+ * its children and theirs (the launcher, the measured commands) excluded;
+ * sets n_busy, procs_known and busy_interval_s. */
 void syscheck_busiest(const struct proc_snapshot *a, const struct proc_snapshot *b,
 		      pid_t self, struct check_readings *r);
 
@@ -118,17 +125,42 @@ const char *syscheck_verdict_name(enum check_verdict v);
 bool syscheck_likely_cause(const struct syscheck *c, char *buf, size_t len);
 
 /*
+ * The CPU time the whole machine and cbench's own process tree have used
+ * so far: ROOT/proc/stat's first line, cbench's and its reaped children's
+ * rusage, and each live child's /proc/PID/stat (the launcher).  A few
+ * files whatever the number of processes.
+ */
+struct cpu_account {
+	double busy_s;         /* every CPU's user, nice, system, irq, softirq */
+	double own_s;          /* cbench and its descendants */
+	double at_s;           /* CLOCK_MONOTONIC */
+	bool known;
+};
+
+void cpu_account_read(const char *root, struct cpu_account *a);
+
+/* The other processes' CPUs' worth of use between a and b (b later), or
+ * NAN when either is unknown or no time passed.  Pure. */
+double cpu_account_others(const struct cpu_account *a, const struct cpu_account *b);
+
+/*
  * The check around a benchmark: readings taken before the first run (the
- * load then is other work's, not the benchmark's) and a look at the
- * processes; each later syscheck_watch_check judges them with the other
- * processes' CPU use since then.  Freed by syscheck_watch_free.
+ * load then is other work's, not the benchmark's; m, already collected by
+ * the caller, or NULL to collect it) and the machine's CPU account; each
+ * later syscheck_watch_check judges them with the other processes' CPU use
+ * since then.  Only when that use is a risk are the processes listed, to
+ * name the busiest (two looks 0.1 s apart, at most one every 5 s), so
+ * the cost does not grow with the number of processes on the machine.
+ * Freed by syscheck_watch_free.
  */
 struct syscheck_watch {
 	struct check_readings r;
-	struct proc_snapshot start;
+	struct cpu_account start;
+	double named_at_s;     /* when busy[] was last filled, 0 never */
 };
 
-void syscheck_watch_start(struct syscheck_watch *w, const char *root);
+void syscheck_watch_start(struct syscheck_watch *w, const char *root,
+			  const struct machine_info *m);
 void syscheck_watch_check(struct syscheck_watch *w, const char *root,
 			  struct syscheck *out);
 void syscheck_watch_free(struct syscheck_watch *w);

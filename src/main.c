@@ -1267,7 +1267,7 @@ static int run(int argc, char **argv)
 		sysinfo_source_state(NULL, &ex.ctx.source);
 	else
 		ex.ctx.source.dirty = -1;
-	syscheck_watch_start(&ex.watch, "/");
+	syscheck_watch_start(&ex.watch, "/", &machine);
 
 	install_signals();
 	struct bench_outcome out;

@@ -54,6 +54,24 @@ test_export_json_embeds_the_check() {
 		"randomize_va_space $(cat /proc/sys/kernel/randomize_va_space) ($([ "$(cat /proc/sys/kernel/randomize_va_space)" = 0 ] && echo off || echo on))"
 }
 
+# Around a run, the other processes' use comes from the machine's CPU
+# account, cbench's own excluded; a loop the test starts is busy enough
+# (at least 10 % of a CPU even at a load of 15 on 2 cores) to be a risk
+# and is named among the busiest.
+test_export_json_others_around_the_run() {
+	sh -c 'while :; do :; done' &
+	local loop=$!
+	cb -r 20 'sleep 0.05' --export-json j.json >out 2>err
+	local rc=$?
+	kill "$loop"
+	[ "$rc" = 0 ] || fail "exit $rc: $(cat err)"
+	local item='[i for i in d["context"]["system_check"]["items"] if i["key"] == "processes"][0]'
+	expect_eq "a risk" "$(json j.json "$item[\"verdict\"]")" risk
+	json j.json "$item[\"reading\"]" >reading
+	expect_grep "the share over the run" '^[0-9]+ % of a CPU used by others over [0-9.]+ s; now ' reading
+	expect_grep "the loop named" "sh \(pid $loop\) [0-9]+ %" reading
+}
+
 test_tune_and_reset_on_a_fixture_copy() {
 	cp -a "$FIX/laptop" root
 	local g=root/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor

@@ -14,6 +14,7 @@
 #include "systune.h"
 #include "unit.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -169,12 +170,12 @@ static void test_busiest_processes(void)
 {
 	long hz = sysconf(_SC_CLK_TCK);
 	struct proc_entry av[] = {
-		{1, "init", 10}, {50, "quiet", 100}, {60, "busy", 1000},
-		{70, "self", 0}, {80, "gone", 5},
+		{1, "init", 10, 0}, {50, "quiet", 100, 0}, {60, "busy", 1000, 0},
+		{70, "self", 0, 0}, {80, "gone", 5, 0},
 	}, bv[] = {
-		{1, "init", 10}, {50, "quiet", 100 + (uint64_t)hz / 50},
-		{60, "busy", 1000 + (uint64_t)hz * 3 / 2}, {70, "self", (uint64_t)hz * 2},
-		{90, "new", (uint64_t)hz / 2},
+		{1, "init", 10, 0}, {50, "quiet", 100 + (uint64_t)hz / 50, 0},
+		{60, "busy", 1000 + (uint64_t)hz * 3 / 2, 0},
+		{70, "self", (uint64_t)hz * 2, 0}, {90, "new", (uint64_t)hz / 2, 0},
 	};
 	struct proc_snapshot a = {av, 5, 10.0, true}, b = {bv, 5, 12.0, true};
 	struct check_readings r;
@@ -198,6 +199,14 @@ static void test_busiest_processes(void)
 	char cause[256];
 	CHECK(syscheck_likely_cause(&c, cause, sizeof cause));
 	CHECK(strncmp(cause, "Busiest other processes: busy (pid 60) 75 %", 43) == 0);
+	/* cbench's own tree is left out: its child (the launcher) and the
+	 * launcher's child (a measured command). */
+	bv[1].ppid = 70;
+	bv[4].ppid = 50;
+	syscheck_busiest(&a, &b, 70, &r);
+	CHECK(r.n_busy == 1);
+	CHECK_STR(r.busy[0].comm, "busy");
+	bv[1].ppid = bv[4].ppid = 0;
 	/* Below 10 % of a CPU: fine. */
 	bv[2].ticks = 1000 + (uint64_t)hz / 20;    /* 0.05 s in 2 s */
 	bv[4].ticks = 0;
@@ -205,6 +214,73 @@ static void test_busiest_processes(void)
 	syscheck_busiest(&a, &b, 70, &r);
 	syscheck_judge(&r, &c);
 	CHECK(verdict(&c, "processes") == CHECK_FINE);
+}
+
+/* Around a run: the others' share is the machine's busy time less
+ * cbench's own, over the interval; judged without listing processes. */
+static void test_others_from_the_cpu_account(void)
+{
+	struct cpu_account a = {100.0, 3.0, 10.0, true},
+			   b = {104.5, 5.0, 12.0, true};
+	/* 4.5 s busy in 2 s, 2 s of it cbench's: 1.25 CPUs of others. */
+	CHECK_NEAR(cpu_account_others(&a, &b), 1.25, 1e-12);
+	b.own_s = 9.0;               /* ticks lag rusage: never below 0 */
+	CHECK(cpu_account_others(&a, &b) == 0);
+	b.at_s = 10.4;               /* too short for 10 ms ticks */
+	CHECK(isnan(cpu_account_others(&a, &b)));
+	b.at_s = 12.0;
+	b.known = false;
+	CHECK(isnan(cpu_account_others(&a, &b)));
+
+	struct check_readings r;
+	memset(&r, 0, sizeof r);
+	r.watched = r.procs_known = true;
+	r.busy_interval_s = 2.0;
+	r.others_cpu = 0.04;
+	struct syscheck c;
+	syscheck_judge(&r, &c);
+	CHECK(verdict(&c, "processes") == CHECK_FINE);
+	CHECK_STR(reading(&c, "processes"), "4 % of a CPU used by others over 2.0 s");
+	r.others_cpu = 1.25;
+	r.n_busy = 1;
+	r.busy[0] = (struct check_proc){60, "loadgen", 0.98};
+	syscheck_judge(&r, &c);
+	CHECK(verdict(&c, "processes") == CHECK_RISK);
+	CHECK_STR(reading(&c, "processes"),
+		  "125 % of a CPU used by others over 2.0 s; now loadgen (pid 60) 98 %");
+	CHECK_STR(syscheck_find(&c, "processes")->fix, "stop it, or renice -n 19 -p 60");
+	r.n_busy = 0;                /* busy, but no one busy any more */
+	syscheck_judge(&r, &c);
+	CHECK(verdict(&c, "processes") == CHECK_RISK);
+	CHECK_STR(syscheck_find(&c, "processes")->fix,
+		  "stop other work, or run when the machine is idle");
+	r.others_cpu = NAN;
+	syscheck_judge(&r, &c);
+	CHECK(verdict(&c, "processes") == CHECK_UNKNOWN);
+	CHECK_STR(reading(&c, "processes"), "not measured (the run took under 0.5 s)");
+}
+
+/* The machine's busy time from a fixture's proc/stat: user, nice,
+ * system, irq and softirq; not idle, iowait or steal. */
+static void test_cpu_account_of_fixture(void)
+{
+	CHECK(copy_tree("laptop") == 0);
+	char path[300];
+	snprintf(path, sizeof path, "%s/proc/stat", tmp);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	long hz = sysconf(_SC_CLK_TCK);
+	/* user nice system idle iowait irq softirq steal guest guest_nice */
+	fprintf(f, "cpu  %ld %ld %ld 999999 5000 %ld %ld 7000 0 0\ncpu0 1 2 3\n",
+		hz * 10, hz * 2, hz * 3, hz * 1, hz * 4);
+	fclose(f);
+	struct cpu_account a;
+	cpu_account_read(tmp, &a);
+	CHECK(a.known);
+	CHECK_NEAR(a.busy_s, 20.0, 1e-9);
+	CHECK(a.own_s > 0);          /* this test's own CPU time so far */
+	cpu_account_read(FIX "laptop", &a);   /* no proc/stat there */
+	CHECK(!a.known);
 }
 
 static void test_process_snapshot_of_fixture(void)
@@ -364,6 +440,8 @@ int main(void)
 	RUN(test_container_in_a_vm);
 	RUN(test_empty_tree_is_unknown);
 	RUN(test_busiest_processes);
+	RUN(test_others_from_the_cpu_account);
+	RUN(test_cpu_account_of_fixture);
 	RUN(test_process_snapshot_of_fixture);
 	RUN(test_cpu_lists);
 	RUN(test_tune_and_reset_on_a_copy);
