@@ -202,6 +202,9 @@ struct cmp_options {
 	bool between;           /* base "runs" are the means of earlier
 				   invocations (the history): compare this
 				   invocation's mean with their spread */
+	bool low_quantile;      /* compare at the 10th percentile
+				   (stats_quantile.h); set by the gate for
+				   the CPU time it chose itself */
 	const struct gate_threshold *thresholds;  /* overrides, or NULL */
 	size_t n_thresholds;
 };
@@ -210,6 +213,8 @@ struct cmp_report {
 	const struct cmp_set *base, *new;
 	int metric;
 	bool metric_auto;
+	bool low_quantile;      /* CPU time chosen for CPU-bound commands:
+				   compared at its 10th percentile */
 	char why[256];          /* why this metric, one phrase */
 	double threshold, confidence;
 	/* The family of rows compared (2 values a side or more): its size,

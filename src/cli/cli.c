@@ -286,7 +286,7 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_GATE_METRIC, .long_name = "gate-metric", .arity = ARG_ONE,
 	 .kind = KIND_CHOICE, .arg_name = "METRIC", .values = metric_values,
 	 .scope = SCOPE_BOTH, .show_def = DEF_TEXT,
-	 .def_text = "sim_instructions, else instructions, when both sides have them; else task_clock for CPU-bound commands; else wall_time",
+	 .def_text = "sim_instructions, else instructions, when both sides have them; else task_clock (at its 10th percentile) for CPU-bound commands; else wall_time",
 	 .off = OFF(gate_metric), .help = "Metric the gate decides on (with "
 	 "--baseline, or --reference and --fail-if-slower); a comma list "
 	 "gates on each, and any regression fails"},

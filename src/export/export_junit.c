@@ -214,6 +214,7 @@ static void suite(FILE *f, const struct cmp_report *rep, bool require_resolution
 	property(f, "baseline", rep->base->origin);
 	property(f, "new", rep->new->origin);
 	property(f, "metric", metric);
+	property(f, "statistic", rep->low_quantile ? "10th percentile" : "mean");
 	snprintf(buf, sizeof buf, "%g", rep->threshold);
 	property(f, "threshold", buf);
 	snprintf(buf, sizeof buf, "%g", rep->confidence);

@@ -8,6 +8,7 @@
 #include "gate.h"
 #include "analysis.h"
 #include "multitest.h"
+#include "stats_quantile.h"
 #include "stats_robust.h"
 #include "xalloc.h"
 
@@ -229,11 +230,12 @@ static int choose_metric(const struct cmp_set *base, const struct cmp_set *new,
 		 * leaves out its waits for a CPU on a busy machine, which the
 		 * wall time takes in (README, "Counters or wall time?"). */
 		rep->metric = MET_CTR_FIRST + CTR_TASK_CLOCK;
+		rep->low_quantile = true;
 		snprintf(rep->why, sizeof rep->why, "instructions not counted in "
-			 "%s; the commands are CPU-bound (their CPU time reaches "
-			 "%.0f %% of their wall time), so their CPU time, without "
-			 "the waits for a CPU", lacking->format == CMP_FMT_RUN ? "this run"
-			 : lacking->origin, busy * 100);
+			 "%s; the commands are CPU-bound (CPU time %.0f %% of wall "
+			 "time): their CPU time at its 10th percentile, which a busy "
+			 "machine moves least", lacking->format == CMP_FMT_RUN
+			 ? "this run" : lacking->origin, busy * 100);
 	} else {
 		rep->metric = MET_WALL;
 		if (lacking->format == CMP_FMT_HYPERFINE)
@@ -350,8 +352,18 @@ static void compare_pair(struct cmp_row *r, int m, const struct cmp_options *opt
 	r->new_sd = ok_b ? sb.stddev : NAN;
 	r->new_n = ok_b ? sb.n : 0;
 	r->p = NAN;
-	if (ok_a && ok_b && given)
+	if (ok_a && ok_b && given && !opt->low_quantile)
 		r->st = *given;
+	else
+		given = NULL;
+	/* CPU time chosen by the gate: at its 10th percentile, by rounds as
+	 * robust_pair pairs them. */
+	bool paired = opt->paired && r->base->group == r->new->group;
+	if (ok_a && ok_b && opt->low_quantile && !opt->between &&
+	    stats_compare_quantile(a, r->base->n_runs, b, r->new->n_runs, paired,
+				   STATS_LOW_QUANTILE, opt->confidence, STATS_ROBUST_B,
+				   opt->seed, &r->st) == 0)
+		given = &r->st;
 	/* A simulated CPU's counts, the same in every run: exact. */
 	if (ok_a && ok_b && !given && m < MET_COUNT &&
 	    metric_info((enum metric_id)m)->simulated &&
@@ -419,7 +431,9 @@ static void compare_rows(struct cmp_report *rep, const struct cmp_options *opt,
 	size_t fam = 0;
 	for (size_t k = 0; k < rep->n_rows; k++)
 		fam += row_in_family(&rep->rows[k], m);
-	struct cmp_options at = *opt;
+	struct cmp_options own = *opt;
+	own.low_quantile = rep->low_quantile;
+	struct cmp_options at = own;
 	at.confidence = multitest_level(opt->confidence, fam);
 	rep->family_size = fam;
 	rep->ci_level = at.confidence;
@@ -431,7 +445,7 @@ static void compare_rows(struct cmp_report *rep, const struct cmp_options *opt,
 		if (r->base == NULL || r->new == NULL)
 			continue;
 		bool family = row_in_family(r, m);
-		compare_pair(r, m, family ? &at : opt, given ? given[k] : NULL);
+		compare_pair(r, m, family ? &at : &own, given ? given[k] : NULL);
 		r->p_raw = r->p;
 		if (family) {
 			p[n] = r->p;
@@ -868,9 +882,11 @@ int gate_run_reference(const struct gate_options *opt, const struct cmp_set *set
 			rep->rows[rep->n_rows++] = (struct cmp_row){
 				.base = base->bench, .new = &set->bench[i],
 				.by_reference = true};
-	struct cmp_options co = {opt->metric, opt->threshold, opt->confidence,
-				 opt->seed, opt->match_by, paired, false,
-				 opt->thresholds, opt->n_thresholds};
+	struct cmp_options co = {.metric = opt->metric, .threshold = opt->threshold,
+				 .confidence = opt->confidence, .seed = opt->seed,
+				 .match_by = opt->match_by, .paired = paired,
+				 .thresholds = opt->thresholds,
+				 .n_thresholds = opt->n_thresholds};
 	if (choose_metric(base, new, rep->rows, rep->n_rows, &co, rep, out->error,
 			  sizeof out->error) != 0) {
 		out->exit_code = CBENCH_EXIT_USAGE;

@@ -94,6 +94,30 @@ PY
 
 # --baseline with a regression on page faults: exit 3, a <failure> with
 # the numbers, the report valid; the same file from `cbench compare`.
+# Without instructions, CPU-bound files (task-clock as long as the wall
+# time) are gated on task-clock at its 10th percentile, and the JUnit
+# report says which statistic it compared.
+test_ci_junit_names_the_10th_percentile() {
+	ci_need_xmllint
+	local side
+	for side in base:0.010 new:0.0115; do
+		/usr/bin/python3 - "${side%%:*}.json" "${side#*:}" <<'PY' || fail "python"
+import json, sys
+f = [1.0, 1.01, 1.02, 0.99, 1.0, 1.01, 0.995, 1.005, 1.0, 1.01]
+t = [float(sys.argv[2]) * x for x in f]
+json.dump({"schema": "cbench-results", "schema_version": 1,
+           "results": [{"command": "loop", "runs": {"wall_time": t, "task_clock": t}}]},
+          open(sys.argv[1], "w"))
+PY
+	done
+	cb compare base.json new.json --export-junit j.xml >out 2>err
+	expect_eq "compare exit" "$?" 3
+	ci_junit_valid j.xml
+	expect_grep "gate header" '^Gate on task_clock \(.*their CPU time at its 10th percentile' out
+	expect_grep "the statistic" '<property name="statistic" value="10th percentile"/>' j.xml
+	expect_grep "the metric" '<property name="metric" value="task_clock"/>' j.xml
+}
+
 test_ci_junit_of_a_gate() {
 	ci_faults_countable || skip "page faults are not countable here"
 	ci_need_xmllint
@@ -108,6 +132,7 @@ test_ci_junit_of_a_gate() {
 	expect_grep "failure" '<failure type="regression" message="page_faults regression: new/base [0-9.]+' j.xml
 	expect_grep "numbers" 'base: mean [0-9.]+, sd [0-9.]+, 5 runs' j.xml
 	expect_grep "counts" '<testsuites name="cbench" tests="1" failures="1"' j.xml
+	expect_grep "the statistic" '<property name="statistic" value="mean"/>' j.xml
 	cb -r 5 -N -n w "$HELPERS/touch_pages 500" --baseline base.json \
 		--gate-metric page_faults --export-junit - >j2.xml 2>err
 	expect_eq "baseline exit" "$?" 0

@@ -5,6 +5,7 @@
  */
 #include "gate.h"
 #include "multitest.h"
+#include "stats_quantile.h"
 #include "unit.h"
 #include "xalloc.h"
 
@@ -526,6 +527,66 @@ static void test_metric_choice(void)
 	gate_set_free(hf);
 }
 
+/* A cbench file of one CPU-bound benchmark: task-clock and wall time
+ * alike, run i at t * f[i]; runs 2, 7 and 11 slowed by bursts. */
+static struct cmp_set *cpu_bound_set(double t, bool bursts)
+{
+	static const double f[12] = {1.00, 1.01, 1.02, 0.99, 1.00, 1.01,
+				     0.995, 1.005, 1.0, 1.01, 0.99, 1.0};
+	char runs[12][32];
+	for (int i = 0; i < 12; i++) {
+		double burst = bursts && (i == 2 || i == 7 || i == 11) ? 1.6 : 1.0;
+		snprintf(runs[i], sizeof runs[i], "%.17g", t * f[i] * burst);
+	}
+	char *list = xasprintf("[%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s]",
+			       runs[0], runs[1], runs[2], runs[3], runs[4], runs[5],
+			       runs[6], runs[7], runs[8], runs[9], runs[10], runs[11]);
+	char *doc = xasprintf("{\"schema\": \"cbench-results\", \"schema_version\": 1, "
+			      "\"results\": [{\"command\": \"loop\", \"runs\": "
+			      "{\"wall_time\": %s, \"task_clock\": %s}}]}", list, list);
+	char err[DIAG_MSG_MAX];
+	struct cmp_set *s = parse(doc, err);
+	free(list);
+	free(doc);
+	return s;
+}
+
+/* Without instructions, CPU-bound commands are gated on task-clock at its
+ * 10th percentile (stats_quantile.h): bursts on the new side's runs make
+ * the means' ratio 1.27 but leave the 10th percentiles' at 1.15; --gate-metric
+ * task_clock compares the means. */
+static void test_cpu_time_at_the_10th_percentile(void)
+{
+	char err[DIAG_MSG_MAX];
+	struct cmp_set *base = cpu_bound_set(0.010, false);
+	struct cmp_set *new = cpu_bound_set(0.0115, true);
+	CHECK(base && new);
+	struct cmp_options o = {.metric = -1, .threshold = 0.05, .confidence = 0.95,
+				.seed = 1, .match_by = MATCH_COMMAND};
+	struct cmp_report rep;
+	CHECK(gate_compare(base, new, &o, &rep, err, sizeof err) == 0);
+	int tc = MET_CTR_FIRST + CTR_TASK_CLOCK;
+	CHECK(rep.metric == tc && rep.low_quantile);
+	CHECK(strstr(rep.why, "their CPU time at its 10th percentile") != NULL);
+	const struct cmp_row *r = &rep.rows[0];
+	double qa = stats_hd_quantile(base->bench[0].col[tc], 12, STATS_LOW_QUANTILE);
+	double qb = stats_hd_quantile(new->bench[0].col[tc], 12, STATS_LOW_QUANTILE);
+	CHECK_REL(r->st.ratio, qb / qa, 1e-12);
+	CHECK_NEAR(r->st.ratio, 1.15, 0.01);
+	CHECK(r->verdict == CMP_REGRESSION);
+	gate_report_free(&rep);
+
+	o.metric = tc;
+	CHECK(gate_compare(base, new, &o, &rep, err, sizeof err) == 0);
+	CHECK(!rep.low_quantile);
+	CHECK_NEAR(rep.rows[0].st.ratio, rep.rows[0].new_mean / rep.rows[0].base_mean,
+		   1e-9);
+	CHECK(rep.rows[0].st.ratio > 1.25);
+	gate_report_free(&rep);
+	gate_set_free(base);
+	gate_set_free(new);
+}
+
 static void test_metric_keys(void)
 {
 	CHECK(gate_metric_lookup("cpu_time") == CMP_CPU_TIME);
@@ -603,6 +664,7 @@ int main(void)
 	RUN(test_load_directory);
 	RUN(test_constant_samples_decided);
 	RUN(test_metric_choice);
+	RUN(test_cpu_time_at_the_10th_percentile);
 	RUN(test_metric_keys);
 	RUN(test_gate_run_exit_codes_and_warnings);
 	RUN(test_gate_family_holm);
