@@ -218,10 +218,8 @@ static void install_signals(void)
 	sigaction(SIGCONT, &sa, NULL);
 	sa.sa_handler = on_signal;
 	sa.sa_flags = 0;
-	/* A file-size limit must fail an export's write (EFBIG, reported,
-	 * previous file kept), not kill cbench.  Commands still get the
-	 * default disposition (spawn resets what cbench ignores). */
-	signal(SIGXFSZ, SIG_IGN);
+	/* SIGXFSZ is ignored from main() on; commands still get the default
+	 * disposition (spawn resets what cbench ignores). */
 	/* A mask inherited from whoever started cbench must not hold back
 	 * Ctrl-C or the child notifications the engine waits for. */
 	sigset_t set;
@@ -965,7 +963,10 @@ static int record_history(const struct config *cfg, struct history **hp,
 	struct history *h = *hp;
 	if (h == NULL)
 		return 0;
-	if (out->n == 0 || spawn_stop_signal()) {
+	size_t runs = 0;
+	for (size_t i = 0; i < out->n; i++)
+		runs += out->results[i]->n_runs;
+	if (out->n == 0 || runs == 0 || spawn_stop_signal()) {
 		diag_note("not recorded in the history: the benchmarks did not "
 			  "complete");
 		return 0;
@@ -1312,6 +1313,9 @@ static char **shown_argv(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	ensure_std_fds();
+	/* From the start: a file-size limit must fail a write (the history's
+	 * opening too) with EFBIG, reported, not kill cbench. */
+	signal(SIGXFSZ, SIG_IGN);
 	shown = shown_argv(argc, argv);
 	int rc = finish_stdout(run(argc, argv));
 	for (int i = 0; i < argc; i++)

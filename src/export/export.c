@@ -321,6 +321,26 @@ static void temp_error(const char *opt, const char *path, const char *target,
 	free(dir);
 }
 
+/* A regular file among the streams (/proc/version) that refuses writes,
+ * which access() does not tell root: opened without truncating and
+ * written zero bytes (no effect on a file that takes writes); errno set.
+ * Only regular files: opening and closing a FIFO would end its reader,
+ * and a device may act on an open. */
+static bool stream_refuses_writes(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	bool refused = write(fd, "", 0) < 0;
+	int e = errno;
+	close(fd);
+	errno = e;
+	return refused;
+}
+
 int export_check_destinations(const struct export_files *xf, char *err, size_t errlen)
 {
 	export_start();
@@ -342,7 +362,8 @@ int export_check_destinations(const struct export_files *xf, char *err, size_t e
 			return -1;
 		}
 		if (export_is_stream(e->path)) {
-			if (access(e->path, W_OK) != 0) {
+			if (access(e->path, W_OK) != 0 ||
+			    stream_refuses_writes(e->path)) {
 				snprintf(err, errlen, "cannot write %s file '%s': %s",
 					 opt, e->path, strerror(errno));
 				return -1;

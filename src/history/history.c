@@ -303,6 +303,18 @@ static int record_metrics(struct hist_store *st, const struct cmp_set *set,
 	return rc;
 }
 
+/* A SQLite file this open created, and its companions, removed after the
+ * open failed: nothing half-made is left (a file-size limit, a full disk). */
+static void drop_new_file(const char *target)
+{
+	static const char *const ext[] = {"", "-wal", "-shm", "-journal"};
+	for (size_t i = 0; i < sizeof ext / sizeof *ext; i++) {
+		char *p = xasprintf("%s%s", target, ext[i]);
+		unlink(p);
+		free(p);
+	}
+}
+
 static int open_at(const char *target, bool create, int upto,
 		   struct history **out, char *err, size_t errlen)
 {
@@ -311,6 +323,8 @@ static int open_at(const char *target, bool create, int upto,
 	bool url = history_is_url(target);
 	int rc;
 	bool rw = create || url;
+	struct stat before;
+	bool made = !url && create && lstat(target, &before) != 0 && errno == ENOENT;
 	if (url) {
 		rc = hist_pg_open(target, &st, err, errlen);
 	} else {
@@ -327,16 +341,17 @@ static int open_at(const char *target, bool create, int upto,
 		}
 		rc = hist_sqlite_open(target, rw, busy_ms(), create, &st, err, errlen);
 	}
-	if (rc != 0)
-		return rc;
-	rc = rw ? migrate(st, target, upto, err, errlen)
-		: check_readonly(st, target, err, errlen);
-	if (rc != 0) {
-		st->close(st);
-		return rc;
+	if (rc == 0) {
+		rc = rw ? migrate(st, target, upto, err, errlen)
+			: check_readonly(st, target, err, errlen);
+		if (rc == 0)
+			rc = define_metrics(st, target, err, errlen);
+		if (rc != 0)
+			st->close(st);
 	}
-	if ((rc = define_metrics(st, target, err, errlen)) != 0) {
-		st->close(st);
+	if (rc != 0) {
+		if (made)
+			drop_new_file(target);
 		return rc;
 	}
 	struct history *h = xcalloc(1, sizeof *h);

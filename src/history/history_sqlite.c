@@ -292,6 +292,30 @@ static int check_tables(struct sq *q, char *err, size_t errlen)
 	return rc;
 }
 
+/* "file:PATH?immutable=1" with PATH percent-encoded (every byte but
+ * letters, digits, "-._~/"), so that "%41", "?" or "#" in a file name
+ * name that file (SQLite's URI filenames decode %HH and stop at ? and #).
+ * Freed with free(). */
+static char *file_uri(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(path);
+	char *u = xmalloc(n * 3 + sizeof "file:?immutable=1");
+	char *p = u + sprintf(u, "file:");
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		    (*c >= '0' && *c <= '9') || strchr("-._~/", *c)) {
+			*p++ = (char)*c;
+		} else {
+			*p++ = '%';
+			*p++ = hex[*c >> 4];
+			*p++ = hex[*c & 15];
+		}
+	}
+	strcpy(p, "?immutable=1");
+	return u;
+}
+
 int hist_sqlite_open(const char *path, int write, int busy_ms, int create,
 		     struct hist_store **out, char *err, size_t errlen)
 {
@@ -325,12 +349,12 @@ int hist_sqlite_open(const char *path, int write, int busy_ms, int create,
 	char *wal = xasprintf("%s-wal", path);
 	char *uri = NULL;
 	if (!write && access(wal, F_OK) != 0) {
-		uri = sqlite3_mprintf("file:%q?immutable=1", path);
+		uri = file_uri(path);
 		flags |= SQLITE_OPEN_URI;
 	}
 	free(wal);
 	int src = sqlite3_open_v2(uri ? uri : path, &q->db, flags, NULL);
-	sqlite3_free(uri);
+	free(uri);
 	if (src != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open the history %s: %s", path,
 			 q->db ? sqlite3_errmsg(q->db) : "out of memory");

@@ -33,6 +33,23 @@ test_same_destination_twice() {
 	expect_grep "message" "both write to 'x'" err
 }
 
+# A /proc file that refuses writes is found before anything runs (root's
+# access() says it is writable); one that takes them, and a FIFO that is
+# not opened early, still work.
+test_unwritable_proc_file_refused_before_running() {
+	cb -r 2 -N --export-html /proc/version 'touch ran.txt' >out 2>err
+	expect_eq "exit" "$?" 2
+	expect_grep "message" "^cbench: error: cannot write --export-html file '/proc/version': " err
+	[ ! -e ran.txt ] || fail "the benchmark ran"
+	mkfifo pipe
+	cat pipe >read.json &
+	local reader=$!
+	cb -r 2 -N --export-json pipe 'touch ran.txt' >out 2>err || fail "a FIFO: exit $?: $(cat err)"
+	wait "$reader"
+	jq -e '.results[0].runs.wall_time | length == 2' read.json >/dev/null ||
+		fail "the FIFO's reader got: $(head -c 200 read.json)"
+}
+
 test_two_exports_to_stdout_refused_by_any_name() {
 	cb -r 2 -N --export-json /dev/stdout --export-csv - 'touch ran.txt' >out 2>err
 	expect_eq "/dev/stdout and -: exit" "$?" 2

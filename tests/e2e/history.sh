@@ -615,6 +615,49 @@ test_import_refuses_devices() {
 # that came from a user or a file: a name with a newline and a workflow
 # command, a label with a terminal escape, never reach the terminal raw
 # (issue 46, item 7).
+# A file-size limit met while the history is created: one line, exit 1,
+# and no half-made history, -wal or -shm left (SIGXFSZ is ignored from
+# the start, so the write fails instead of killing cbench).  Run without
+# the valgrind wrapper, whose own files the limit would cut.
+test_file_size_limit_while_creating_the_history() {
+	(ulimit -f 4; "$CBENCH" -r 2 -n a true --history x.db >out 2>err)
+	expect_eq "exit" "$?" 1
+	expect_grep "one line" '^cbench: error: history x\.db: .*File too large' err
+	expect_eq "one line only" "$(wc -l <err)" 1
+	[ -z "$(ls x.db* 2>/dev/null)" ] || fail "left behind: $(ls x.db*)"
+	"$CBENCH" -r 2 -n a true --history x.db >out 2>err || fail "without the limit: $(cat err)"
+	[ -s x.db ] || fail "no history without the limit"
+}
+
+# Too few file descriptors: no run happens, and no invocation of 0 runs
+# is recorded (the history stays empty); with enough, one is.
+test_no_runs_nothing_recorded() {
+	(ulimit -n 9; "$CBENCH" -r 2 -n a true --history h.db >out 2>err)
+	expect_eq "exit" "$?" 1
+	expect_grep "said" 'not recorded in the history: the benchmarks did not complete' err
+	cb history list --history h.db >out 2>err
+	expect_grep "nothing recorded" '^No invocation in the history' out
+	cb -r 2 -n a true --history h.db >/dev/null 2>&1 || fail "with enough descriptors"
+	cb history list --history h.db >out 2>err
+	expect_grep "one recorded" '^1 invocation' out
+}
+
+# A read-only history is opened by a URI with its name percent-encoded:
+# "p%41.db" is that file, not "pA.db"; "?" and "#" are part of the name.
+test_read_only_history_names_are_not_uri_syntax() {
+	cb -r 2 -n in-pA true --history pA.db >/dev/null 2>&1 || fail "pA.db"
+	cb -r 2 -n in-p41 true --history 'p%41.db' >/dev/null 2>&1 || fail "p%41.db"
+	cb -r 2 -n in-q true --history 'q?x#y.db' >/dev/null 2>&1 || fail "q?x#y.db"
+	chmod 444 pA.db 'p%41.db' 'q?x#y.db'
+	run_as_nobody "$CBENCH" history list --history "$T/p%41.db" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "its own rows" ' in-p41$' out
+	expect_no_grep "not pA.db's" 'in-pA' out
+	run_as_nobody "$CBENCH" history list --history "$T/q?x#y.db" >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "? and # in the name" ' in-q$' out
+}
+
 test_history_views_escape_stored_text() {
 	local name=$'n1\n::error title=x::pwned' label=$'note=br\e]0;TITLE\a' k
 	# a name cbench itself refuses (-n) comes in through an import
