@@ -177,6 +177,11 @@ void text_count(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.1f", v);
 		return;
 	}
+	/* Past 999 P: in scientific notation, as printf would not fit it. */
+	if (a >= 1e18) {
+		snprintf(buf, len, "%.4g", v);
+		return;
+	}
 	while (a >= 1000.0 && i < 5) {
 		a /= 1000.0;
 		v /= 1000.0;
@@ -249,6 +254,11 @@ void text_bench_header(const struct text_style *st, size_t index,
 void text_grouped(double v, char *buf, size_t len)
 {
 	char digits[32];
+	/* More digits than a count can hold exactly: scientific notation. */
+	if (!isfinite(v) || fabs(v) >= 1e21) {
+		snprintf(buf, len, isfinite(v) ? "%.6g" : "n/a", v);
+		return;
+	}
 	snprintf(digits, sizeof digits, "%.0f", fabs(v));
 	size_t n = strlen(digits), k = 0;
 	if (v < 0 && k + 1 < len)
@@ -306,19 +316,18 @@ static void metric_line(const struct text_style *st, const struct bench_result *
 	}
 	case UNIT_BYTES:
 		text_bytes(s.mean, mean, sizeof mean);
-		text_bytes(isfinite(s.stddev) ? s.stddev : 0, sd, sizeof sd);
+		text_bytes(s.stddev, sd, sizeof sd);   /* "n/a" if it overflowed */
 		break;
 	case UNIT_COUNT:
 		if (mi->simulated && s.n == 1)   /* a whole count, as exact_line */
 			text_grouped(s.mean, mean, sizeof mean);
 		else
 			text_count(s.mean, mean, sizeof mean);
-		text_count(isfinite(s.stddev) ? s.stddev : 0, sd, sizeof sd);
+		text_count(s.stddev, sd, sizeof sd);
 		break;
 	case UNIT_CUSTOM:
 		text_custom(s.mean, mi->unit_text, mean, sizeof mean);
-		text_custom(isfinite(s.stddev) ? s.stddev : 0, mi->unit_text, sd,
-			    sizeof sd);
+		text_custom(s.stddev, mi->unit_text, sd, sizeof sd);
 		break;
 	}
 	bool partial = s.n < r->n_runs;

@@ -43,6 +43,22 @@ assert r["metrics"]["wall_time"]["n"] == 5
 PY
 }
 
+# Values near the largest double are shown in scientific notation with
+# their magnitude, and a spread that overflowed as n/a (the JSON's null),
+# never as a truncated number or "± 0".
+test_metric_huge_values_shown_as_they_are() {
+	printf '#!/bin/sh\nif [ "$CBENCH_ITERATION" = 1 ]; then echo "s: -1.7e308"; else echo "s: 1.7e308"; fi\n' >huge.sh
+	chmod +x huge.sh
+	cb -N -r 3 --metric 's=^s: (.*)$' --export-json h.json ./huge.sh >out 2>err ||
+		fail "exit $?: $(cat err)"
+	expect_grep "magnitude kept" '^  s: +5\.667e\+307 ± n/a$' out
+	expect_eq "the JSON's spread" "$(jq -c '.results[0].metrics.s.stddev' h.json)" null
+	printf '#!/bin/sh\necho "s: 1.7e308"\n' >same.sh
+	chmod +x same.sh
+	cb -N -r 3 --metric 's=^s: (.*)$' ./same.sh >out 2>err || fail "exit $?: $(cat err)"
+	expect_grep "one value, exactly" '^  s: +1\.7e\+308 ± 0$' out
+}
+
 test_metric_comparison_in_summary() {
 	echo 'n=10' >a.txt
 	echo 'n=30' >b.txt

@@ -185,3 +185,26 @@ test_run_during_which_cbench_was_stopped_is_discarded() {
 	cb -r 3 true >out 2>err || fail "plain: exit $?"
 	expect_no_grep "no stop" "cbench was stopped" err
 }
+
+# An export cut short by a signal exits as the signal says: SIGTERM while
+# the JSON waits for a FIFO's reader is 143 (not an export failure's 1),
+# and a reader of stdout that goes away is the quiet 141.
+blocked_on_fifo() { grep -q wait_for_partner "/proc/$1/wchan" 2>/dev/null; }
+
+test_export_cut_by_a_signal_exits_with_it() {
+	mkfifo fifo
+	"$CBENCH" -r 3 -N true --style none --export-json fifo >out 2>err &
+	local pid=$! rc
+	wait_for 60 blocked_on_fifo "$pid" || { kill "$pid"; fail "never waited for the FIFO"; }
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	expect_eq "SIGTERM during the export" "$rc" 143
+	"$CBENCH" -r 1500 -N true --style none --export-json - 2>err | head -c 100 >/dev/null
+	rc=${PIPESTATUS[0]}
+	expect_eq "stdout's reader gone" "$rc" 141
+	expect_no_grep "quiet" 'Broken pipe' err
+	"$CBENCH" -r 3 -N true --style none --export-json - 2>err | head -c 100000 >all.json
+	jq -e '.results[0].runs.wall_time | length == 3' all.json >/dev/null ||
+		fail "with a reader that stays: $(head -c 200 all.json)"
+}
