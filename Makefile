@@ -48,6 +48,12 @@ $(error SQLite not found by $(PKG_CONFIG): install libsqlite3-dev)
 endif
 PKG_CFLAGS += $(shell $(PKG_CONFIG) --cflags sqlite3)
 PKG_LIBS += $(shell $(PKG_CONFIG) --libs sqlite3)
+# --metric patterns: PCRE2.
+ifeq ($(shell $(PKG_CONFIG) --exists libpcre2-8 && echo yes),)
+$(error PCRE2 not found by $(PKG_CONFIG): install libpcre2-dev)
+endif
+PKG_CFLAGS += $(shell $(PKG_CONFIG) --cflags libpcre2-8)
+PKG_LIBS += $(shell $(PKG_CONFIG) --libs libpcre2-8)
 NO_LIBPQ ?=
 ifeq ($(NO_LIBPQ),)
 ifneq ($(shell $(PKG_CONFIG) --exists libpq && echo yes),)

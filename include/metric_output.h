@@ -10,16 +10,17 @@
  * each pattern gives that metric's value: the first parenthesised group if
  * the pattern has one, else the whole match, which must read as a number.
  *
- * Patterns are POSIX extended regular expressions (regcomp REG_EXTENDED),
- * matched against each line without its newline.  Library-style: nothing
- * here prints or exits.
+ * Patterns are PCRE2's (Perl-compatible regular expressions), matched
+ * against each line without its newline, within PCRE2's match, depth and
+ * heap limits; the output is read a block at a time (a line is searched in
+ * its first MiB), so memory stays bounded.  Library-style: nothing here
+ * prints or exits.
  */
 #ifndef CBENCH_METRIC_OUTPUT_H
 #define CBENCH_METRIC_OUTPUT_H
 
 #include "results.h"
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -34,10 +35,12 @@ enum metric_scan {
 	METRIC_FOUND,
 	METRIC_NO_MATCH,     /* no line matches the pattern */
 	METRIC_NOT_NUMBER,   /* the first match is not a number (in why) */
+	METRIC_LIMIT,        /* PCRE2's limits stopped the search (in why),
+				or the pattern does not compile */
 };
 
-/* The value of the first line of text[0..len) that re matches. */
-enum metric_scan metric_output_scan(const regex_t *re, const char *text,
+/* The value of the first line of text[0..len) that pattern matches. */
+enum metric_scan metric_output_scan(const char *pattern, const char *text,
 				    size_t len, double *value, char *why,
 				    size_t whylen);
 

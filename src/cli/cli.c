@@ -421,8 +421,8 @@ const struct cli_option cli_options[] = {
 	 .kind = KIND_LIST, .arg_name = "NAME=REGEX", .scope = SCOPE_RUN,
 	 .off = OFF(metrics),
 	 .help = "Also measure NAME, a number read from each run's output "
-		 "(stdout and stderr): the first line matching the extended "
-		 "regular expression REGEX, its first group if it has one. "
+		 "(stdout and stderr): the first line matching the Perl-compatible "
+		 "regular expression REGEX (PCRE2), its first group if it has one. "
 		 "Append ,unit=UNIT and ,higher-is-better as needed. "
 		 "Repeatable (up to 8)."},
 	EXPORT(OPT_EXPORT_GITHUB_BENCHMARK_BIGGER, "export-github-benchmark-bigger",

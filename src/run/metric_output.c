@@ -1,9 +1,21 @@
 /*
  * metric_output.c: custom metrics read from a command's output (see
  * metric_output.h).
+ *
+ * Patterns are PCRE2's (Perl-compatible).  Its matcher does not unroll
+ * repetitions or build an automaton, so compiling takes time and memory
+ * in proportion to the pattern, and every match is bounded by a match,
+ * depth and heap limit (a pattern that backtracks without end on a long
+ * line fails that run with a message instead of hanging it).  The output
+ * is read in blocks, one line at a time, so memory stays bounded whatever
+ * the output's size; the search stops once every metric has its value.
  */
 #include "metric_output.h"
+#include "diag.h"
 #include "xalloc.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 
 #include <errno.h>
 #include <math.h>
@@ -14,12 +26,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A pattern longer than this is refused (a typo, not a metric). */
+#define PATTERN_MAX_LEN 1000
+/* PCRE2's limits for one line: backtracking steps, nested backtracking
+ * depth, and the heap its matcher may use (KiB). */
+#define MATCH_LIMIT 10000000
+#define DEPTH_LIMIT 100000
+#define HEAP_LIMIT_KIB 65536
+/* What is read at a time, and the longest line searched: a longer line
+ * is searched in its first LINE_MAX_BYTES. */
+#define BLOCK_BYTES 65536
+#define LINE_MAX_BYTES (1 << 20)
+
 struct metric_output {
 	int n;
 	int id[MET_CUSTOM_MAX];
-	regex_t re[MET_CUSTOM_MAX];
+	pcre2_code *re[MET_CUSTOM_MAX];
+	pcre2_match_data *md[MET_CUSTOM_MAX];
+	pcre2_match_context *mctx;
 	int fd;                  /* the memory file */
-	char *buf;               /* the last run's output, lines NUL-ended */
+	char *line;              /* the line being assembled */
 	size_t cap;
 };
 
@@ -51,202 +77,31 @@ static bool strip_option(const char *s, size_t *len, const char **unit,
 	return true;
 }
 
-/*
- * glibc's regcomp unrolls repetitions: X{m,n} becomes n copies of X and X+
- * two, so its memory grows with the product of the repetitions nested
- * around an atom ("((((a)+)+)+)+" 20 deep took 12 GB here, 12 deep 26 MB;
- * "a{2}{2}..." 20 times 700 MB).  An upper estimate of the unrolled size,
- * the atoms counted with their multipliers, must stay under
- * PATTERN_MAX_UNROLLED.  Groups and bars are nodes too and count as one
- * each: "(((()+)+)+)+" nested 22 deep holds no atom, yet regcomp ran out
- * of time on it.
- *
- * Its time also grows exponentially with the nesting of repetitions of
- * what can match the empty string (its epsilon closures,
- * calc_eclosure_iter): "(((($)+)+)+)+" took 0.12 s, five deep more than
- * 2 s, "($)*" 14 deep 3.6 s, "(a*)+" 9 deep 2.2 s (both found by
- * fuzz_cli).  Such repetitions may nest PATTERN_MAX_EMPTY_LOOPS deep; a
- * repetition of what cannot match empty ("([0-9]+,)*") does not count.
- */
-#define PATTERN_MAX_UNROLLED 1000.0
-#define PATTERN_MAX_LEN 1000
-#define PATTERN_MAX_DEPTH 32
-#define PATTERN_MAX_EMPTY_LOOPS 2
-/* And what such a repetition repeats may hold at most this many pieces
- * that match the empty string (anchors, empty alternatives and groups,
- * counted with their repetitions): "(a|$|^|\b)*" took 0.58 s,
- * "(($|^)...)*" ten times 51 s, "(\b\b\b\b\b\b\b)*" 0.27 s; "(a|$|^)*" and
- * "(\b|$)*" take 3 ms. */
-#define PATTERN_MAX_EMPTY_PIECES 2.0
-
-/* One group being read: its size so far, and what its last operand (the
- * one a repetition applies to) and the rest can match. */
-struct re_level {
-	double total;            /* unrolled nodes so far */
-	double last;             /* of the last operand */
-	bool alt_empty;          /* an alternative before the last '|' matches "" */
-	bool pre_empty;          /* the operands before the last one match "" */
-	bool has_last;
-	bool last_empty;         /* the last operand matches "" */
-	int last_loops;          /* repetitions of "" nested in the last operand */
-	int loops;               /* the most in the group */
-	double empties;          /* anchors and empty alternatives, unrolled */
-	double last_empties;     /* of the last operand */
-};
-
-static void level_start(struct re_level *l, double total)
+/* pattern compiled, or NULL with PCRE2's reason in err. */
+static pcre2_code *compile(const char *pattern, char *err, size_t errlen)
 {
-	*l = (struct re_level){.total = total, .pre_empty = true,
-			       .last_empty = true};
-}
-
-static bool level_empty(const struct re_level *l)
-{
-	return l->alt_empty || (l->pre_empty && (!l->has_last || l->last_empty));
-}
-
-static void level_operand(struct re_level *l, double size, bool empty,
-			  int loops, double empties)
-{
-	l->empties += empties;
-	l->last_empties = empties;
-	l->pre_empty = l->pre_empty && (!l->has_last || l->last_empty);
-	l->has_last = true;
-	l->total += size;
-	l->last = size;
-	l->last_empty = empty;
-	l->last_loops = loops;
-	if (loops > l->loops)
-		l->loops = loops;
-}
-
-/* An anchor: matches the empty string ('^', '$', \b \B \< \> \` \'). */
-static bool is_anchor(const char *p)
-{
-	return *p == '^' || *p == '$' ||
-	       (p[0] == '\\' && p[1] && strchr("bB<>`'", p[1]) != NULL);
-}
-
-/* A repetition (mult copies once unrolled) of l's last operand, which
- * then may match "" (may_be_empty); at the start, or after '(' or '|', it
- * repeats nothing (glibc refuses it or takes it literally).  False, with
- * the reason, when it is refused. */
-static bool level_repeat(struct re_level *l, double mult, bool may_be_empty,
-			 char *err, size_t errlen)
-{
-	if (l->has_last && l->last_empty) {
-		if (l->last_empties > PATTERN_MAX_EMPTY_PIECES) {
-			snprintf(err, errlen, "it repeats what can match the "
-				 "empty string and holds more than %.0f "
-				 "anchors or empty alternatives "
-				 "(regcomp would take too long)",
-				 PATTERN_MAX_EMPTY_PIECES);
-			return false;
-		}
-		l->last_loops++;
-		if (l->last_loops > l->loops)
-			l->loops = l->last_loops;
-		if (l->loops > PATTERN_MAX_EMPTY_LOOPS) {
-			snprintf(err, errlen, "it repeats what can match the "
-				 "empty string, nested more than %d deep "
-				 "(regcomp would take too long)",
-				 PATTERN_MAX_EMPTY_LOOPS);
-			return false;
-		}
+	int code;
+	PCRE2_SIZE at;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+				       0, &code, &at, NULL);
+	if (re == NULL) {
+		PCRE2_UCHAR msg[120];
+		if (pcre2_get_error_message(code, msg, sizeof msg) < 0)
+			snprintf((char *)msg, sizeof msg, "error %d", code);
+		snprintf(err, errlen, "%s at offset %zu", (char *)msg, (size_t)at);
 	}
-	if (l->has_last)
-		l->last_empty = may_be_empty;
-	l->total += l->last * (mult - 1);
-	l->last *= mult;
-	l->empties += l->last_empties * (mult - 1);
-	l->last_empties *= mult;
-	return true;
+	return re;
 }
 
-static bool pattern_tame(const char *p, char *err, size_t errlen)
+static pcre2_match_context *match_context(void)
 {
-	struct re_level lv[PATTERN_MAX_DEPTH + 1];
-	int d = 0;
-	if (strlen(p) > PATTERN_MAX_LEN) {
-		snprintf(err, errlen, "longer than %d characters", PATTERN_MAX_LEN);
-		return false;
-	}
-	level_start(&lv[0], 0);
-	for (; *p; p++) {
-		struct re_level *l = &lv[d];
-		double mult;
-		bool may_be_empty;   /* after the repetition */
-		if (*p == '(') {
-			if (d == PATTERN_MAX_DEPTH) {
-				snprintf(err, errlen, "groups nested more than %d deep",
-					 PATTERN_MAX_DEPTH);
-				return false;
-			}
-			level_start(&lv[++d], 1);   /* the group's own node */
-			continue;
-		}
-		if (*p == ')' && d > 0) {
-			bool empty = level_empty(l);
-			if (!l->has_last)   /* an empty alternative, or "()" */
-				l->empties += 1;
-			d--;
-			level_operand(&lv[d], l->total, empty, l->loops, l->empties);
-			continue;
-		}
-		if (*p == '|') {   /* a node of its own, like a group */
-			if (!l->has_last)
-				l->empties += 1;
-			l->alt_empty = l->alt_empty || level_empty(l);
-			l->total += 1;
-			l->pre_empty = true;
-			l->has_last = false;
-			l->last = 0;
-			continue;
-		}
-		if (*p == '*' || *p == '?') {
-			mult = 1;
-			may_be_empty = true;
-		} else if (*p == '+') {
-			mult = 2;
-			may_be_empty = l->last_empty;
-		} else if (*p == '{') {
-			char *end;
-			double lo = (double)strtol(p + 1, &end, 10), hi = lo;
-			if (*end == ',')
-				hi = end[1] == '}' ? lo + 1 : (double)strtol(end + 1, &end, 10);
-			mult = fmax(1, fmax(lo, hi));
-			may_be_empty = lo == 0 || l->last_empty;
-			while (p[1] && *p != '}')
-				p++;
-		} else {
-			bool anchor = is_anchor(p);
-			if (*p == '\\' && p[1])
-				p++;
-			else if (*p == '[') {   /* one atom: [...], []...], [^]...] */
-				p += p[1] == '^' ? 2 : 1;
-				if (*p == ']')
-					p++;
-				while (*p && *p != ']')
-					p++;
-				if (*p == '\0')
-					break;
-			}
-			level_operand(l, 1, anchor, 0, anchor ? 1 : 0);
-			continue;
-		}
-		if (!level_repeat(l, mult, may_be_empty, err, errlen))
-			return false;
-		if (l->total > PATTERN_MAX_UNROLLED)
-			break;
-	}
-	for (; d >= 0; d--)
-		if (lv[d].total > PATTERN_MAX_UNROLLED) {
-			snprintf(err, errlen, "its repetitions unroll to more than "
-				 "%.0f nodes (regcomp would need too much memory or time)",
-				 PATTERN_MAX_UNROLLED);
-			return false;
-		}
-	return true;
+	pcre2_match_context *m = pcre2_match_context_create(NULL);
+	if (m == NULL)
+		diag_out_of_memory();
+	pcre2_set_match_limit(m, MATCH_LIMIT);
+	pcre2_set_depth_limit(m, DEPTH_LIMIT);
+	pcre2_set_heap_limit(m, HEAP_LIMIT_KIB);
+	return m;
 }
 
 int metric_output_define(const char *spec, char *err, size_t errlen)
@@ -269,19 +124,17 @@ int metric_output_define(const char *spec, char *err, size_t errlen)
 	char *name = xstrndup(spec, (size_t)(eq - spec));
 	char *pattern = xstrndup(pat, plen);
 	char *unit_text = xstrndup(unit ? unit : "", ulen);
-	regex_t re;
 	char why[160];
-	int rc = 0, id = -1;
-	if (!pattern_tame(pattern, why, sizeof why))
-		snprintf(err, errlen, "the regular expression '%.60s%s' is refused: "
-			 "%s", pattern, strlen(pattern) > 60 ? "..." : "", why);
-	else if ((rc = regcomp(&re, pattern, REG_EXTENDED)) != 0) {
-		char msg[128];
-		regerror(rc, &re, msg, sizeof msg);
+	int id = -1;
+	pcre2_code *re = NULL;
+	if (plen > PATTERN_MAX_LEN)
+		snprintf(err, errlen, "the regular expression '%.60s...' is refused: "
+			 "longer than %d characters", pattern, PATTERN_MAX_LEN);
+	else if ((re = compile(pattern, why, sizeof why)) == NULL) {
 		snprintf(err, errlen, "the regular expression '%s' does not "
-			 "compile: %s", pattern, msg);
+			 "compile: %s", pattern, why);
 	} else {
-		regfree(&re);
+		pcre2_code_free(re);
 		id = metric_define(name, unit_text, higher == 1, pattern, err, errlen);
 		if (id >= 0 && metric_info((enum metric_id)id)->pattern &&
 		    strcmp(metric_info((enum metric_id)id)->pattern, pattern) != 0) {
@@ -318,46 +171,163 @@ static bool parse_number(const char *s, size_t len, double *v)
 	return true;
 }
 
-/* Search lines (each NUL-ended) of buf[0..len). */
-static enum metric_scan scan_lines(const regex_t *re, const char *buf,
-				   size_t len, double *value, char *why,
-				   size_t whylen)
+/* How one line matches re: FOUND with the value (the first group if it
+ * has one and took part, else the whole match), NOT_NUMBER, NO_MATCH, or
+ * LIMIT when PCRE2's limits stopped the search (why says so). */
+static enum metric_scan match_line(const pcre2_code *re, pcre2_match_data *md,
+				   pcre2_match_context *mctx, const char *p,
+				   size_t n, double *value, char *why, size_t whylen)
 {
-	regmatch_t g[2];
-	for (const char *p = buf; p < buf + len; p += strlen(p) + 1) {
-		if (regexec(re, p, 2, g, 0) != 0)
-			continue;
-		regmatch_t use = re->re_nsub >= 1 && g[1].rm_so >= 0 ? g[1] : g[0];
-		const char *s = p + use.rm_so;
-		size_t n = (size_t)(use.rm_eo - use.rm_so);
-		if (parse_number(s, n, value))
-			return METRIC_FOUND;
-		snprintf(why, whylen, "'%.*s' is not a number", n > 40 ? 40 : (int)n, s);
-		return METRIC_NOT_NUMBER;
+	int rc = pcre2_match(re, (PCRE2_SPTR)p, n, 0, 0, md, mctx);
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return METRIC_NO_MATCH;
+	if (rc < 0) {
+		PCRE2_UCHAR msg[80];
+		if (pcre2_get_error_message(rc, msg, sizeof msg) < 0)
+			snprintf((char *)msg, sizeof msg, "error %d", rc);
+		snprintf(why, whylen, "the pattern stopped on a line of %zu bytes: "
+			 "%.80s", n, (char *)msg);
+		return METRIC_LIMIT;
 	}
-	snprintf(why, whylen, "no line of its output matches");
-	return METRIC_NO_MATCH;
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+	int g = rc >= 2 && ov[2] != PCRE2_UNSET ? 1 : 0;
+	const char *s = p + ov[2 * g];
+	size_t len = ov[2 * g + 1] - ov[2 * g];
+	if (parse_number(s, len, value))
+		return METRIC_FOUND;
+	snprintf(why, whylen, "'%.*s' is not a number", len > 40 ? 40 : (int)len, s);
+	return METRIC_NOT_NUMBER;
 }
 
-/* Make text[0..len) lines: every newline a NUL, and one NUL after. */
-static void split_lines(char *text, size_t len)
+/* The lines of a stream, read in blocks: next_line gives each line
+ * (without its newline, cut at LINE_MAX_BYTES) until the end. */
+struct lines {
+	int fd;
+	off_t at;                /* where the next block is read */
+	char block[BLOCK_BYTES];
+	size_t pos, len;         /* the unread part of block */
+	bool eof;
+	char **line;             /* assembled here (grown to LINE_MAX_BYTES) */
+	size_t *cap;
+	int err;                 /* errno of a failed read */
+};
+
+static bool fill(struct lines *l)
 {
-	for (char *p = memchr(text, '\n', len); p; p = memchr(p + 1, '\n',
-							     (size_t)(text + len - p - 1)))
-		*p = '\0';
-	text[len] = '\0';
+	for (;;) {
+		ssize_t r = pread(l->fd, l->block, sizeof l->block, l->at);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			l->err = errno;
+		if (r <= 0) {
+			l->eof = true;
+			return false;
+		}
+		l->at += r;
+		l->pos = 0;
+		l->len = (size_t)r;
+		return true;
+	}
 }
 
-enum metric_scan metric_output_scan(const regex_t *re, const char *text,
+/* The next line in *l->line, its length in *n; false at the end. */
+static bool next_line(struct lines *l, size_t *n)
+{
+	size_t used = 0;
+	bool any = false;
+	while (l->pos < l->len || (!l->eof && fill(l))) {
+		any = true;
+		const char *b = l->block + l->pos;
+		size_t avail = l->len - l->pos;
+		const char *nl = memchr(b, '\n', avail);
+		size_t take = nl ? (size_t)(nl - b) : avail;
+		size_t keep = used + take > LINE_MAX_BYTES ? LINE_MAX_BYTES - used : take;
+		if (keep) {
+			xgrow((void **)l->line, l->cap, used + keep + 1, 1);
+			memcpy(*l->line + used, b, keep);
+			used += keep;
+		}
+		l->pos += take + (nl != NULL);
+		if (nl)
+			break;
+	}
+	if (!any)
+		return false;
+	xgrow((void **)l->line, l->cap, used + 1, 1);
+	(*l->line)[used] = '\0';
+	*n = used;
+	return true;
+}
+
+/*
+ * Search the lines of fd from offset from for every pattern of re[k]
+ * (k < n), each for its first matching line: v[k] and how[k] (why[k] for
+ * the failures).  Returns 0, or -1 on a read error (errno set).
+ */
+static int scan_fd(int fd, off_t from, int n, pcre2_code *const *re,
+		   pcre2_match_data *const *md, pcre2_match_context *mctx,
+		   char **line, size_t *cap, double *v, enum metric_scan *how,
+		   char (*why)[160])
+{
+	struct lines *l = xcalloc(1, sizeof *l);
+	l->fd = fd;
+	l->at = from;
+	l->line = line;
+	l->cap = cap;
+	int open = n;
+	for (int k = 0; k < n; k++) {
+		how[k] = METRIC_NO_MATCH;
+		v[k] = NAN;
+	}
+	size_t len;
+	while (open > 0 && next_line(l, &len)) {
+		for (int k = 0; k < n; k++) {
+			if (how[k] != METRIC_NO_MATCH)
+				continue;
+			how[k] = match_line(re[k], md[k], mctx, *line, len, &v[k],
+					    why[k], sizeof why[k]);
+			open -= how[k] != METRIC_NO_MATCH;
+		}
+	}
+	for (int k = 0; k < n; k++)
+		if (how[k] == METRIC_NO_MATCH)
+			snprintf(why[k], sizeof why[k], "no line of its output matches");
+	int e = l->err;
+	free(l);
+	errno = e;
+	return e ? -1 : 0;
+}
+
+enum metric_scan metric_output_scan(const char *pattern, const char *text,
 				    size_t len, double *value, char *why,
 				    size_t whylen)
 {
-	char *copy = xmalloc(len + 1);
-	memcpy(copy, text, len);
-	split_lines(copy, len);
-	enum metric_scan s = scan_lines(re, copy, len, value, why, whylen);
-	free(copy);
-	return s;
+	char err[160];
+	pcre2_code *re = compile(pattern, err, sizeof err);
+	if (re == NULL) {
+		snprintf(why, whylen, "%s", err);
+		return METRIC_LIMIT;
+	}
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+	pcre2_match_context *mctx = match_context();
+	int fd = memfd_create("cbench-scan", MFD_CLOEXEC);
+	enum metric_scan how = METRIC_LIMIT;
+	char w[1][160];
+	char *line = NULL;
+	size_t cap = 0;
+	if (fd >= 0 && md && write(fd, text, len) == (ssize_t)len &&
+	    scan_fd(fd, 0, 1, &re, &md, mctx, &line, &cap, value, &how, w) == 0)
+		snprintf(why, whylen, "%s", w[0]);
+	else
+		snprintf(why, whylen, "cannot scan: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(line);
+	pcre2_match_context_free(mctx);
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+	return how;
 }
 
 struct metric_output *metric_output_open(int *rc, char *err, size_t errlen)
@@ -371,10 +341,17 @@ struct metric_output *metric_output_open(int *rc, char *err, size_t errlen)
 		if (mo == NULL) {
 			mo = xcalloc(1, sizeof *mo);
 			mo->fd = -1;
+			mo->mctx = match_context();
 		}
-		int c = regcomp(&mo->re[mo->n], mi->pattern, REG_EXTENDED);
-		if (c != 0) {
-			regerror(c, &mo->re[mo->n], err, errlen);
+		char why[160];
+		mo->re[mo->n] = compile(mi->pattern, why, sizeof why);
+		mo->md[mo->n] = mo->re[mo->n]
+			? pcre2_match_data_create_from_pattern(mo->re[mo->n], NULL) : NULL;
+		if (mo->md[mo->n] == NULL) {
+			snprintf(err, errlen, "the regular expression '%s' does not "
+				 "compile: %s", mi->pattern, mo->re[mo->n] ? "out of memory"
+				 : why);
+			pcre2_code_free(mo->re[mo->n]);
 			*rc = -1;
 			metric_output_free(mo);
 			return NULL;
@@ -397,11 +374,14 @@ void metric_output_free(struct metric_output *mo)
 {
 	if (mo == NULL)
 		return;
-	for (int k = 0; k < mo->n; k++)
-		regfree(&mo->re[k]);
+	for (int k = 0; k < mo->n; k++) {
+		pcre2_match_data_free(mo->md[k]);
+		pcre2_code_free(mo->re[k]);
+	}
+	pcre2_match_context_free(mo->mctx);
 	if (mo->fd >= 0)
 		close(mo->fd);
-	free(mo->buf);
+	free(mo->line);
 	free(mo);
 }
 
@@ -421,39 +401,20 @@ int metric_output_read(struct metric_output *mo, int fd, off_t from,
 		       double v[MET_COUNT], int *missing, char *why,
 		       size_t whylen)
 {
-	struct stat st;
-	if (fstat(fd, &st) != 0) {
+	double got[MET_CUSTOM_MAX];
+	enum metric_scan how[MET_CUSTOM_MAX];
+	char w[MET_CUSTOM_MAX][160];
+	if (scan_fd(fd, from, mo->n, mo->re, mo->md, mo->mctx, &mo->line,
+		    &mo->cap, got, how, w) != 0) {
 		snprintf(why, whylen, "cannot read the output: %s", strerror(errno));
 		return -2;
 	}
-	size_t len = st.st_size > from ? (size_t)(st.st_size - from) : 0;
-	xgrow((void **)&mo->buf, &mo->cap, len + 1, 1);
-	size_t got = 0;
-	while (got < len) {
-		ssize_t r = pread(fd, mo->buf + got, len - got, from + (off_t)got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			snprintf(why, whylen, "cannot read the output: %s",
-				 strerror(errno));
-			return -2;
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	split_lines(mo->buf, got);
 	int rc = 0;
 	for (int k = 0; k < mo->n; k++) {
-		char w[160];
-		v[mo->id[k]] = NAN;
-		if (scan_lines(&mo->re[k], mo->buf, got, &v[mo->id[k]], w,
-			       sizeof w) == METRIC_FOUND)
-			continue;
-		v[mo->id[k]] = NAN;
-		if (rc == 0) {   /* the first metric missing is told */
+		v[mo->id[k]] = how[k] == METRIC_FOUND ? got[k] : NAN;
+		if (how[k] != METRIC_FOUND && rc == 0) {   /* the first is told */
 			*missing = mo->id[k];
-			snprintf(why, whylen, "%s", w);
+			snprintf(why, whylen, "%s", w[k]);
 			rc = -1;
 		}
 	}
