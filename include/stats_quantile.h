@@ -23,6 +23,9 @@
 
 /* The quantile the gate compares CPU time at: the 10th percentile. */
 #define STATS_LOW_QUANTILE 0.10
+/* The most resamples stats_compare_quantile draws (its p-value's floor is
+ * then 2e-5: enough for a Holm family of hundreds at 95 %). */
+#define STATS_QUANTILE_B_MAX 100000
 
 /* The Harrell-Davis estimate of quantile p (0 < p < 1) of the finite
  * values of x; NaN when there is none. */
@@ -33,7 +36,8 @@ double stats_hd_quantile(const double *x, size_t n, double p);
  * and ratio_hi the percentile-bootstrap interval at confidence, out->p_welch
  * the bootstrap's two-sided p-value of ratio 1 (at least 2 / (B + 1)),
  * p_mann_whitney NaN, na and nb the values used.  B resamples (at least
- * enough for p to reach 1 - confidence: 20 / (1 - confidence)), from
+ * enough for p to reach 1 - confidence, 20 / (1 - confidence), up to
+ * STATS_QUANTILE_B_MAX), from
  * seed; paired: a and b are rounds (na == nb), resampled together.
  * Returns 0, or -1 when a side has fewer than 2 values (paired: rounds),
  * out of memory, or a side's quantile is not positive.

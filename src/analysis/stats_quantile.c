@@ -109,9 +109,9 @@ int stats_compare_quantile(const double *a, size_t na, const double *b,
 			   size_t nb, bool paired, double p, double confidence,
 			   size_t B, uint64_t seed, struct stats_comparison *out)
 {
-	size_t need = (size_t)ceil(20.0 / (1.0 - confidence));
-	if (B < need)
-		B = need;
+	double need = ceil(20.0 / (1.0 - confidence));
+	if ((double)B < need)
+		B = need < STATS_QUANTILE_B_MAX ? (size_t)need : STATS_QUANTILE_B_MAX;
 	size_t n = na + nb + 1;
 	double *buf = malloc((4 * n + 2 * n + B) * sizeof *buf);
 	if (buf == NULL)

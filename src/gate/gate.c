@@ -230,12 +230,14 @@ static int choose_metric(const struct cmp_set *base, const struct cmp_set *new,
 		 * leaves out its waits for a CPU on a busy machine, which the
 		 * wall time takes in (README, "Counters or wall time?"). */
 		rep->metric = MET_CTR_FIRST + CTR_TASK_CLOCK;
-		rep->low_quantile = true;
+		/* Against a history's invocation means, means are compared. */
+		rep->low_quantile = !opt->between;
 		snprintf(rep->why, sizeof rep->why, "instructions not counted in "
 			 "%s; the commands are CPU-bound (CPU time %.0f %% of wall "
-			 "time): their CPU time at its 10th percentile, which a busy "
-			 "machine moves least", lacking->format == CMP_FMT_RUN
-			 ? "this run" : lacking->origin, busy * 100);
+			 "time): their CPU time%s", lacking->format == CMP_FMT_RUN
+			 ? "this run" : lacking->origin, busy * 100,
+			 rep->low_quantile ? " at its 10th percentile, which a busy "
+			 "machine moves least" : ", without the waits for a CPU");
 	} else {
 		rep->metric = MET_WALL;
 		if (lacking->format == CMP_FMT_HYPERFINE)

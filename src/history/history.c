@@ -31,6 +31,7 @@
 #include <cJSON.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -323,8 +324,16 @@ static int open_at(const char *target, bool create, int upto,
 	bool url = history_is_url(target);
 	int rc;
 	bool rw = create || url;
-	struct stat before;
-	bool made = !url && create && lstat(target, &before) != 0 && errno == ENOENT;
+	/* Made here, by this open (O_EXCL: not by a concurrent cbench), so
+	 * removed again if the open fails. */
+	bool made = false;
+	if (!url && create && target[0]) {
+		int fd = open(target, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0) {
+			made = true;
+			close(fd);
+		}
+	}
 	if (url) {
 		rc = hist_pg_open(target, &st, err, errlen);
 	} else {

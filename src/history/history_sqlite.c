@@ -300,8 +300,10 @@ static char *file_uri(const char *path)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t n = strlen(path);
-	char *u = xmalloc(n * 3 + sizeof "file:?immutable=1");
-	char *p = u + sprintf(u, "file:");
+	char *u = xmalloc(n * 3 + sizeof "file://?immutable=1");
+	/* An absolute path after an empty authority ("file:///x"), so that
+	 * one that starts with "//" is not read as a host. */
+	char *p = u + sprintf(u, path[0] == '/' ? "file://" : "file:");
 	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
 		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 		    (*c >= '0' && *c <= '9') || strchr("-._~/", *c)) {

@@ -33,6 +33,7 @@
 
 #include <cJSON.h>
 #include <ctype.h>
+#include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
@@ -194,7 +195,7 @@ void syscheck_read(const char *root, double interval_s, struct check_readings *r
 	if (interval_s > 0) {
 		struct timespec ts = {(time_t)interval_s,
 				      (long)((interval_s - (double)(time_t)interval_s) * 1e9)};
-		while (nanosleep(&ts, &ts) != 0)
+		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 			;
 	}
 	proc_snapshot_take(root, &b);
@@ -208,8 +209,9 @@ void syscheck_read(const char *root, double interval_s, struct check_readings *r
 }
 
 /* The whole machine's busy time from ROOT/proc/stat's "cpu" line: user,
- * nice, system, irq and softirq (not idle, iowait, or steal: another
- * guest's); guest time is already inside user.  Seconds, or -1. */
+ * nice and system (not idle or iowait; not steal, another guest's; not
+ * irq and softirq, much of which the benchmark's own I/O causes); guest
+ * time is already inside user.  Seconds, or -1. */
 static double machine_busy_s(const char *root)
 {
 	char path[4096];
@@ -223,7 +225,7 @@ static double machine_busy_s(const char *root)
 	long hz = sysconf(_SC_CLK_TCK);
 	if (got != 7 || hz <= 0)
 		return -1;
-	return (double)(us + ni + sy + irq + sirq) / (double)hz;
+	return (double)(us + ni + sy) / (double)hz;
 }
 
 static double tv_s(struct timeval t)
@@ -243,6 +245,10 @@ static double live_children_s(void)
 	ssize_t n = read(fd, list, sizeof list - 1);
 	close(fd);
 	list[n > 0 ? n : 0] = '\0';
+	/* A list that filled the buffer may end in half a pid: drop it. */
+	char *last = n == (ssize_t)sizeof list - 1 ? strrchr(list, ' ') : NULL;
+	if (last)
+		*last = '\0';
 	long hz = sysconf(_SC_CLK_TCK);
 	double total = 0;
 	char *save = NULL;
@@ -326,7 +332,7 @@ void syscheck_watch_check(struct syscheck_watch *w, const char *root,
 		struct check_readings look = {0};
 		proc_snapshot_take(root, &a);
 		struct timespec ts = {0, (long)(NAME_LOOK_S * 1e9)};
-		while (nanosleep(&ts, &ts) != 0)
+		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 			;
 		proc_snapshot_take(root, &b);
 		syscheck_busiest(&a, &b, getpid(), &look);

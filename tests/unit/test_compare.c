@@ -576,6 +576,14 @@ static void test_cpu_time_at_the_10th_percentile(void)
 	CHECK(r->verdict == CMP_REGRESSION);
 	gate_report_free(&rep);
 
+	/* Against a history (invocation means), means: said so. */
+	o.between = true;
+	CHECK(gate_compare(base, new, &o, &rep, err, sizeof err) == 0);
+	CHECK(rep.metric == tc && !rep.low_quantile);
+	CHECK(strstr(rep.why, "percentile") == NULL);
+	gate_report_free(&rep);
+	o.between = false;
+
 	o.metric = tc;
 	CHECK(gate_compare(base, new, &o, &rep, err, sizeof err) == 0);
 	CHECK(!rep.low_quantile);
