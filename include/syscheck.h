@@ -151,7 +151,7 @@ double cpu_account_others(const struct cpu_account *a, const struct cpu_account 
  * since then.  Only when that use is a risk are the processes listed, to
  * name the busiest (two looks 0.1 s apart, at most one every 5 s), so
  * the cost does not grow with the number of processes on the machine.
- * Freed by syscheck_watch_free.
+ * It holds no resources: nothing to free.
  */
 struct syscheck_watch {
 	struct check_readings r;
@@ -163,7 +163,6 @@ void syscheck_watch_start(struct syscheck_watch *w, const char *root,
 			  const struct machine_info *m);
 void syscheck_watch_check(struct syscheck_watch *w, const char *root,
 			  struct syscheck *out);
-void syscheck_watch_free(struct syscheck_watch *w);
 
 /* The check as a cJSON object ({"items": [...]}); NULL: out of memory.
  * Returned as void * so callers need not include cJSON.h. */

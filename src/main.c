@@ -920,7 +920,6 @@ static int open_history(const struct config *cfg, const struct plan *plan,
 /* What struct exports holds beside the caller's. */
 static void exports_free(struct exports *ex)
 {
-	syscheck_watch_free(&ex->watch);
 	analysis_free(ex->an);
 	free(ex->between_tau);
 	free(ex->between_k);
@@ -972,7 +971,7 @@ static int record_history(const struct config *cfg, struct history **hp,
 	size_t runs = 0;
 	for (size_t i = 0; i < out->n; i++)
 		runs += out->results[i]->n_runs;
-	if (out->n == 0 || runs == 0 || spawn_stop_signal()) {
+	if (runs == 0 || spawn_stop_signal()) {
 		diag_note("not recorded in the history: the benchmarks did not "
 			  "complete");
 		return 0;

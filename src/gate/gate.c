@@ -255,11 +255,17 @@ static int choose_metric(const struct cmp_set *base, const struct cmp_set *new,
  * when opt->paired and both are of one state group (the first min(na, nb)
  * runs), else independent.
  * Returns 0, or -1 when a side has no value. */
+/* A row's two sides are compared by rounds: interleaved, one state group. */
+static bool by_rounds(const struct cmp_row *r, const struct cmp_options *opt)
+{
+	return opt->paired && r->base->group == r->new->group;
+}
+
 static int robust_pair(const struct cmp_row *r, int m, const struct cmp_options *opt,
 		       struct stats_comparison *st)
 {
 	size_t na = r->base->n_runs, nb = r->new->n_runs;
-	bool paired = opt->paired && r->base->group == r->new->group;
+	bool paired = by_rounds(r, opt);
 	if (paired)
 		na = nb = na < nb ? na : nb;
 	struct stats_robust_cmp rob;
@@ -360,9 +366,9 @@ static void compare_pair(struct cmp_row *r, int m, const struct cmp_options *opt
 		given = NULL;
 	/* CPU time chosen by the gate: at its 10th percentile, by rounds as
 	 * robust_pair pairs them. */
-	bool paired = opt->paired && r->base->group == r->new->group;
-	if (ok_a && ok_b && opt->low_quantile && !opt->between &&
-	    stats_compare_quantile(a, r->base->n_runs, b, r->new->n_runs, paired,
+	if (ok_a && ok_b && opt->low_quantile &&
+	    stats_compare_quantile(a, r->base->n_runs, b, r->new->n_runs,
+				   by_rounds(r, opt),
 				   STATS_LOW_QUANTILE, opt->confidence, STATS_ROBUST_B,
 				   opt->seed, &r->st) == 0)
 		given = &r->st;

@@ -345,10 +345,6 @@ void syscheck_watch_check(struct syscheck_watch *w, const char *root,
 	syscheck_judge(r, out);
 }
 
-void syscheck_watch_free(struct syscheck_watch *w)
-{
-	(void)w;
-}
 
 /* ---- the judgement ---- */
 
