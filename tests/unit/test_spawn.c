@@ -415,6 +415,26 @@ static bool counts_children_until_exec(void)
 	return mode_traced && fd >= 0;
 }
 
+/* A shell run whose side band is whole.  The kernel can drop the records
+ * written after a vfork when the shell and its child write to the shared
+ * ring from two CPUs at once (the shell's wake-up and its child's exec):
+ * then every side-band value is unknown (NaN), never a partial one, and
+ * the run is taken again, up to 5 times (under load, about 1 run in 200
+ * on two CPUs, none in 600 pinned to one). */
+#define RUN_SIDEBAND(argv, cmd, res)                                         \
+	do {                                                                 \
+		for (int try_ = 0; try_ < 5; try_++) {                       \
+			RUN_OK(argv, cmd, res);                              \
+			if (!isnan((res)->reap_s))                           \
+				break;                                       \
+			CHECK(isnan((res)->wake_s) &&                        \
+			      isnan((res)->serial_s) &&                      \
+			      isnan((res)->shell_cpu_s) &&                   \
+			      isnan((res)->shell_faults));                   \
+		}                                                            \
+		CHECK(!isnan((res)->reap_s));                                \
+	} while (0)
+
 /* What the side band measures of a shell (sideband.c), where
  * perf_event_open gives side-band records, checked against the run's own
  * wall time: measured when asked; the shell's wake-up after its program
@@ -440,7 +460,7 @@ static void test_shell_sideband_measured(void)
 	struct spawn_cmd cmd = {.stdin_fd = -1, .output = SPAWN_OUT_NULL,
 				.stdout_fd = -1, .shell_sideband = true};
 	struct spawn_result res;
-	RUN_OK(waits, &cmd, &res);
+	RUN_SIDEBAND(waits, &cmd, &res);
 	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
 	CHECK(res.wake_s > 0);
 	CHECK(res.reap_s > 0);
@@ -464,10 +484,10 @@ static void test_shell_sideband_measured(void)
 		 "exec %s/touch_pages 3000", helpers ? helpers : "/nonexistent");
 	char *faults[] = {"/bin/sh", "-c", touch, NULL};
 	CHECK(helpers != NULL);   /* set by make test */
-	RUN_OK(faults, &cmd, &res);
+	RUN_SIDEBAND(faults, &cmd, &res);
 	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
 	CHECK(res.minflt > 3000);
-	CHECK(res.shell_faults > 0 && res.shell_faults < 500);
+	CHECK_BETWEEN(res.shell_faults, 0, 500);
 	/* a subshell's faults before its exec are the shell's: a 400 KB
 	 * string built in it costs over 300 (perf stat -e page-faults:u
 	 * sh -c ...: 130 without, 484 with), counted where the counter is
@@ -476,9 +496,9 @@ static void test_shell_sideband_measured(void)
 	char *sub_big[] = {"/bin/sh", "-c",
 			   "(x=$(printf '%0400000d' 0); exec /bin/true); exit 0",
 			   NULL};
-	RUN_OK(sub, &cmd, &res);
+	RUN_SIDEBAND(sub, &cmd, &res);
 	double base = res.shell_faults;
-	RUN_OK(sub_big, &cmd, &res);
+	RUN_SIDEBAND(sub_big, &cmd, &res);
 	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
 	if (counts_children_until_exec())
 		CHECK(res.shell_faults - base > 200);
@@ -508,7 +528,7 @@ static void test_shell_sideband_measured(void)
 	CHECK(res.outcome == SPAWN_EXITED && res.code == 0);
 	CHECK(res.minflt > 3000);
 	if (counts_children_until_exec())
-		CHECK(res.shell_faults > 0 && res.shell_faults < 500);
+		CHECK_BETWEEN(res.shell_faults, 0, 500);
 	else
 		CHECK(isnan(res.shell_faults));
 	/* cut short by --timeout: nothing to take off */

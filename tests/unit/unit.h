@@ -46,6 +46,19 @@ static void (*unit_after_each)(void);
 		}                                                            \
 	} while (0)
 
+/* lo < a < hi, printing a when it is not. */
+#define CHECK_BETWEEN(a, lo, hi)                                             \
+	do {                                                                 \
+		double ua_ = (a), ul_ = (lo), uh_ = (hi);                    \
+		if (!(ua_ > ul_ && ua_ < uh_)) {                             \
+			printf("FAIL %s: %s:%d: %s = %.17g, expected "       \
+			       "between %g and %g\n", unit_name, __FILE__,   \
+			       __LINE__, #a, ua_, ul_, uh_);                 \
+			unit_state = 1;                                      \
+			return;                                              \
+		}                                                            \
+	} while (0)
+
 /* Relative tolerance: |a - b| <= rel * |b|. */
 #define CHECK_REL(a, b, rel) CHECK_NEAR(a, b, fabs((double)(b)) * (rel))
 
