@@ -335,6 +335,17 @@ static bool stream_refuses_writes(const char *path)
 	return true;
 }
 
+/* An existing file the caller may not write (0444, or another user's
+ * in a directory anyone may write to): refused (errno from access()), as
+ * a shell's > would be, not replaced through the rename, which needs only
+ * the directory's permission. */
+static bool refuses_writes(const char *target)
+{
+	struct stat st;
+	return stat(target, &st) == 0 && S_ISREG(st.st_mode) &&
+	       access(target, W_OK) != 0;
+}
+
 int export_check_destinations(const struct export_files *xf, char *err, size_t errlen)
 {
 	export_start();
@@ -365,6 +376,12 @@ int export_check_destinations(const struct export_files *xf, char *err, size_t e
 			continue;
 		}
 		char *target = fileid_target(e->path);
+		if (refuses_writes(target)) {
+			snprintf(err, errlen, "cannot write %s file '%s': %s", opt,
+				 e->path, strerror(errno));
+			free(target);
+			return -1;
+		}
 		char *tmp = NULL;
 		int fd = make_temp(target, &tmp);
 		if (fd < 0) {
@@ -391,6 +408,10 @@ int export_write_atomic(const char *path, int (*fill)(FILE *f, void *arg),
 	const char *step = "cannot write";
 	int e = 0;
 
+	if (refuses_writes(target)) {
+		e = errno;
+		goto fail;
+	}
 	remove_stale_temps(target);
 	int fd = make_temp(target, &tmp);
 	if (fd < 0) {

@@ -3,7 +3,7 @@
 # two on stdout), atomic rewrites that keep the previous file whole when a
 # write fails (file-size limit, full disk, /dev/full, a vanished directory),
 # exports rewritten as rounds finish (and rarely), stale temporaries cleaned,
-# mode and owner kept, hard links said, non-UTF-8 names replaced alike.
+# mode and owner kept, another user's write-protected file refused, hard links said, non-UTF-8 names replaced alike.
 
 # Files in the test directory besides the harness's own.
 left_files() {
@@ -48,6 +48,28 @@ test_unwritable_proc_file_refused_before_running() {
 	wait "$reader"
 	jq -e '.results[0].runs.wall_time | length == 2' read.json >/dev/null ||
 		fail "the FIFO's reader got: $(head -c 200 read.json)"
+}
+
+# Another user's write-protected file in a directory anyone may write to
+# (no sticky bit) is refused before anything runs, as a shell's > would
+# be, not replaced through the rename; a file that user may write is.
+test_write_protected_file_of_another_user_refused() {
+	mkdir -m 0777 shared
+	echo old >shared/theirs.json
+	chmod 0444 shared/theirs.json
+	echo old >shared/open.json
+	chmod 0666 shared/open.json
+	run_as_nobody "$CBENCH" -r 2 -N --export-json shared/theirs.json \
+		"touch $T/ran.txt" >out 2>err
+	expect_eq "exit" "$?" 2
+	expect_eq "one line" "$(wc -l <err)" 1
+	expect_grep "message" "^cbench: error: cannot write --export-json file 'shared/theirs.json': Permission denied$" err
+	expect_eq "left as it was" "$(cat shared/theirs.json)" "old"
+	[ ! -e ran.txt ] || fail "the benchmark ran"
+	run_as_nobody "$CBENCH" -r 2 -N --export-json shared/open.json \
+		"touch $T/ran.txt" >out 2>err || fail "a writable file: exit $?: $(cat err)"
+	jq -e '.results[0].runs.wall_time | length == 2' shared/open.json >/dev/null ||
+		fail "not written: $(head -c 200 shared/open.json)"
 }
 
 test_two_exports_to_stdout_refused_by_any_name() {
