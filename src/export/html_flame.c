@@ -31,7 +31,6 @@
  */
 #include "html_flame.h"
 #include "html_svg.h"
-#include "utf8.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -74,13 +73,10 @@ static const char *event_word(const struct html_flame_options *o)
  * max_chars characters (0: whole). */
 static void name_text(FILE *f, const char *s, size_t max_chars)
 {
-	char *clean = utf8_valid(s) ? NULL : utf8_clean(s);
-	const char *t = clean ? clean : s;
 	if (max_chars)
-		html_text_cut(f, t, max_chars);
+		html_text_cut(f, s, max_chars);
 	else
-		html_text(f, t);
-	free(clean);
+		html_text(f, s);
 }
 
 static const char *base_name(const char *path)

@@ -9,10 +9,12 @@
  * presentation attributes cannot read CSS variables.
  */
 #include "html_svg.h"
+#include "utf8.h"
 #include "version.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* s[0..n) escaped. */
@@ -35,13 +37,29 @@ static void text_n(FILE *f, const char *s, size_t n)
 	}
 }
 
+/* Every text of a page is valid UTF-8: bytes that are not (a name, a
+ * command or a label given so) are written as U+FFFD, as in the JSON. */
 void html_text(FILE *f, const char *s)
 {
-	if (s)
-		text_n(f, s, strlen(s));
+	if (s == NULL)
+		return;
+	char *clean = utf8_valid(s) ? NULL : utf8_clean(s);
+	const char *t = clean ? clean : s;
+	text_n(f, t, strlen(t));
+	free(clean);
 }
 
+static bool text_cut(FILE *f, const char *s, size_t max_chars);
+
 bool html_text_cut(FILE *f, const char *s, size_t max_chars)
+{
+	char *clean = utf8_valid(s) ? NULL : utf8_clean(s);
+	bool cut = text_cut(f, clean ? clean : s, max_chars);
+	free(clean);
+	return cut;
+}
+
+static bool text_cut(FILE *f, const char *s, size_t max_chars)
 {
 	size_t chars = 0, keep = 0, i = 0;
 	for (; s[i]; i++) {

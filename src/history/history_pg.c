@@ -17,6 +17,7 @@
  */
 #include "history.h"
 #include "history_int.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #include <stdio.h>
@@ -227,6 +228,7 @@ static int pg_exec(struct hist_store *s, const char *sql, const struct hv *args,
 	int *lengths = xcalloc((size_t)nargs + 1, sizeof *lengths);
 	int *formats = xcalloc((size_t)nargs + 1, sizeof *formats);
 	char (*buf)[40] = xcalloc((size_t)nargs + 1, sizeof *buf);
+	char **owned = xcalloc((size_t)nargs + 1, sizeof *owned);
 	for (int k = 0; k < nargs; k++) {
 		const struct hv *a = &args[k];
 		switch (a->t) {
@@ -239,7 +241,12 @@ static int pg_exec(struct hist_store *s, const char *sql, const struct hv *args,
 			values[k] = strcmp(buf[k], "nan") == 0 ? "NaN" : buf[k];
 			break;
 		case HV_TEXT:
-			values[k] = a->s;
+			/* The server takes valid UTF-8 only: other bytes are
+			 * sent as U+FFFD, as the SQLite store keeps them. */
+			if (a->s && !utf8_valid(a->s))
+				values[k] = owned[k] = utf8_clean(a->s);
+			else
+				values[k] = a->s;
 			break;
 		case HV_BLOB:
 			values[k] = a->b ? a->b : "";
@@ -266,6 +273,9 @@ static int pg_exec(struct hist_store *s, const char *sql, const struct hv *args,
 	free(lengths);
 	free(formats);
 	free(buf);
+	for (int k = 0; k < nargs; k++)
+		free(owned[k]);
+	free(owned);
 	return rc;
 }
 

@@ -8,6 +8,7 @@
  */
 #include "history.h"
 #include "history_int.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -84,7 +85,17 @@ static int bind_all(sqlite3_stmt *stmt, const struct hv *args, int nargs)
 			rc = sqlite3_bind_double(stmt, k + 1, args[k].d);
 			break;
 		case HV_TEXT:
-			rc = sqlite3_bind_text(stmt, k + 1, args[k].s, -1, SQLITE_STATIC);
+			/* Valid UTF-8 only, as PostgreSQL keeps it: both back
+			 * ends hold the same text for the same input. */
+			if (args[k].s && !utf8_valid(args[k].s)) {
+				char *clean = utf8_clean(args[k].s);
+				rc = sqlite3_bind_text(stmt, k + 1, clean, -1,
+						       SQLITE_TRANSIENT);
+				free(clean);
+			} else {
+				rc = sqlite3_bind_text(stmt, k + 1, args[k].s, -1,
+						       SQLITE_STATIC);
+			}
 			break;
 		case HV_BLOB:
 			rc = sqlite3_bind_blob64(stmt, k + 1, args[k].b,
@@ -99,11 +110,15 @@ static int bind_all(sqlite3_stmt *stmt, const struct hv *args, int nargs)
 	return SQLITE_OK;
 }
 
-static void row_values(sqlite3_stmt *stmt, struct hv *cols, int n)
+/* A row's values; text that is not valid UTF-8 (written by an earlier
+ * cbench) comes back with U+FFFD in a copy in freeme[c], else NULL. */
+static void row_values(sqlite3_stmt *stmt, struct hv *cols, int n,
+		       char **freeme)
 {
 	for (int c = 0; c < n; c++) {
 		struct hv *v = &cols[c];
 		memset(v, 0, sizeof *v);
+		freeme[c] = NULL;
 		switch (sqlite3_column_type(stmt, c)) {
 		case SQLITE_INTEGER:
 			v->t = HV_INT;
@@ -118,6 +133,8 @@ static void row_values(sqlite3_stmt *stmt, struct hv *cols, int n)
 		case SQLITE_TEXT:
 			v->t = HV_TEXT;
 			v->s = (const char *)sqlite3_column_text(stmt, c);
+			if (v->s && !utf8_valid(v->s))
+				v->s = freeme[c] = utf8_clean(v->s);
 			break;
 		case SQLITE_BLOB:
 			v->t = HV_BLOB;
@@ -145,13 +162,16 @@ static int sq_exec(struct hist_store *s, const char *sql, const struct hv *args,
 	}
 	int ncols = sqlite3_column_count(stmt);
 	struct hv cols[32];
+	char *freeme[32];
 	if (ncols > 32)
 		ncols = 32;
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		if (fn == NULL)
 			continue;
-		row_values(stmt, cols, ncols);
+		row_values(stmt, cols, ncols, freeme);
 		int stop = fn(ctx, cols, ncols);
+		for (int c = 0; c < ncols; c++)
+			free(freeme[c]);
 		if (stop) {
 			sqlite3_finalize(stmt);
 			snprintf(err, errlen, "history %s: unexpected data in the "

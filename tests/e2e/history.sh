@@ -526,6 +526,17 @@ test_postgresql_real_server() {
 	expect_grep "message" "^cbench: error: PostgreSQL history: " err
 }
 
+test_postgresql_non_utf8_text() {
+	find_pg || skip "PostgreSQL server binaries (initdb, pg_ctl) not installed"
+	"$CBENCH" history list --history "postgresql:///x?host=/nonexistent" >/dev/null 2>err
+	grep -q "without PostgreSQL support" err && skip "this cbench was built without libpq"
+	pg_start
+	trap pg_stop EXIT
+	non_utf8_recorded "$PGURL"
+	pg_stop
+	trap - EXIT
+}
+
 # A PostgreSQL password (in the URL's user part, or a password=
 # parameter, given as --history or CBENCH_HISTORY) is never printed or
 # stored: the notes, the JSON and HTML exports, the history's argv, its
@@ -573,6 +584,44 @@ test_labels_round_trip_through_export_and_import() {
 		"$(jq -c '.invocations[0].history.labels' e1.json)"
 	cbq history show 1 --history h2.db >s 2>err || fail "show: $(cat err)"
 	expect_grep "shown" "^  Labels: +eq=a=b  c note=hello big world u=größe ✓$" s
+}
+
+# Bytes that are not UTF-8 in a name, a command and a label: recorded by
+# both back ends alike, as U+FFFD (PostgreSQL refused them and recorded
+# nothing), found again by the name as given, and every export of the
+# history valid UTF-8 (issue 46).
+non_utf8_recorded() {
+	local h=$1
+	cbq -r 2 -N -n $'n\xff' $'true #\xfe' --history "$h" \
+		--history-label $'k=v\xfd' >/dev/null 2>err || fail "$h: record: $(cat err)"
+	cbq history export --history "$h" --output ex.json 2>err || fail "$h: export: $(cat err)"
+	iconv -f UTF-8 -t UTF-8 ex.json >/dev/null 2>&1 || fail "$h: the export is not UTF-8"
+	jq -e '.invocations[0].results[0].name == "n\ufffd" and
+	       .invocations[0].results[0].command_line == "true #\ufffd" and
+	       .invocations[0].history.labels.k == "v\ufffd"' ex.json >/dev/null ||
+		fail "$h: exported: $(jq -c '.invocations[0] | [.results[0].name, .results[0].command_line, .history.labels]' ex.json)"
+	cbq history report $'n\xff' --history "$h" --output r.html 2>err ||
+		fail "$h: report: $(cat err)"
+	iconv -f UTF-8 -t UTF-8 r.html >/dev/null 2>&1 || fail "$h: the report is not UTF-8"
+	expect_grep "$h: the report names it" "<title>History of n"$'\xef\xbf\xbd'"</title>" r.html
+	cbq history trend $'n\xff' --history "$h" >t 2>err || fail "$h: trend: $(cat err)"
+	expect_grep "$h: found by the name as given" ", 1 invocation, oldest first:$" t
+}
+
+test_non_utf8_text_in_the_history() {
+	non_utf8_recorded h.db
+	# a history an earlier cbench wrote raw bytes into reads back clean
+	sqlite3 h.db "UPDATE cbench_benchmark SET name = CAST(X'6E2FFF' AS TEXT)" ||
+		skip "the sqlite3 shell is not installed"
+	cbq history export --history h.db --output old.json 2>err || fail "export: $(cat err)"
+	iconv -f UTF-8 -t UTF-8 old.json >/dev/null 2>&1 || fail "the export is not UTF-8"
+	expect_eq "raw bytes read as U+FFFD" "$(jq -r '.invocations[0].results[0].name' old.json)" \
+		$'n/\xef\xbf\xbd'
+	# a run's own HTML page, as its JSON
+	cbq -r 2 -N -n $'n\xff' $'true #\xfe' --export-html run.html >/dev/null 2>err ||
+		fail "run: $(cat err)"
+	iconv -f UTF-8 -t UTF-8 run.html >/dev/null 2>&1 || fail "the run's page is not UTF-8"
+	expect_grep "the run's page names it" "n"$'\xef\xbf\xbd' run.html
 }
 
 # A history deleted while the benchmarks run (here by the benchmark
