@@ -1967,6 +1967,10 @@ void cli_print_help(FILE *f, bool compare)
 	     "  GITHUB_ACTIONS     true: gates also print ::error:: annotation lines\n"
 	     "  CBENCH_HISTORY     the results history when --history is not given\n"
 	     "                     (recording, --baseline-history, cbench history)\n"
+	     "  CBENCH_HISTORY_BUSY_MS  how long to wait for another writer of the\n"
+	     "                     history (its lock), default 10000\n"
+	     "  CBENCH_HISTORY_TIMEOUT_MS  PostgreSQL: how long to wait to connect\n"
+	     "                     and for each answer, default 30000\n"
 	     "\n", f);
 }
 

@@ -225,16 +225,24 @@ static int check_readonly(struct hist_store *st, const char *target, char *err,
 	return rc;
 }
 
-static int busy_ms(void)
+/* Milliseconds from the environment variable name: digits only, at most
+ * an hour, else def. */
+static int env_ms(const char *name, int def)
 {
-	/* digits only, at most an hour */
-	const char *e = getenv("CBENCH_HISTORY_BUSY_MS");
+	const char *e = getenv(name);
 	if (e == NULL || !isdigit((unsigned char)e[0]))
-		return 10000;
+		return def;
 	char *end;
 	errno = 0;
 	long v = strtol(e, &end, 10);
-	return *end == '\0' && errno == 0 && v <= 3600000 ? (int)v : 10000;
+	return *end == '\0' && errno == 0 && v <= 3600000 ? (int)v : def;
+}
+
+/* How long to wait for another writer of the history (SQLite's lock,
+ * PostgreSQL's advisory lock). */
+static int busy_ms(void)
+{
+	return env_ms("CBENCH_HISTORY_BUSY_MS", 10000);
 }
 
 /*
@@ -335,7 +343,9 @@ static int open_at(const char *target, bool create, int upto,
 		}
 	}
 	if (url) {
-		rc = hist_pg_open(target, &st, err, errlen);
+		rc = hist_pg_open(target, busy_ms(),
+				  env_ms("CBENCH_HISTORY_TIMEOUT_MS", 30000),
+				  &st, err, errlen);
 	} else {
 		if (target[0] == '\0') {
 			snprintf(err, errlen, "the history target is empty");

@@ -48,9 +48,12 @@ struct hist_store {
  * writing anything. */
 int hist_sqlite_open(const char *path, int write, int busy_ms, int create,
 		     struct hist_store **out, char *err, size_t errlen);
-/* history_pg.c: connect; HISTORY_EINPUT when built without libpq. */
-int hist_pg_open(const char *conninfo, struct hist_store **out, char *err,
-		 size_t errlen);
+/* history_pg.c: connect; HISTORY_EINPUT when built without libpq.
+ * busy_ms: how long to wait for another writer's lock; timeout_ms: for
+ * the connection, and for any answer while a statement runs (0: no
+ * limit). */
+int hist_pg_open(const char *conninfo, int busy_ms, int timeout_ms,
+		 struct hist_store **out, char *err, size_t errlen);
 int hist_pg_available(void);
 
 /* The store of an open history (history.c), for history_query.c. */

@@ -6,7 +6,10 @@
  * Results come back as text and are typed here: bytea is unescaped,
  * int8/float8 parsed.  A writing transaction takes a transaction-scoped
  * advisory lock first, so two runners creating or migrating the schema at
- * once take turns instead of colliding.
+ * once take turns instead of colliding.  Nothing waits forever: the
+ * connection has libpq's connect_timeout, the lock the server's
+ * lock_timeout, and each statement is sent and awaited without blocking,
+ * given up when the server stays silent for the time limit.
  *
  * libpq is loaded with dlopen() on first use, not linked: it pulls in
  * some twenty libraries (TLS, Kerberos, LDAP) whose start-up pages would
@@ -31,10 +34,12 @@ int hist_pg_available(void)
 	return 0;
 }
 
-int hist_pg_open(const char *conninfo, struct hist_store **out, char *err,
-		 size_t errlen)
+int hist_pg_open(const char *conninfo, int busy_ms, int timeout_ms,
+		 struct hist_store **out, char *err, size_t errlen)
 {
 	(void)conninfo;
+	(void)busy_ms;
+	(void)timeout_ms;
 	*out = NULL;
 	snprintf(err, errlen, "this cbench was built without PostgreSQL support "
 		 "(libpq): install libpq-dev and rebuild, or give a file as the "
@@ -45,18 +50,27 @@ int hist_pg_open(const char *conninfo, struct hist_store **out, char *err,
 #else
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <libpq-fe.h>
+#include <poll.h>
 
 /* The libpq functions used here, resolved from libpq.so.5. */
 static struct {
 	bool loaded;
-	PGconn *(*connectdb)(const char *);
+	PGconn *(*connectdbParams)(const char *const *, const char *const *, int);
 	ConnStatusType (*status)(const PGconn *);
 	char *(*errorMessage)(const PGconn *);
 	void (*finish)(PGconn *);
 	PQnoticeProcessor (*setNoticeProcessor)(PGconn *, PQnoticeProcessor, void *);
-	PGresult *(*execParams)(PGconn *, const char *, int, const Oid *,
-				const char *const *, const int *, const int *, int);
+	int (*sendQueryParams)(PGconn *, const char *, int, const Oid *,
+			       const char *const *, const int *, const int *, int);
+	int (*setnonblocking)(PGconn *, int);
+	int (*flush)(PGconn *);
+	int (*socket)(const PGconn *);
+	int (*consumeInput)(PGconn *);
+	int (*isBusy)(PGconn *);
+	PGresult *(*getResult)(PGconn *);
+	char *(*resultErrorField)(const PGresult *, int);
 	ExecStatusType (*resultStatus)(const PGresult *);
 	char *(*resultErrorMessage)(const PGresult *);
 	void (*clear)(PGresult *);
@@ -83,10 +97,16 @@ static int load_libpq(char *err, size_t errlen)
 		return -1;
 	}
 	const struct { void **to; const char *name; } syms[] = {
-		PQ_SYM(connectdb, "PQconnectdb"), PQ_SYM(status, "PQstatus"),
+		PQ_SYM(connectdbParams, "PQconnectdbParams"),
+		PQ_SYM(status, "PQstatus"),
 		PQ_SYM(errorMessage, "PQerrorMessage"), PQ_SYM(finish, "PQfinish"),
 		PQ_SYM(setNoticeProcessor, "PQsetNoticeProcessor"),
-		PQ_SYM(execParams, "PQexecParams"),
+		PQ_SYM(sendQueryParams, "PQsendQueryParams"),
+		PQ_SYM(setnonblocking, "PQsetnonblocking"),
+		PQ_SYM(flush, "PQflush"), PQ_SYM(socket, "PQsocket"),
+		PQ_SYM(consumeInput, "PQconsumeInput"),
+		PQ_SYM(isBusy, "PQisBusy"), PQ_SYM(getResult, "PQgetResult"),
+		PQ_SYM(resultErrorField, "PQresultErrorField"),
 		PQ_SYM(resultStatus, "PQresultStatus"),
 		PQ_SYM(resultErrorMessage, "PQresultErrorMessage"),
 		PQ_SYM(clear, "PQclear"), PQ_SYM(ntuples, "PQntuples"),
@@ -120,7 +140,15 @@ static int load_libpq(char *err, size_t errlen)
 struct pg {
 	struct hist_store st;
 	PGconn *conn;
+	int busy_ms, timeout_ms;  /* hist_pg_open's */
+	bool dead;                /* a statement went unanswered: given up */
 };
+
+/* Seconds of ms for a message ("30 s", "0.5 s"). */
+static double secs(int ms)
+{
+	return ms / 1000.0;
+}
 
 int hist_pg_available(void)
 {
@@ -219,10 +247,90 @@ static int each_row(PGresult *r, hist_row_fn *fn, void *ctx, char *err,
 	return 0;
 }
 
-static int pg_exec(struct hist_store *s, const char *sql, const struct hv *args,
-		   int nargs, hist_row_fn *fn, void *ctx, char *err, size_t errlen)
+/* Wait until the connection can be read (or written, with want_write),
+ * at most limit_ms (0: no limit).  Returns 1 when it can, 0 when the time
+ * ran out, -1 on an error. */
+static int wait_socket(PGconn *c, bool want_write, int limit_ms)
 {
-	struct pg *p = (struct pg *)s;
+	struct pollfd pfd = {.fd = pq.socket(c),
+			     .events = POLLIN | (want_write ? POLLOUT : 0)};
+	if (pfd.fd < 0)
+		return -1;
+	for (;;) {
+		int n = poll(&pfd, 1, limit_ms > 0 ? limit_ms : -1);
+		if (n >= 0)
+			return n > 0;
+		if (errno != EINTR)
+			return -1;
+	}
+}
+
+/* Send one statement and take its result, waiting at most limit_ms for
+ * each part of the answer (the server silent that long, or frozen, or
+ * an answer that never comes: the connection is given up).  NULL with a
+ * message when it failed. */
+static PGresult *run_statement(struct pg *p, const char *text, int nargs,
+			       const char *const *values, const int *lengths,
+			       const int *formats, int limit_ms, char *err,
+			       size_t errlen)
+{
+	PGconn *c = p->conn;
+	if (p->dead) {
+		snprintf(err, errlen, "PostgreSQL history: the server stopped "
+			 "answering earlier");
+		return NULL;
+	}
+	if (!pq.sendQueryParams(c, text, nargs, NULL, values, lengths, formats, 0))
+		goto broken;
+	int f, w;
+	while ((f = pq.flush(c)) == 1) {
+		if ((w = wait_socket(c, true, limit_ms)) <= 0)
+			goto silent;
+		if (!pq.consumeInput(c))
+			goto broken;
+	}
+	if (f < 0)
+		goto broken;
+	PGresult *keep = NULL, *r;
+	do {
+		while (pq.isBusy(c)) {
+			if ((w = wait_socket(c, false, limit_ms)) <= 0 ||
+			    !pq.consumeInput(c)) {
+				pq.clear(keep);
+				if (w <= 0)
+					goto silent;
+				goto broken;
+			}
+		}
+		r = pq.getResult(c);
+		if (keep == NULL)
+			keep = r;
+		else
+			pq.clear(r);
+	} while (r != NULL);
+	if (keep == NULL)
+		goto broken;
+	return keep;
+silent:
+	p->dead = true;
+	if (w < 0)
+		snprintf(err, errlen, "PostgreSQL history: waiting for the server: "
+			 "%s", strerror(errno));
+	else
+		snprintf(err, errlen, "PostgreSQL history: the server did not "
+			 "answer for %g s (wait longer with "
+			 "CBENCH_HISTORY_TIMEOUT_MS)", secs(limit_ms));
+	return NULL;
+broken:
+	pg_message(c, NULL, NULL, err, errlen);
+	return NULL;
+}
+
+/* Run sql, waiting at most limit_ms for each part of the answer. */
+static int pg_exec_limit(struct pg *p, const char *sql, const struct hv *args,
+			 int nargs, hist_row_fn *fn, void *ctx, int limit_ms,
+			 char *err, size_t errlen)
+{
 	char *text = numbered(sql);
 	const char **values = xcalloc((size_t)nargs + 1, sizeof *values);
 	int *lengths = xcalloc((size_t)nargs + 1, sizeof *lengths);
@@ -257,11 +365,19 @@ static int pg_exec(struct hist_store *s, const char *sql, const struct hv *args,
 			values[k] = NULL;
 		}
 	}
-	PGresult *r = pq.execParams(p->conn, text, nargs, NULL, values, lengths,
-				   formats, 0);
+	PGresult *r = run_statement(p, text, nargs, values, lengths, formats,
+				    limit_ms, err, errlen);
 	int rc = 0;
-	ExecStatusType status = pq.resultStatus(r);
-	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+	ExecStatusType status = r ? pq.resultStatus(r) : PGRES_FATAL_ERROR;
+	const char *state = r ? pq.resultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	if (r == NULL) {
+		rc = HISTORY_EFAIL;
+	} else if (state && strcmp(state, "55P03") == 0) {   /* lock_not_available */
+		snprintf(err, errlen, "PostgreSQL history: another cbench held the "
+			 "history's lock for %g s (wait longer with "
+			 "CBENCH_HISTORY_BUSY_MS)", secs(p->busy_ms));
+		rc = HISTORY_EFAIL;
+	} else if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
 		pg_message(p->conn, r, text, err, errlen);
 		rc = HISTORY_EFAIL;
 	} else {
@@ -279,13 +395,32 @@ static int pg_exec(struct hist_store *s, const char *sql, const struct hv *args,
 	return rc;
 }
 
+static int pg_exec(struct hist_store *s, const char *sql, const struct hv *args,
+		   int nargs, hist_row_fn *fn, void *ctx, char *err, size_t errlen)
+{
+	struct pg *p = (struct pg *)s;
+	return pg_exec_limit(p, sql, args, nargs, fn, ctx, p->timeout_ms, err,
+			     errlen);
+}
+
+/* BEGIN, then the advisory lock, waited for at most busy_ms (the
+ * server's lock_timeout, which also bounds any other lock the
+ * transaction waits for; 0 waits not at all). */
 static int pg_begin(struct hist_store *s, char *err, size_t errlen)
 {
+	struct pg *p = (struct pg *)s;
 	int rc = pg_exec(s, "BEGIN", NULL, 0, NULL, NULL, err, errlen);
 	if (rc == 0) {
+		char set[64];
+		snprintf(set, sizeof set, "SET LOCAL lock_timeout = %d",
+			 p->busy_ms > 0 ? p->busy_ms : 1);
+		rc = pg_exec(s, set, NULL, 0, NULL, NULL, err, errlen);
+	}
+	if (rc == 0) {
 		struct hv key = hv_int(LOCK_KEY);
-		rc = pg_exec(s, "SELECT pg_advisory_xact_lock(?::bigint)", &key, 1,
-			     NULL, NULL, err, errlen);
+		int limit = p->timeout_ms > 0 ? p->timeout_ms + p->busy_ms : 0;
+		rc = pg_exec_limit(p, "SELECT pg_advisory_xact_lock(?::bigint)",
+				   &key, 1, NULL, NULL, limit, err, errlen);
 	}
 	return rc;
 }
@@ -306,8 +441,8 @@ static void pg_close(struct hist_store *s)
 	free(p);
 }
 
-int hist_pg_open(const char *conninfo, struct hist_store **out, char *err,
-		 size_t errlen)
+int hist_pg_open(const char *conninfo, int busy_ms, int timeout_ms,
+		 struct hist_store **out, char *err, size_t errlen)
 {
 	*out = NULL;
 	if (load_libpq(err, errlen) != 0)
@@ -317,16 +452,36 @@ int hist_pg_open(const char *conninfo, struct hist_store **out, char *err,
 		.t_id = "BIGSERIAL PRIMARY KEY", .t_int = "BIGINT",
 		.t_real = "DOUBLE PRECISION", .t_blob = "BYTEA",
 		.exec = pg_exec, .begin = pg_begin, .close = pg_close};
-	p->conn = pq.connectdb(conninfo);
+	p->busy_ms = busy_ms;
+	p->timeout_ms = timeout_ms;
+	/* connect_timeout (whole seconds, at least 2) first, so that one in
+	 * the connection string, or PGCONNECT_TIMEOUT, decides instead */
+	char limit[24];
+	snprintf(limit, sizeof limit, "%d",
+		 timeout_ms > 2000 ? (timeout_ms + 999) / 1000 : 2);
+	bool ours = timeout_ms > 0 && getenv("PGCONNECT_TIMEOUT") == NULL;
+	const char *const keys[] = {"connect_timeout", "dbname", NULL};
+	const char *const vals[] = {limit, conninfo, NULL};
+	p->conn = pq.connectdbParams(keys + !ours, vals + !ours, 1);
 	if (p->conn == NULL || pq.status(p->conn) != CONNECTION_OK) {
-		if (p->conn)
-			pg_message(p->conn, NULL, NULL, err, errlen);
-		else
+		if (p->conn == NULL)
 			snprintf(err, errlen, "PostgreSQL history: out of memory");
+		else if (ours && strstr(pq.errorMessage(p->conn), "timeout expired"))
+			snprintf(err, errlen, "PostgreSQL history: no connection "
+				 "within %s s (wait longer with "
+				 "CBENCH_HISTORY_TIMEOUT_MS)", limit);
+		else
+			pg_message(p->conn, NULL, NULL, err, errlen);
 		pg_close(&p->st);
 		return HISTORY_EFAIL;
 	}
 	pq.setNoticeProcessor(p->conn, no_notices, NULL);
+	/* non-blocking: a statement is sent and awaited with a time limit */
+	if (pq.setnonblocking(p->conn, 1) != 0) {
+		pg_message(p->conn, NULL, NULL, err, errlen);
+		pg_close(&p->st);
+		return HISTORY_EFAIL;
+	}
 	*out = &p->st;
 	return 0;
 }

@@ -537,6 +537,79 @@ test_postgresql_non_utf8_text() {
 	trap - EXIT
 }
 
+# PostgreSQL never makes cbench wait forever (issue 46): a server that
+# accepts and never answers (the connection's time limit), another
+# session holding the history's lock (refused before anything runs, the
+# lock named), and a backend frozen after the runs (the statement's time
+# limit; the exports are written before the history).
+test_postgresql_time_limits() {
+	find_pg || skip "PostgreSQL server binaries (initdb, pg_ctl) not installed"
+	"$CBENCH" history list --history "postgresql:///x?host=/nonexistent" >/dev/null 2>err
+	grep -q "without PostgreSQL support" err && skip "this cbench was built without libpq"
+	local psql=$PG_BIN/psql
+	[ -x "$psql" ] || psql=$(command -v psql) || skip "psql not installed"
+	mkdir silent
+	/usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1] + "/.s.PGSQL.5432")
+s.listen(8)
+print("listening", flush=True)
+held = []
+while True:
+    held.append(s.accept()[0])
+' "$T/silent" >silent.log 2>&1 &
+	local fake=$!
+	until grep -q listening silent.log; do
+		kill -0 "$fake" 2>/dev/null || fail "the silent server: $(cat silent.log)"
+	done
+	CBENCH_HISTORY_TIMEOUT_MS=2000 cb -r 1 -N "touch ran" \
+		--history "postgresql:///x?host=$T/silent" >out 2>err
+	expect_eq "silent server: exit" "$?" 1
+	expect_eq "one line" "$(wc -l <err)" 1
+	expect_grep "names the connection" "^cbench: error: PostgreSQL history: no connection within 2 s \(wait longer with CBENCH_HISTORY_TIMEOUT_MS\)$" err
+	[ ! -e ran ] || fail "the benchmark ran"
+	kill "$fake"
+
+	pg_start
+	trap pg_stop EXIT
+	cbq -r 1 -n a true --history "$PGURL" >/dev/null 2>err || fail "first: $(cat err)"
+	# 0x63626e63, the key cbench locks ("cbnc")
+	"$psql" -X -q "$PGURL" -c "SELECT pg_advisory_lock(1667395171)" \
+		-c "SELECT pg_sleep(120)" >holder.log 2>&1 &
+	local holder=$! tries=0
+	until [ "$("$psql" -X -tA "$PGURL" -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" = 1 ]; do
+		tries=$((tries + 1))
+		[ "$tries" -lt 1000 ] || fail "the lock was never taken: $(cat holder.log)"
+	done
+	CBENCH_HISTORY_BUSY_MS=500 cb -r 1 -N "touch ran" --history "$PGURL" >out 2>err
+	expect_eq "lock held: exit" "$?" 1
+	expect_eq "one line" "$(wc -l <err)" 1
+	expect_grep "names the lock" "^cbench: error: PostgreSQL history: another cbench held the history's lock for 0.5 s \(wait longer with CBENCH_HISTORY_BUSY_MS\)$" err
+	[ ! -e ran ] || fail "the benchmark ran"
+	"$psql" -X -q "$PGURL" -c "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory'" \
+		>/dev/null 2>&1 || fail "the holder could not be ended"
+	wait "$holder" 2>/dev/null
+
+	# The benchmark stops the backend serving cbench's connection.
+	cat >freeze.sh <<EOF
+#!/bin/sh
+pid=\$("$psql" -X -tA "$PGURL" -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()")
+[ -n "\$pid" ] && kill -STOP \$pid && echo \$pid >>frozen.pids
+EOF
+	chmod +x freeze.sh
+	CBENCH_HISTORY_TIMEOUT_MS=4000 cb -r 1 -N ./freeze.sh --history "$PGURL" \
+		--export-json r.json >out 2>err
+	local rc=$?
+	[ -s frozen.pids ] && kill -CONT $(cat frozen.pids)
+	expect_eq "frozen backend: exit" "$rc" 1
+	expect_grep "names the silence" "^cbench: error: PostgreSQL history: the server did not answer for 4 s \(wait longer with CBENCH_HISTORY_TIMEOUT_MS\)$" err
+	jq -e '.results[0].runs.wall_time | length == 1' r.json >/dev/null ||
+		fail "the export was not written first: $(head -c 200 r.json)"
+	pg_stop
+	trap - EXIT
+}
+
 # A PostgreSQL password (in the URL's user part, or a password=
 # parameter, given as --history or CBENCH_HISTORY) is never printed or
 # stored: the notes, the JSON and HTML exports, the history's argv, its
