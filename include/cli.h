@@ -123,6 +123,8 @@ struct cli_option {
 	size_t off;               /* target: offsetof(struct config, field) */
 	size_t given_off;         /* a bool set when given, or 0 */
 	int aux;                  /* KIND_EXPORT: the export_format */
+	bool many;                /* may be given more than once (as any LIST
+				     or EXPORT); any other option once */
 	cli_handler *handler;     /* KIND_SPECIAL only */
 };
 
@@ -267,6 +269,10 @@ void cli_list_options(FILE *f);
 
 /* The option of the table with this id. */
 const struct cli_option *cli_option(enum opt_id id);
+/* May o be given more than once (a list, an export, -P, -L, -D,
+ * --output, --fail-if-slower-for)?  Any other option is given once: a
+ * second is a usage error. */
+bool cli_option_many(const struct cli_option *o);
 
 
 /* Parse helpers shared with other modules; return 0 or -1. */

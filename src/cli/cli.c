@@ -128,17 +128,17 @@ const struct cli_option cli_options[] = {
 	 .def_text = "none", .off = OFF(max_time_s),
 	 .help = "Stop a benchmark once its runs have cost SECONDS of "
 		 "wall-clock time"},
-	{.id = OPT_PARAM_SCAN, .long_name = "parameter-scan", .short_name = 'P',
+	{.id = OPT_PARAM_SCAN, .long_name = "parameter-scan", .many = true, .short_name = 'P',
 	 .arity = ARG_THREE, .kind = KIND_SPECIAL, .arg_name = "NAME MIN MAX",
 	 .scope = SCOPE_RUN, .handler = do_param,
 	 .help = "Benchmark for each value NAME from MIN to MAX; {NAME} in "
 		 "commands is replaced. Repeatable."},
-	{.id = OPT_PARAM_STEP, .long_name = "parameter-step-size",
+	{.id = OPT_PARAM_STEP, .long_name = "parameter-step-size", .many = true,
 	 .short_name = 'D', .arity = ARG_ONE, .kind = KIND_SPECIAL,
 	 .arg_name = "STEP", .scope = SCOPE_RUN, .show_def = DEF_TEXT,
 	 .def_text = "1; decimals allowed", .handler = do_step,
 	 .help = "Step of the preceding -P"},
-	{.id = OPT_PARAM_LIST, .long_name = "parameter-list", .short_name = 'L',
+	{.id = OPT_PARAM_LIST, .long_name = "parameter-list", .many = true, .short_name = 'L',
 	 .arity = ARG_TWO, .kind = KIND_SPECIAL, .arg_name = "NAME VALUES",
 	 .scope = SCOPE_RUN, .handler = do_param,
 	 .help = "Benchmark for each of the comma-separated VALUES (\\, escapes "
@@ -212,7 +212,7 @@ const struct cli_option cli_options[] = {
 	 .off = OFF(input), .help = "Feed FILE to the command's stdin; null "
 				    "(hyperfine's keyword) is /dev/null, ./null "
 				    "a file named null"},
-	{.id = OPT_OUTPUT, .long_name = "output", .arity = ARG_ONE,
+	{.id = OPT_OUTPUT, .long_name = "output", .many = true, .arity = ARG_ONE,
 	 .kind = KIND_SPECIAL, .arg_name = "WHERE", .values = output_values,
 	 .completion = "file", .scope = SCOPE_RUN, .show_def = DEF_TEXT,
 	 .def_text = "null", .handler = do_output,
@@ -407,7 +407,7 @@ const struct cli_option cli_options[] = {
 	       EXPORT_GITHUB_BENCHMARK, SCOPE_RUN,
 	       "Write every metric's mean as github-action-benchmark's "
 	       "customSmallerIsBetter input."),
-	{.id = OPT_FAIL_IF_SLOWER_FOR, .long_name = "fail-if-slower-for",
+	{.id = OPT_FAIL_IF_SLOWER_FOR, .long_name = "fail-if-slower-for", .many = true,
 	 .arity = ARG_TWO, .kind = KIND_SPECIAL, .arg_name = "NAME SPEC",
 	 .scope = SCOPE_BOTH, .handler = do_fail_for,
 	 .help = "The threshold for one benchmark (its display name or "
@@ -563,6 +563,8 @@ struct cli_state {
 	bool step_pending;       /* a -D seen before any -P */
 	const char *pending_step;
 	bool shell_given, no_shell_given;
+	/* Each option's first value (its name for a flag), once given. */
+	const char *first[OPT__COUNT];
 	/* The option whose value was the last word of the command line, and
 	 * that word: when no command is left, the message points at it. */
 	const struct cli_option *last_opt;
@@ -847,12 +849,19 @@ static int kind_set(struct cli_state *st, const struct cli_option *o,
 	return 0;
 }
 
-/* FILE and COMMAND: any non-empty word. */
+/* Empty, or white space only: a value with nothing in it (a command, a
+ * name or a file of spaces is a mistake, refused as an empty one is). */
+static bool blank(const char *s)
+{
+	return s[strspn(s, " \t\n\r\v\f")] == '\0';
+}
+
+/* FILE and COMMAND: any word that is not blank. */
 static int kind_word(struct cli_state *st, const struct cli_option *o,
 		     const char *const *a, int *exit_code)
 {
 	(void)exit_code;
-	if (a[0][0] == '\0')
+	if (blank(a[0]))
 		return bad_value(o, a[0], o->kind == KIND_FILE ? "expected a file"
 				 : "expected a command");
 	/* One value each (a second --baseline is no less likely a mistake
@@ -870,7 +879,7 @@ static int kind_list(struct cli_state *st, const struct cli_option *o,
 	(void)exit_code;
 	const struct strlist *l = target(st, o);
 	if (o->id == OPT_COMMAND_NAME) {
-		if (a[0][0] == '\0')
+		if (blank(a[0]))
 			return bad_value(o, a[0], "expected a name (an empty one "
 					 "would show nothing)");
 		for (const char *c = a[0]; *c; c++)
@@ -882,8 +891,10 @@ static int kind_list(struct cli_state *st, const struct cli_option *o,
 			if (strcmp(l->v[i], a[0]) == 0)
 				USAGE("--command-name '%s' given to two commands: a "
 				      "name tells benchmarks apart", a[0]);
-	} else if (a[0][0] == '\0') {
-		return bad_value(o, a[0], "expected a command");
+	} else if (blank(a[0])) {
+		return bad_value(o, a[0], o->id == OPT_HISTORY_LABEL
+				 ? "expected KEY=VALUE" : o->id == OPT_METRIC
+				 ? "expected NAME=REGEX" : "expected a command");
 	}
 	strlist_push(target(st, o), a[0]);
 	return 0;
@@ -894,7 +905,7 @@ static int kind_export(struct cli_state *st, const struct cli_option *o,
 {
 	(void)exit_code;
 	struct config *cfg = st->cfg;
-	if (a[0][0] == '\0')
+	if (blank(a[0]))
 		return bad_value(o, a[0], "expected a file name, or - for stdout");
 	cfg->exports = xreallocarray(cfg->exports, cfg->n_exports + 1,
 				     sizeof *cfg->exports);
@@ -998,7 +1009,7 @@ static int do_shell(struct cli_state *st, const struct cli_option *o,
 		    const char *const *a, int *exit_code)
 {
 	struct config *cfg = st->cfg;
-	if (a[0][0] == '\0')
+	if (blank(a[0]))
 		return bad_value(o, a[0], "expected a shell, or none");
 	if (strcmp(a[0], "none") == 0)
 		return do_no_shell(st, o, a, exit_code);
@@ -1055,7 +1066,7 @@ static int do_reference_name(struct cli_state *st, const struct cli_option *o,
 			     const char *const *a, int *exit_code)
 {
 	(void)exit_code;
-	if (a[0][0] == '\0')
+	if (blank(a[0]))
 		return bad_value(o, a[0], "expected a name");
 	st->cfg->reference_name = a[0];
 	return 0;
@@ -1068,7 +1079,7 @@ static int do_output(struct cli_state *st, const struct cli_option *o,
 {
 	(void)exit_code;
 	char what[DIAG_MSG_MAX] = "expected ";
-	if (a[0][0] == '\0') {
+	if (blank(a[0])) {
 		set_text(o->values, "a file", what + strlen(what),
 			 sizeof what - strlen(what));
 		return bad_value(o, a[0], what);
@@ -1127,6 +1138,11 @@ static int do_counters(struct cli_state *st, const struct cli_option *o,
 	return rc;   /* on an error cli_parse fails and the config is dropped */
 }
 
+bool cli_option_many(const struct cli_option *o)
+{
+	return o->many || o->kind == KIND_LIST || o->kind == KIND_EXPORT;
+}
+
 /* Apply one option with its argument words a[0..]: the scope, then the
  * handler of its kind; returns 0, 1 (exit with *exit_code) or -1. */
 static int apply(struct cli_state *st, const struct cli_option *o,
@@ -1137,6 +1153,18 @@ static int apply(struct cli_state *st, const struct cli_option *o,
 		USAGE("--%s cannot be used with 'cbench compare'", o->long_name);
 	if (!cfg->compare_mode && o->scope == SCOPE_COMPARE)
 		USAGE("--%s only applies to 'cbench compare'", o->long_name);
+	/* Once each, unless the table says more: a second value must not
+	 * win silently over the first. */
+	const char *value = o->arity == ARG_NONE || a[0] == NULL ? NULL : a[0];
+	if (!cli_option_many(o)) {
+		const char *was = st->first[o->id];
+		if (was && value)
+			USAGE("--%s given twice ('%s' and '%s')", o->long_name,
+			      was, value);
+		if (was)
+			USAGE("--%s given twice", o->long_name);
+		st->first[o->id] = value ? value : o->long_name;
+	}
 	cli_handler *h = o->kind == KIND_SPECIAL ? o->handler
 			 : kind_handlers[o->kind];
 	int r = h(st, o, a, exit_code);
@@ -1486,6 +1514,16 @@ static int validate(struct cli_state *st)
 	if (check_param_names(cfg) != 0)
 		return -1;
 	bool gated = cfg->baseline || (cfg->reference && cfg->fail_if_slower_given);
+	/* Options of a comparison with a baseline, which would be ignored
+	 * silently without one. */
+	const char *matching = cfg->require_all ? "--require-all"
+			       : st->first[OPT_MATCH_BY] ? "--match-by" : NULL;
+	if (matching && !cfg->baseline && !cfg->baseline_history)
+		USAGE("%s matches this run's benchmarks with a baseline's: give "
+		      "--baseline FILE or --baseline-history", matching);
+	if (cfg->require_resolution && !gated && !cfg->baseline_history)
+		USAGE("--require-resolution is for a gate: give --baseline FILE, "
+		      "or --reference CMD with --fail-if-slower PCT");
 	if (cfg->fail_for_names.n && !gated)
 		USAGE("--fail-if-slower-for is for a gate: give --baseline FILE, "
 		      "or --reference CMD with --fail-if-slower PCT");
@@ -1926,7 +1964,10 @@ void cli_print_help(FILE *f, bool compare)
 		     "time runs from the moment it is released to the moment it is\n"
 		     "reaped, so fork, exec and cbench's bookkeeping are never counted.\n" "\n", f);
 	}
-	fputs("Options:" "\n", f);
+	fputs("Options:\n"
+	      "Each is given once (a second is an error), except the exports, the\n"
+	      "per-command -n, --setup, --prepare, --conclude, --cleanup and\n"
+	      "--output, and those marked repeatable.\n\n", f);
 	for (size_t i = 0; i < cli_n_options; i++) {
 		const struct cli_option *o = &cli_options[i];
 		if (compare && !(o->scope & SCOPE_COMPARE))
@@ -2014,8 +2055,9 @@ void cli_list_options(FILE *f)
 		}
 		default_value(o, def, sizeof def);
 		range_text(o, range, sizeof range);
-		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o->long_name, letter,
-		       kind_names[o->kind], values, o->completion ? o->completion : "",
-		       scopes[o->scope], def, range);
+		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o->long_name,
+			letter, kind_names[o->kind], values,
+			o->completion ? o->completion : "", scopes[o->scope], def,
+			range, cli_option_many(o) ? "many" : "once");
 	}
 }

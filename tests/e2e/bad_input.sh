@@ -10,9 +10,19 @@
 #
 # Format: EXPECTED-MESSAGE-REGEX | ARGUMENTS (shell words, evaluated in $T)
 
+source "$(dirname "${BASH_SOURCE[0]}")/../option_table.sh"
+
 bad_input_table() {
 	cat <<'TABLE'
 unknown option '--bogus'                 | --bogus 'touch ran'
+--timeout given twice \('1' and '2'\)     | --timeout 1 --timeout 2 'touch ran'
+--show-output given twice                | --show-output --show-output 'touch ran'
+invalid value '   ' for --command-name   | -n '   ' 'touch ran'
+invalid value '  ' for --cleanup: expected a command | --cleanup '  ' 'touch ran'
+invalid value ' ' for --history-label    | --history-label ' ' 'touch ran'
+--require-all matches this run's benchmarks with a baseline's | --require-all 'touch ran'
+--match-by matches this run's benchmarks with a baseline's | --match-by name 'touch ran'
+--require-resolution is for a gate       | --require-resolution 'touch ran'
 unknown option '-Z'                      | -Z 'touch ran'
 --runs needs NUM                         | 'touch ran' --runs
 -r needs NUM                             | 'touch ran' -r
@@ -49,7 +59,7 @@ invalid value '0' for --timeout          | --timeout 0 'touch ran'
 invalid value '-3' for --timeout         | --timeout=-3 'touch ran'
 invalid value 'inf' for --timeout        | --timeout inf 'touch ran'
 --shell=SHELL cannot be combined with -N | -N --shell=bash 'touch ran'
---shell=SHELL cannot be combined with -N | --shell=bash --shell=none 'touch ran'
+--shell given twice \('bash' and 'none'\) | --shell=bash --shell=none 'touch ran'
 invalid value '' for --shell             | --shell= 'touch ran'
 shell 'no-such-shell-cbench' not found   | --shell=no-such-shell-cbench 'touch ran'
 invalid value 'bogus' for --order        | --order bogus 'touch ran'
@@ -265,6 +275,54 @@ test_bad_values_exit_2_before_running() {
 --style loud
 -u hours
 EOF
+}
+
+# One rule from the option table (issue 46): an option it marks "once"
+# given twice is refused, naming both values, whatever its kind; one
+# marked "many" is taken each time.
+test_options_given_twice_from_the_table() {
+	local long letter kind values comp scope def range many v n=0 rc
+	while IFS=$'\t' read -r long letter kind values comp scope def range many; do
+		[ "$scope" != compare ] && [ "$many" = once ] || continue
+		case $long in help | version) continue ;; esac
+		case $kind in
+		flag) v= ;;
+		count | uint | seconds | percent)
+			# the lowest value of the range, or its middle if open
+			v=$(awk -v r="$range" 'BEGIN {
+				if (r == "-") { print 3; exit }
+				lo = substr(r, 2) + 0; hi = r; sub(/.*,/, "", hi); hi += 0
+				print (substr(r, 1, 1) == "[") ? lo : (lo + hi) / 2 }') ;;
+		enum | choice) v=${values%%|*} ;;
+		*) continue ;;
+		esac
+		n=$((n + 1))
+		if [ -z "$v" ]; then
+			cb "--$long" "--$long" 'touch ran' >out 2>err
+			rc=$?
+			expect_grep "--$long twice" "^cbench: error: --$long given twice$" err
+		else
+			cb "--$long" "$v" "--$long" "$v" 'touch ran' >out 2>err
+			rc=$?
+			expect_grep "--$long twice" "^cbench: error: --$long given twice \('$v' and '$v'\)$" err
+		fi
+		expect_eq "--$long twice: exit" "$rc" 2
+		[ ! -e ran ] || fail "--$long twice: the benchmark ran"
+	done < <(opt_table | awk -F'\t' -v OFS='\t' '{	# no empty field: read would merge tabs
+		for (i = 1; i <= NF; i++) if ($i == "") $i = "-"; print }')
+	[ "$n" -ge 20 ] || fail "only $n options checked"
+	# options of other kinds, marked once
+	cb -N -N 'touch ran' >out 2>err
+	expect_grep "-N twice" "^cbench: error: --no-shell given twice$" err
+	cb --pin 0 --pin 0 'touch ran' >out 2>err
+	expect_grep "--pin twice" "^cbench: error: --pin given twice \('0' and '0'\)$" err
+	cb --counters none --counters none 'touch ran' >out 2>err
+	expect_grep "--counters twice" "^cbench: error: --counters given twice" err
+	[ ! -e ran ] || fail "the benchmark ran"
+	# marked many: each taken
+	cb -r 1 -N --prepare 'touch p1' --prepare 'touch p2' --export-json a.json \
+		--export-csv b.csv 'touch r1' 'touch r2' >out 2>err || fail "many: exit $?: $(cat err)"
+	[ -e p1 ] && [ -e p2 ] && [ -s a.json ] && [ -s b.csv ] || fail "not each taken: $(ls)"
 }
 
 test_options_consistent() {

@@ -17,19 +17,21 @@ test_list_options_prints_the_table() {
 	expect_eq "--list-options exit status" "$?" 0
 	[ -s list ] || fail "--list-options printed nothing"
 	[ ! -s err ] || fail "--list-options wrote to stderr: $(head -c 300 err)"
-	# Eight tab-separated fields; kinds and scopes from their fixed sets.
-	awk -F'\t' 'NF != 8 { print "fields " NF ": " $0 }
+	# Nine tab-separated fields; kinds, scopes and repeats from their
+	# fixed sets.
+	awk -F'\t' 'NF != 9 { print "fields " NF ": " $0 }
+		$9 !~ /^(once|many)$/ { print "repeats: " $0 }
 		$3 !~ /^(flag|count|uint|seconds|percent|enum|choice|file|command|list|export|special)$/ {
 			print "kind: " $0 }
 		$6 !~ /^(run|compare|both)$/ { print "scope: " $0 }
 		$2 !~ /^[[:alnum:]]?$/ { print "letter: " $0 }' list >bad
 	[ ! -s bad ] || fail "malformed --list-options lines: $(head -c 400 bad)"
 	# A few entries as the table has them (default and range included).
-	grep -qxF "$(printf 'min-runs\tm\tcount\t\t\trun\t10\t[1,1000000000]')" list ||
+	grep -qxF "$(printf 'min-runs\tm\tcount\t\t\trun\t10\t[1,1000000000]\tonce')" list ||
 		fail "no min-runs line: $(grep min-runs list)"
-	grep -qxF "$(printf 'confidence\t\tpercent\t\t\tboth\t95\t(50,100)')" list ||
+	grep -qxF "$(printf 'confidence\t\tpercent\t\t\tboth\t95\t(50,100)\tonce')" list ||
 		fail "no confidence line: $(grep confidence list)"
-	grep -qxF "$(printf 'match-by\t\tenum\tcommand|name\t\tboth\tcommand\t')" list ||
+	grep -qxF "$(printf 'match-by\t\tenum\tcommand|name\t\tboth\tcommand\t\tonce')" list ||
 		fail "no match-by line: $(grep match-by list)"
 }
 
