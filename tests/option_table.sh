@@ -13,7 +13,8 @@ SRCDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # seconds, percent, enum, choice, file, command, list, export, special),
 # fixed values "a|b|c" (or empty), completion kind (file, command, counter
 # or empty), scope (run, compare, both), default (or empty), range (or
-# empty: "[1,255]", "(0,1e7]", percent for percent options).
+# empty: "[1,255]", "(0,1e7]", percent for percent options), and once or
+# many (whether it may be given more than once).
 # Run without cb's valgrind wrapper: it is called by many tests, and
 # --list-options has its own run under cb in sync.sh.
 opt_table() {

@@ -563,7 +563,9 @@ struct cli_state {
 	bool step_pending;       /* a -D seen before any -P */
 	const char *pending_step;
 	bool shell_given, no_shell_given;
-	/* Each option's first value (its name for a flag), once given. */
+	/* Each setting's first option and value (NULL for a flag), by the
+	 * id of the first table entry with its target, once given. */
+	const struct cli_option *first_opt[OPT__COUNT];
 	const char *first[OPT__COUNT];
 	/* The option whose value was the last word of the command line, and
 	 * that word: when no command is left, the message points at it. */
@@ -1138,6 +1140,18 @@ static int do_counters(struct cli_state *st, const struct cli_option *o,
 	return rc;   /* on an error cli_parse fails and the config is dropped */
 }
 
+/* The id of the first table entry that sets what o sets (an alias such
+ * as --min-benchmarking-time for --min-time shares its target). */
+static enum opt_id setting_of(const struct cli_option *o)
+{
+	if (o->kind == KIND_SPECIAL)
+		return o->id;
+	for (size_t i = 0; i < cli_n_options; i++)
+		if (cli_options[i].kind == o->kind && cli_options[i].off == o->off)
+			return cli_options[i].id;
+	return o->id;
+}
+
 bool cli_option_many(const struct cli_option *o)
 {
 	return o->many || o->kind == KIND_LIST || o->kind == KIND_EXPORT;
@@ -1157,13 +1171,19 @@ static int apply(struct cli_state *st, const struct cli_option *o,
 	 * win silently over the first. */
 	const char *value = o->arity == ARG_NONE || a[0] == NULL ? NULL : a[0];
 	if (!cli_option_many(o)) {
-		const char *was = st->first[o->id];
-		if (was && value)
+		enum opt_id k = setting_of(o);
+		const struct cli_option *was = st->first_opt[k];
+		const char *before = st->first[k];
+		if (was && was != o)
+			USAGE("--%s and --%s set the same thing: give one",
+			      was->long_name, o->long_name);
+		if (was && before && value)
 			USAGE("--%s given twice ('%s' and '%s')", o->long_name,
-			      was, value);
+			      before, value);
 		if (was)
 			USAGE("--%s given twice", o->long_name);
-		st->first[o->id] = value ? value : o->long_name;
+		st->first_opt[k] = o;
+		st->first[k] = value;
 	}
 	cli_handler *h = o->kind == KIND_SPECIAL ? o->handler
 			 : kind_handlers[o->kind];
@@ -1517,7 +1537,7 @@ static int validate(struct cli_state *st)
 	/* Options of a comparison with a baseline, which would be ignored
 	 * silently without one. */
 	const char *matching = cfg->require_all ? "--require-all"
-			       : st->first[OPT_MATCH_BY] ? "--match-by" : NULL;
+			       : st->first_opt[OPT_MATCH_BY] ? "--match-by" : NULL;
 	if (matching && !cfg->baseline && !cfg->baseline_history)
 		USAGE("%s matches this run's benchmarks with a baseline's: give "
 		      "--baseline FILE or --baseline-history", matching);

@@ -335,15 +335,16 @@ static bool stream_refuses_writes(const char *path)
 	return true;
 }
 
-/* An existing file the caller may not write (0444, or another user's
- * in a directory anyone may write to): refused (errno from access()), as
- * a shell's > would be, not replaced through the rename, which needs only
- * the directory's permission. */
+/* Another user's file the caller may not write (0444, in a directory
+ * anyone may write to): refused (errno from access()), as a shell's >
+ * would be, not replaced through the rename, which needs only the
+ * directory's permission.  One's own is replaced (a file cbench made
+ * under umask 0222 is 0444 too). */
 static bool refuses_writes(const char *target)
 {
 	struct stat st;
 	return stat(target, &st) == 0 && S_ISREG(st.st_mode) &&
-	       access(target, W_OK) != 0;
+	       st.st_uid != geteuid() && access(target, W_OK) != 0;
 }
 
 int export_check_destinations(const struct export_files *xf, char *err, size_t errlen)

@@ -53,6 +53,7 @@ int hist_pg_open(const char *conninfo, int busy_ms, int timeout_ms,
 #include <errno.h>
 #include <libpq-fe.h>
 #include <poll.h>
+#include <time.h>
 
 /* The libpq functions used here, resolved from libpq.so.5. */
 static struct {
@@ -71,6 +72,8 @@ static struct {
 	int (*isBusy)(PGconn *);
 	PGresult *(*getResult)(PGconn *);
 	char *(*resultErrorField)(const PGresult *, int);
+	PQconninfoOption *(*conninfo)(PGconn *);
+	void (*conninfoFree)(PQconninfoOption *);
 	ExecStatusType (*resultStatus)(const PGresult *);
 	char *(*resultErrorMessage)(const PGresult *);
 	void (*clear)(PGresult *);
@@ -107,6 +110,8 @@ static int load_libpq(char *err, size_t errlen)
 		PQ_SYM(consumeInput, "PQconsumeInput"),
 		PQ_SYM(isBusy, "PQisBusy"), PQ_SYM(getResult, "PQgetResult"),
 		PQ_SYM(resultErrorField, "PQresultErrorField"),
+		PQ_SYM(conninfo, "PQconninfo"),
+		PQ_SYM(conninfoFree, "PQconninfoFree"),
 		PQ_SYM(resultStatus, "PQresultStatus"),
 		PQ_SYM(resultErrorMessage, "PQresultErrorMessage"),
 		PQ_SYM(clear, "PQclear"), PQ_SYM(ntuples, "PQntuples"),
@@ -143,6 +148,13 @@ struct pg {
 	int busy_ms, timeout_ms;  /* hist_pg_open's */
 	bool dead;                /* a statement went unanswered: given up */
 };
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 /* Seconds of ms for a message ("30 s", "0.5 s"). */
 static double secs(int ms)
@@ -254,14 +266,20 @@ static int wait_socket(PGconn *c, bool want_write, int limit_ms)
 {
 	struct pollfd pfd = {.fd = pq.socket(c),
 			     .events = POLLIN | (want_write ? POLLOUT : 0)};
-	if (pfd.fd < 0)
+	if (pfd.fd < 0) {
+		errno = EBADF;
 		return -1;
-	for (;;) {
-		int n = poll(&pfd, 1, limit_ms > 0 ? limit_ms : -1);
+	}
+	double end = now_s() + limit_ms / 1000.0;
+	for (int left = limit_ms;;) {
+		int n = poll(&pfd, 1, limit_ms > 0 ? left : -1);
 		if (n >= 0)
 			return n > 0;
 		if (errno != EINTR)
 			return -1;
+		/* a signal: the time left, not the whole limit again */
+		double rest = end - now_s();
+		left = rest > 0 ? (int)(rest * 1000.0) + 1 : 0;
 	}
 }
 
@@ -293,9 +311,12 @@ static PGresult *run_statement(struct pg *p, const char *text, int nargs,
 		goto broken;
 	PGresult *keep = NULL, *r;
 	do {
+		/* what has come is read first (TLS may hold decrypted data
+		 * the socket no longer shows), then the socket waited on */
 		while (pq.isBusy(c)) {
-			if ((w = wait_socket(c, false, limit_ms)) <= 0 ||
-			    !pq.consumeInput(c)) {
+			w = 1;
+			if (!pq.consumeInput(c) ||
+			    (pq.isBusy(c) && (w = wait_socket(c, false, limit_ms)) <= 0)) {
 				pq.clear(keep);
 				if (w <= 0)
 					goto silent;
@@ -373,8 +394,8 @@ static int pg_exec_limit(struct pg *p, const char *sql, const struct hv *args,
 	if (r == NULL) {
 		rc = HISTORY_EFAIL;
 	} else if (state && strcmp(state, "55P03") == 0) {   /* lock_not_available */
-		snprintf(err, errlen, "PostgreSQL history: another cbench held the "
-			 "history's lock for %g s (wait longer with "
+		snprintf(err, errlen, "PostgreSQL history: another session held a "
+			 "lock on the history for %g s (wait longer with "
 			 "CBENCH_HISTORY_BUSY_MS)", secs(p->busy_ms));
 		rc = HISTORY_EFAIL;
 	} else if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
@@ -425,6 +446,20 @@ static int pg_begin(struct hist_store *s, char *err, size_t errlen)
 	return rc;
 }
 
+/* The connect_timeout in force on c (ours, the URL's, PGCONNECT_TIMEOUT
+ * or a service file's), in seconds as libpq takes it (at least 2), or 0
+ * for none. */
+static long connect_limit(PGconn *c)
+{
+	PQconninfoOption *all = pq.conninfo(c);
+	long v = 0;
+	for (PQconninfoOption *o = all; o && o->keyword; o++)
+		if (strcmp(o->keyword, "connect_timeout") == 0 && o->val)
+			v = strtol(o->val, NULL, 10);
+	pq.conninfoFree(all);
+	return v <= 0 ? 0 : v < 2 ? 2 : v;
+}
+
 /* Server notices would go to stderr: the caller reports errors instead. */
 static void no_notices(void *arg, const char *message)
 {
@@ -462,14 +497,17 @@ int hist_pg_open(const char *conninfo, int busy_ms, int timeout_ms,
 	bool ours = timeout_ms > 0 && getenv("PGCONNECT_TIMEOUT") == NULL;
 	const char *const keys[] = {"connect_timeout", "dbname", NULL};
 	const char *const vals[] = {limit, conninfo, NULL};
+	double t0 = now_s();
 	p->conn = pq.connectdbParams(keys + !ours, vals + !ours, 1);
 	if (p->conn == NULL || pq.status(p->conn) != CONNECTION_OK) {
+		long in_force = p->conn ? connect_limit(p->conn) : 0;
 		if (p->conn == NULL)
 			snprintf(err, errlen, "PostgreSQL history: out of memory");
-		else if (ours && strstr(pq.errorMessage(p->conn), "timeout expired"))
+		else if (in_force > 0 && now_s() - t0 >= in_force - 0.25)
 			snprintf(err, errlen, "PostgreSQL history: no connection "
-				 "within %s s (wait longer with "
-				 "CBENCH_HISTORY_TIMEOUT_MS)", limit);
+				 "within %ld s (wait longer with %s)", in_force,
+				 ours && strtol(limit, NULL, 10) == in_force
+				 ? "CBENCH_HISTORY_TIMEOUT_MS" : "connect_timeout");
 		else
 			pg_message(p->conn, NULL, NULL, err, errlen);
 		pg_close(&p->st);

@@ -85,17 +85,10 @@ static int bind_all(sqlite3_stmt *stmt, const struct hv *args, int nargs)
 			rc = sqlite3_bind_double(stmt, k + 1, args[k].d);
 			break;
 		case HV_TEXT:
-			/* Valid UTF-8 only, as PostgreSQL keeps it: both back
-			 * ends hold the same text for the same input. */
-			if (args[k].s && !utf8_valid(args[k].s)) {
-				char *clean = utf8_clean(args[k].s);
-				rc = sqlite3_bind_text(stmt, k + 1, clean, -1,
-						       SQLITE_TRANSIENT);
-				free(clean);
-			} else {
-				rc = sqlite3_bind_text(stmt, k + 1, args[k].s, -1,
-						       SQLITE_STATIC);
-			}
+			/* kept byte for byte (a name is found again as
+			 * given, in histories of any cbench), read back as
+			 * valid UTF-8 (row_values) */
+			rc = sqlite3_bind_text(stmt, k + 1, args[k].s, -1, SQLITE_STATIC);
 			break;
 		case HV_BLOB:
 			rc = sqlite3_bind_blob64(stmt, k + 1, args[k].b,
@@ -110,8 +103,8 @@ static int bind_all(sqlite3_stmt *stmt, const struct hv *args, int nargs)
 	return SQLITE_OK;
 }
 
-/* A row's values; text that is not valid UTF-8 (written by an earlier
- * cbench) comes back with U+FFFD in a copy in freeme[c], else NULL. */
+/* A row's values; text that is not valid UTF-8 comes back with U+FFFD
+ * (as PostgreSQL stores it) in a copy in freeme[c], else NULL. */
 static void row_values(sqlite3_stmt *stmt, struct hv *cols, int n,
 		       char **freeme)
 {

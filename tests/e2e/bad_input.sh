@@ -318,6 +318,11 @@ test_options_given_twice_from_the_table() {
 	expect_grep "--pin twice" "^cbench: error: --pin given twice \('0' and '0'\)$" err
 	cb --counters none --counters none 'touch ran' >out 2>err
 	expect_grep "--counters twice" "^cbench: error: --counters given twice" err
+	cb -i --ignore-failure=2 'touch ran' >out 2>err
+	expect_grep "-i, then with codes" "^cbench: error: --ignore-failure given twice$" err
+	# two names of one setting
+	cb --min-time 1 --min-benchmarking-time 5 'touch ran' >out 2>err
+	expect_grep "an alias" "^cbench: error: --min-time and --min-benchmarking-time set the same thing: give one$" err
 	[ ! -e ran ] || fail "the benchmark ran"
 	# marked many: each taken
 	cb -r 1 -N --prepare 'touch p1' --prepare 'touch p2' --export-json a.json \

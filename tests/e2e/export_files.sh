@@ -52,7 +52,8 @@ test_unwritable_proc_file_refused_before_running() {
 
 # Another user's write-protected file in a directory anyone may write to
 # (no sticky bit) is refused before anything runs, as a shell's > would
-# be, not replaced through the rename; a file that user may write is.
+# be, not replaced through the rename; a file that user may write, or
+# owns, is.
 test_write_protected_file_of_another_user_refused() {
 	mkdir -m 0777 shared
 	echo old >shared/theirs.json
@@ -70,6 +71,13 @@ test_write_protected_file_of_another_user_refused() {
 		"touch $T/ran.txt" >out 2>err || fail "a writable file: exit $?: $(cat err)"
 	jq -e '.results[0].runs.wall_time | length == 2' shared/open.json >/dev/null ||
 		fail "not written: $(head -c 200 shared/open.json)"
+	# one's own write-protected file is replaced
+	run_as_nobody sh -c 'echo old >shared/mine.json && chmod 0444 shared/mine.json' ||
+		fail "cannot make nobody's file"
+	run_as_nobody "$CBENCH" -r 2 -N --export-json shared/mine.json \
+		"touch $T/ran.txt" >out 2>err || fail "one's own file: exit $?: $(cat err)"
+	jq -e '.results[0].runs.wall_time | length == 2' shared/mine.json >/dev/null ||
+		fail "own file not written: $(head -c 200 shared/mine.json)"
 }
 
 test_two_exports_to_stdout_refused_by_any_name() {

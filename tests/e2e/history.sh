@@ -472,6 +472,13 @@ find_pg() {
 	[ -n "$PG_BIN" ]
 }
 
+# Skips unless PostgreSQL's server binaries are here and cbench has libpq.
+need_pg() {
+	find_pg || skip "PostgreSQL server binaries (initdb, pg_ctl) not installed"
+	"$CBENCH" history list --history "postgresql:///x?host=/nonexistent" >/dev/null 2>err
+	! grep -q "without PostgreSQL support" err || skip "this cbench was built without libpq"
+}
+
 # Start a server in $T/pg listening on a Unix socket in $T/sock only, as
 # an unprivileged user when run as root.  Sets PGURL; stop with pg_stop.
 PG_AS=()
@@ -496,9 +503,7 @@ pg_stop() {
 }
 
 test_postgresql_real_server() {
-	find_pg || skip "PostgreSQL server binaries (initdb, pg_ctl) not installed"
-	"$CBENCH" history list --history "postgresql:///x?host=/nonexistent" >/dev/null 2>err
-	grep -q "without PostgreSQL support" err && skip "this cbench was built without libpq"
+	need_pg
 	pg_start
 	trap pg_stop EXIT
 	# First use by two writers at once: the schema is created once.
@@ -527,9 +532,7 @@ test_postgresql_real_server() {
 }
 
 test_postgresql_non_utf8_text() {
-	find_pg || skip "PostgreSQL server binaries (initdb, pg_ctl) not installed"
-	"$CBENCH" history list --history "postgresql:///x?host=/nonexistent" >/dev/null 2>err
-	grep -q "without PostgreSQL support" err && skip "this cbench was built without libpq"
+	need_pg
 	pg_start
 	trap pg_stop EXIT
 	non_utf8_recorded "$PGURL"
@@ -543,9 +546,7 @@ test_postgresql_non_utf8_text() {
 # lock named), and a backend frozen after the runs (the statement's time
 # limit; the exports are written before the history).
 test_postgresql_time_limits() {
-	find_pg || skip "PostgreSQL server binaries (initdb, pg_ctl) not installed"
-	"$CBENCH" history list --history "postgresql:///x?host=/nonexistent" >/dev/null 2>err
-	grep -q "without PostgreSQL support" err && skip "this cbench was built without libpq"
+	need_pg
 	local psql=$PG_BIN/psql
 	[ -x "$psql" ] || psql=$(command -v psql) || skip "psql not installed"
 	mkdir silent
@@ -562,6 +563,7 @@ while True:
 	local fake=$!
 	until grep -q listening silent.log; do
 		kill -0 "$fake" 2>/dev/null || fail "the silent server: $(cat silent.log)"
+		sleep 0.05   # polling, not waiting out a race
 	done
 	CBENCH_HISTORY_TIMEOUT_MS=2000 cb -r 1 -N "touch ran" \
 		--history "postgresql:///x?host=$T/silent" >out 2>err
@@ -581,11 +583,12 @@ while True:
 	until [ "$("$psql" -X -tA "$PGURL" -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" = 1 ]; do
 		tries=$((tries + 1))
 		[ "$tries" -lt 1000 ] || fail "the lock was never taken: $(cat holder.log)"
+		sleep 0.05   # polling, not waiting out a race
 	done
 	CBENCH_HISTORY_BUSY_MS=500 cb -r 1 -N "touch ran" --history "$PGURL" >out 2>err
 	expect_eq "lock held: exit" "$?" 1
 	expect_eq "one line" "$(wc -l <err)" 1
-	expect_grep "names the lock" "^cbench: error: PostgreSQL history: another cbench held the history's lock for 0.5 s \(wait longer with CBENCH_HISTORY_BUSY_MS\)$" err
+	expect_grep "names the lock" "^cbench: error: PostgreSQL history: another session held a lock on the history for 0.5 s \(wait longer with CBENCH_HISTORY_BUSY_MS\)$" err
 	[ ! -e ran ] || fail "the benchmark ran"
 	"$psql" -X -q "$PGURL" -c "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory'" \
 		>/dev/null 2>&1 || fail "the holder could not be ended"
@@ -616,9 +619,7 @@ EOF
 # export and list (issue 46).  The server trusts the socket, so the
 # passwords are not needed to connect, only carried.
 test_postgresql_password_never_shown() {
-	find_pg || skip "PostgreSQL server binaries (initdb, pg_ctl) not installed"
-	"$CBENCH" history list --history "postgresql:///x?host=/nonexistent" >/dev/null 2>err
-	grep -q "without PostgreSQL support" err && skip "this cbench was built without libpq"
+	need_pg
 	pg_start
 	trap pg_stop EXIT
 	local url1="postgresql://cbench:Pw1sEcReT@/postgres?host=$T/sock"
@@ -660,9 +661,9 @@ test_labels_round_trip_through_export_and_import() {
 }
 
 # Bytes that are not UTF-8 in a name, a command and a label: recorded by
-# both back ends alike, as U+FFFD (PostgreSQL refused them and recorded
-# nothing), found again by the name as given, and every export of the
-# history valid UTF-8 (issue 46).
+# both back ends (PostgreSQL refused them and recorded nothing) and read
+# back alike, as U+FFFD, found again by the name as given, and every
+# export of the history valid UTF-8 (issue 46).
 non_utf8_recorded() {
 	local h=$1
 	cbq -r 2 -N -n $'n\xff' $'true #\xfe' --history "$h" \
@@ -683,7 +684,7 @@ non_utf8_recorded() {
 
 test_non_utf8_text_in_the_history() {
 	non_utf8_recorded h.db
-	# a history an earlier cbench wrote raw bytes into reads back clean
+	# other bytes kept as given in the file, read back clean
 	sqlite3 h.db "UPDATE cbench_benchmark SET name = CAST(X'6E2FFF' AS TEXT)" ||
 		skip "the sqlite3 shell is not installed"
 	cbq history export --history h.db --output old.json 2>err || fail "export: $(cat err)"

@@ -460,12 +460,15 @@ static void list_options(void)
 	rewind(tmp);
 	char line[1024];
 	size_t n = 0;
-	bool runs = false, style = false, counters = false;
+	bool runs = false, style = false, counters = false, many = false;
 	while (fgets(line, sizeof line, tmp)) {
 		n++;
-		runs |= strcmp(line, "runs\tr\tcount\t\t\trun\t\t[1,1000000000]\n") == 0;
+		runs |= strcmp(line, "runs\tr\tcount\t\t\trun\t\t[1,1000000000]"
+			       "\tonce\n") == 0;
 		style |= strcmp(line, "style\t\tenum\tauto|basic|full|nocolor|color|"
-				"none\t\tboth\tauto\t\n") == 0;
+				"none\t\tboth\tauto\t\tonce\n") == 0;
+		many |= strncmp(line, "export-json\t", 12) == 0 &&
+			strstr(line, "\tmany\n") != NULL;
 		counters |= strncmp(line, "counters\t\tspecial\ttask-clock|", 28) == 0 &&
 			    strstr(line, "|branch-misses|none|sim|sim-cache\tcounter\trun\t") != NULL;
 	}
@@ -474,6 +477,7 @@ static void list_options(void)
 	CHECK(runs);
 	CHECK(style);
 	CHECK(counters);
+	CHECK(many);
 }
 
 static void table_is_consistent(void)
