@@ -866,11 +866,6 @@ static int kind_word(struct cli_state *st, const struct cli_option *o,
 	if (blank(a[0]))
 		return bad_value(o, a[0], o->kind == KIND_FILE ? "expected a file"
 				 : "expected a command");
-	/* One value each (a second --baseline is no less likely a mistake
-	 * than a second --shell): the last one must not win silently. */
-	if (*(const char **)target(st, o) != NULL)
-		USAGE("--%s given twice ('%s' and '%s')", o->long_name,
-		      *(const char **)target(st, o), a[0]);
 	*(const char **)target(st, o) = a[0];
 	return 0;
 }
@@ -1015,8 +1010,6 @@ static int do_shell(struct cli_state *st, const struct cli_option *o,
 		return bad_value(o, a[0], "expected a shell, or none");
 	if (strcmp(a[0], "none") == 0)
 		return do_no_shell(st, o, a, exit_code);
-	if (st->shell_given)
-		USAGE("--shell given twice");
 	st->shell_given = true;
 	cfg->shell_mode = SHELL_FORCE;
 	/* hyperfine's forms: "default" (sh), or a command line with
