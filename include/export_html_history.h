@@ -16,10 +16,14 @@
 
 #include <stdio.h>
 
+/* The longest line that says why a change is not the code's. */
+#define HISTORY_CAUSE_MAX 256
+
 struct html_history {
 	const char *title;          /* NULL: "History of BENCH" */
 	const char *bench;
 	int metric;                 /* enum metric_id */
+	const char *metric_why;     /* why it was chosen, or NULL or "" */
 	const char *machine;        /* fingerprint, or NULL: every machine */
 	const char *test;           /* "t" or "permutation" */
 	double alpha;
@@ -27,6 +31,8 @@ struct html_history {
 	size_t n;
 	const struct cp_change *ch;
 	size_t nch;
+	const char (*cause)[HISTORY_CAUSE_MAX]; /* per change: why it is not
+				       the code's, "" when it is; or NULL */
 	size_t min_size;            /* of cp_detect: fewer than 2 x: too few */
 	double resolution;          /* cp_resolution; NaN or 0: not said */
 };

@@ -37,7 +37,9 @@ const struct history_option_info cli_history_options[] = {
 	 "only this machine: a fingerprint (or its prefix) or a hostname"},
 	{"commit", "HASH", "list,export,prune", "only this commit (or prefix)"},
 	{"limit", "NUM", "list,trend,detect,export,report", "only the newest NUM"},
-	{"metric", "METRIC", "trend,detect,report", "the metric (default: wall_time)"},
+	{"metric", "METRIC", "trend,detect,report",
+	 "the metric (default: wall_time; detect and report: each benchmark's "
+	 "steadiest, see the README)"},
 	{"all-machines", "", "trend,detect,report",
 	 "mix every machine's points (default: one fingerprint)"},
 	{"alpha", "P", "detect,report", "significance level of each change (default: 0.05)"},

@@ -159,9 +159,14 @@ static void series_plot(FILE *f, const struct html_history *h, const char *label
 static void points_table(FILE *f, const struct html_history *h,
 			 const struct html_unit *u)
 {
-	fputs("<h2>The points</h2>\n<table><thead><tr><th>Invocation</th>"
+	fputs("<h2>The points</h2>\n<p class=\"muted\">With the machine's state "
+	      "as each invocation ended: its load average over one minute, and "
+	      "the benchmark's CPU time as a share of its wall time (a busy "
+	      "machine raises the first and, for a command that computes, "
+	      "lowers the second).</p>\n<table><thead><tr><th>Invocation</th>"
 	      "<th>Recorded (UTC)</th><th>Commit</th><th>Branch</th><th>Mean</th>"
-	      "<th>CI of the mean</th><th>Runs</th></tr></thead><tbody>\n", f);
+	      "<th>CI of the mean</th><th>Runs</th><th>Load</th><th>CPU time / "
+	      "wall</th></tr></thead><tbody>\n", f);
 	for (size_t k = 0; k < h->n; k++) {
 		const struct history_point *q = &h->p[k];
 		char m[48], a[48], b[48], c[16];
@@ -175,8 +180,16 @@ static void points_table(FILE *f, const struct html_history *h,
 		html_text(f, c);
 		fputs("</code></td><td>", f);
 		html_text(f, q->branch[0] ? q->branch : "-");
-		fprintf(f, "</td><td>%s</td><td>%s – %s</td><td>%zu</td></tr>\n", m, a,
-			b, q->n);
+		fprintf(f, "</td><td>%s</td><td>%s – %s</td><td>%zu</td>", m, a, b,
+			q->n);
+		if (isfinite(q->load))
+			fprintf(f, "<td>%.2f</td>", q->load);
+		else
+			fputs("<td>–</td>", f);
+		if (isfinite(q->cpu_share))
+			fprintf(f, "<td>%.0f %%</td></tr>\n", q->cpu_share * 100);
+		else
+			fputs("<td>–</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
 }
@@ -200,7 +213,7 @@ static void changes_table(FILE *f, const struct html_history *h,
 	}
 	fputs("<table><thead><tr><th>Between</th><th>Commits</th><th>Before</th>"
 	      "<th>After</th><th>Change</th><th>CI of the change</th><th>p</th>"
-	      "</tr></thead><tbody>\n", f);
+	      "<th>Not the code's</th></tr></thead><tbody>\n", f);
 	for (size_t k = 0; k < h->nch; k++) {
 		const struct cp_change *c = &h->ch[k];
 		const struct history_point *a = &h->p[c->index - 1], *b = &h->p[c->index];
@@ -215,9 +228,11 @@ static void changes_table(FILE *f, const struct html_history *h,
 		fputs("</code> → <code>", f);
 		html_text(f, cb);
 		fprintf(f, "</code></td><td>%s</td><td>%s</td><td class=\"%s\">%+.1f %%"
-			"</td><td>%+.1f %% – %+.1f %%</td><td>%.2g</td></tr>\n", mb, ma,
+			"</td><td>%+.1f %% – %+.1f %%</td><td>%.2g</td><td>", mb, ma,
 			c->ratio > 1 ? "bad" : "good", (c->ratio - 1) * 100,
 			(c->ratio_lo - 1) * 100, (c->ratio_hi - 1) * 100, c->p_value);
+		html_text(f, h->cause && h->cause[k][0] ? h->cause[k] : "–");
+		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
 }
@@ -233,6 +248,10 @@ int export_html_history(FILE *f, const struct html_history *h)
 	html_text(f, h->bench);
 	fputs("</code></dd><dt>Metric</dt><dd>", f);
 	html_text(f, label);
+	if (h->metric_why && h->metric_why[0]) {
+		fputs(", ", f);
+		html_text(f, h->metric_why);
+	}
 	fputs("</dd><dt>Machine</dt><dd>", f);
 	html_text(f, h->machine ? h->machine : "all machines");
 	fprintf(f, "</dd><dt>Invocations</dt><dd>%zu</dd><dt>Change points</dt>"

@@ -18,6 +18,7 @@
 #include "export.h"
 #include "export_html_history.h"
 #include "export_text.h"
+#include "gate.h"
 #include "history.h"
 #include "sysinfo.h"
 
@@ -454,15 +455,11 @@ struct detected {
 	const char *machine;
 };
 
-static int detect_series(struct history *h, const struct history_cmd *c,
-			 const char *bench, int metric, struct detected *d)
+/* cp_detect and cp_resolution on d's points, which are loaded: those
+ * without a value are dropped first.  0, or an exit status (reported). */
+static int detect_loaded(const struct history_cmd *c, const char *bench,
+			 struct detected *d)
 {
-	memset(d, 0, sizeof *d);
-	int rc = load_series(h, c, bench, metric, &d->p, &d->n, d->fp, &d->machine);
-	if (rc != 0)
-		return rc;
-	if (d->machine)
-		d->machine = d->fp;
 	double *x = calloc(d->n + 1, sizeof *x);
 	size_t m = 0;
 	for (size_t k = 0; k < d->n; k++)   /* points without a value are skipped */
@@ -480,12 +477,24 @@ static int detect_series(struct history *h, const struct history_cmd *c,
 		d->o.permutations = cp_permutations_for(c->alpha);
 	d->o.seed = 1;
 	char err[DIAG_MSG_MAX];
-	rc = x ? cp_detect(x, m, &d->o, &d->ch, &d->nch, err, sizeof err) : -1;
+	int rc = x ? cp_detect(x, m, &d->o, &d->ch, &d->nch, err, sizeof err) : -1;
 	d->resolution = x ? cp_resolution(x, m, &d->o) : NAN;
 	if (rc != 0)
 		diag_error("'%s': %s", bench, x ? err : "out of memory");
 	free(x);
 	return rc == 0 ? CBENCH_EXIT_OK : CBENCH_EXIT_USAGE;
+}
+
+static int detect_series(struct history *h, const struct history_cmd *c,
+			 const char *bench, int metric, struct detected *d)
+{
+	memset(d, 0, sizeof *d);
+	int rc = load_series(h, c, bench, metric, &d->p, &d->n, d->fp, &d->machine);
+	if (rc != 0)
+		return rc;
+	if (d->machine)
+		d->machine = d->fp;
+	return detect_loaded(c, bench, d);
 }
 
 static void detected_free(struct detected *d)
@@ -494,25 +503,120 @@ static void detected_free(struct detected *d)
 	free(d->p);
 }
 
+/*
+ * Without --metric, each benchmark's series is read on the steadiest of
+ * its metrics: the one whose cp_resolution (the smallest step detect could
+ * see) is finest, among wall time and, where every point of the series has
+ * them, simulated instructions, instructions and the task-clock.  The last
+ * two only for a CPU-bound benchmark (its CPU time reached GATE_CPU_BOUND
+ * of its wall time in some invocation, the gate's rule): a command that
+ * waits spends what it spends in the waits, which they leave out.  why gets
+ * the reason when a metric other than wall time was chosen, else "".
+ */
+static int detect_auto(struct history *h, const struct history_cmd *c,
+		       const char *bench, struct detected *d, int *metric,
+		       char *why, size_t len)
+{
+	static const int tries[] = {MET_SIM_INSTRUCTIONS,
+				    MET_CTR_FIRST + CTR_INSTRUCTIONS,
+				    MET_CTR_FIRST + CTR_TASK_CLOCK};
+	*metric = MET_WALL;
+	why[0] = '\0';
+	int rc = detect_series(h, c, bench, MET_WALL, d);
+	if (rc != 0 || d->n < 2 * d->o.min_size || !(d->resolution > 0))
+		return rc;
+	double busiest = 0;
+	for (size_t k = 0; k < d->n; k++)
+		if (d->p[k].cpu_share > busiest)
+			busiest = d->p[k].cpu_share;
+	double wall_res = d->resolution;
+	for (size_t t = 0; t < sizeof tries / sizeof *tries; t++) {
+		int m = tries[t];
+		if (m != MET_SIM_INSTRUCTIONS && busiest < GATE_CPU_BOUND)
+			continue;
+		/* The same machine (or all) as the wall time's series. */
+		struct detected e = {.machine = d->machine};
+		memcpy(e.fp, d->fp, sizeof e.fp);
+		if (e.machine)
+			e.machine = e.fp;
+		struct history_filter f = {.bench = bench, .branch = c->filter.branch,
+					   .limit = c->filter.limit,
+					   .machine = e.machine};
+		char err[DIAG_MSG_MAX];
+		rc = history_series(h, &f, false, m, &e.p, &e.n, err, sizeof err);
+		if (rc != 0) {
+			diag_error("%s", err);
+			return exit_of(rc);
+		}
+		rc = detect_loaded(c, bench, &e);
+		if (rc != 0) {
+			detected_free(&e);
+			return rc;
+		}
+		bool better = e.n == d->n && e.resolution >= 0 &&
+			      e.resolution < d->resolution;
+		if (!better) {
+			detected_free(&e);
+			continue;
+		}
+		detected_free(d);
+		*d = e;
+		if (d->machine)
+			d->machine = d->fp;
+		*metric = m;
+		snprintf(why, len, "steadier than wall_time: it sees steps "
+			 "from ±%.*f %%, wall_time from ±%.*f %%",
+			 d->resolution < 0.1 ? 1 : 0, d->resolution * 100,
+			 wall_res < 0.1 ? 1 : 0, wall_res * 100);
+	}
+	return 0;
+}
+
+/* The series of bench on c's --metric, or without one on detect_auto's
+ * choice. */
+static int detect_chosen(struct history *h, const struct history_cmd *c,
+			 const char *bench, struct detected *d, int *metric,
+			 char *why, size_t len)
+{
+	if (c->metric == NULL)
+		return detect_auto(h, c, bench, d, metric, why, len);
+	*metric = metric_lookup(c->metric);
+	why[0] = '\0';
+	return detect_series(h, c, bench, *metric, d);
+}
+
+/* For each change of d, not_the_code's line ("" when it is the code's),
+ * and in *not_code how many are not; NULL when out of memory. */
+static char (*causes(const struct detected *d, int metric,
+		     size_t *not_code))[HISTORY_CAUSE_MAX]
+{
+	char (*cause)[HISTORY_CAUSE_MAX] = calloc(d->nch + 1, sizeof *cause);
+	*not_code = 0;
+	for (size_t k = 0; cause && k < d->nch; k++)
+		*not_code += not_the_code(d->p, d->n, metric, d->ch, d->nch, k,
+					  cause[k], sizeof cause[k]);
+	return cause;
+}
+
 static int detect_one(struct history *h, const struct history_cmd *c,
-		      const char *bench, int metric, size_t *points)
+		      const char *bench, size_t *points)
 {
 	struct detected d;
-	int rc = detect_series(h, c, bench, metric, &d);
+	int metric;
+	char why[160];
+	int rc = detect_chosen(h, c, bench, &d, &metric, why, sizeof why);
 	*points = rc == 0 ? d.n : 0;
 	if (rc == 0 && d.n > 0) {
 		size_t m = d.n;
-		printf("'%s' (%s, %s %s, %zu point%s, %s test at alpha %g): ",
+		printf("'%s' (%s%s%s, %s %s, %zu point%s, %s test at alpha %g): ",
 		       sh(bench, ""), sh(metric_info((enum metric_id)metric)->key, ""),
+		       why[0] ? ", " : "", why,
 		       d.machine ? "machine" : "machines",
 		       d.machine ? sh(d.machine, "") : "all",
 		       m, m == 1 ? "" : "s", c->permutation ? "permutation" : "t",
 		       c->alpha);
-		char (*why)[256] = calloc(d.nch + 1, sizeof *why);
-		size_t not_code = 0;
-		for (size_t k = 0; why && k < d.nch; k++)
-			not_code += not_the_code(d.p, d.n, metric, d.ch, d.nch, k,
-						   why[k], sizeof why[k]);
+		size_t not_code;
+		char (*cause)[HISTORY_CAUSE_MAX] = causes(&d, metric, &not_code);
 		if (d.nch == 0 && m < 2 * d.o.min_size)
 			printf("no change (too few points to tell)\n");
 		else if (d.nch == 0 && d.resolution > 0)
@@ -528,10 +632,10 @@ static int detect_one(struct history *h, const struct history_cmd *c,
 		enum time_unit u = text_pick_unit(d.p[0].mean);
 		for (size_t k = 0; k < d.nch; k++) {
 			print_change(&d.ch[k], d.p, metric, u);
-			if (why && why[k][0])
-				printf("      %s\n", sh(why[k], ""));
+			if (cause && cause[k][0])
+				printf("      %s\n", sh(cause[k], ""));
 		}
-		free(why);
+		free(cause);
 	}
 	detected_free(&d);
 	return rc;
@@ -546,15 +650,19 @@ static int fill_report(FILE *f, void *arg)
  * change points (the same as `detect` finds) as an HTML page. */
 static int do_report(struct history *h, const struct history_cmd *c)
 {
-	int metric = metric_lookup(c->metric ? c->metric : "wall_time");
 	struct detected d;
-	int rc = detect_series(h, c, c->filter.bench, metric, &d);
+	int metric;
+	char why[160];
+	int rc = detect_chosen(h, c, c->filter.bench, &d, &metric, why, sizeof why);
 	if (rc == 0 && d.n == 0) {
 		no_series(c, metric);
 		rc = CBENCH_EXIT_USAGE;
 	}
 	if (rc == 0) {
+		size_t not_code;
+		char (*cause)[HISTORY_CAUSE_MAX] = causes(&d, metric, &not_code);
 		struct html_history hh = {.bench = c->filter.bench, .metric = metric,
+			.metric_why = why, .cause = (const char (*)[HISTORY_CAUSE_MAX])cause,
 			.machine = d.machine, .test = c->permutation ? "permutation" : "t",
 			.alpha = c->alpha, .p = d.p, .n = d.n, .ch = d.ch, .nch = d.nch,
 			.min_size = d.o.min_size, .resolution = d.resolution};
@@ -563,6 +671,7 @@ static int do_report(struct history *h, const struct history_cmd *c)
 			diag_error("--output: %s", err);
 			rc = CBENCH_EXIT_FAILURE;
 		}
+		free(cause);
 	}
 	detected_free(&d);
 	return rc;
@@ -570,16 +679,15 @@ static int do_report(struct history *h, const struct history_cmd *c)
 
 static int do_detect(struct history *h, const struct history_cmd *c)
 {
-	int metric = metric_lookup(c->metric ? c->metric : "wall_time");
 	char **names = NULL;
 	size_t n = 0, points = 0;
 	char err[DIAG_MSG_MAX];
 	int rc = CBENCH_EXIT_OK;
 	if (c->filter.bench) {
-		rc = detect_one(h, c, c->filter.bench, metric, &points);
+		rc = detect_one(h, c, c->filter.bench, &points);
 		/* a misspelt name in a scheduled job is not "no change" */
 		if (rc == CBENCH_EXIT_OK && points == 0) {
-			no_series(c, metric);
+			no_series(c, metric_lookup(c->metric ? c->metric : "wall_time"));
 			rc = CBENCH_EXIT_USAGE;
 		}
 	} else if (history_bench_names(h, &names, &n, err, sizeof err) != 0) {
@@ -588,7 +696,7 @@ static int do_detect(struct history *h, const struct history_cmd *c)
 	}
 	for (size_t k = 0; k < n; k++) {
 		if (rc == CBENCH_EXIT_OK)
-			rc = detect_one(h, c, names[k], metric, &points);
+			rc = detect_one(h, c, names[k], &points);
 		free(names[k]);
 	}
 	free(names);

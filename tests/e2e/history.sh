@@ -203,6 +203,10 @@ test_detect_tells_the_machine_from_the_code() {
 	expect_grep "counted" "12 points, t test at alpha 0.05\): 1 change \(1 not the code's\)$" d
 	expect_grep "the step" "^  between #6 and #7: commit b6 -> b7 " d
 	expect_grep "said" "^      the machine changed, not the code: load average 0\.3 -> 4\.5$" d
+	cb history report busy --history h.db --all-machines --output p.html >/dev/null 2>err ||
+		fail "report: $(cat err)"
+	expect_grep "the page says it" "<td>the machine changed, not the code: load average 0\.3 -&gt; 4\.5</td></tr>$" p.html
+	expect_grep "with each point's load" "<tr><td>#7</td>.*<td>4\.50</td><td>–</td></tr>$" p.html
 	# One commit throughout, no load recorded: the step is not the code's.
 	make_step_files
 	for k in $(seq 1 12); do
@@ -222,6 +226,51 @@ test_detect_tells_the_machine_from_the_code() {
 		fail "detect page faults: $(cat err)"
 	expect_grep "a change" "12 points, t test at alpha 0.05\): 1 change$" d
 	expect_no_grep "not the machine's" 'not the code|not a code change' d
+}
+
+# A CPU-bound benchmark whose wall time is noisy (±30 % from one
+# invocation to the next, a fixed hash of k) and whose task-clock is
+# steady (0.2 %), with a +5 % step at the ninth of sixteen invocations.  share: user + system as a
+# part of the task-clock (0.99: computes; 0.1: mostly waits).
+make_steady_files() {
+	local share=$1 k i b w t sep
+	for k in $(seq 1 16); do
+		b=1000
+		[ "$k" -gt 8 ] && b=1050
+		w= t= sep=
+		for i in 1 2 3 4 5; do
+			w="$w$sep$(awk -v b=$b -v k=$k -v i=$i 'BEGIN{printf "%.6f", b/1e4 * (1 + 0.3 * ((s = sin(k * 12.9898) * 43758.5453) - int(s)) + 0.01 * i)}')"
+			t="$t$sep$(awk -v b=$b -v k=$k -v i=$i 'BEGIN{printf "%.6f", b/1e4 * (1 + 0.001 * ((k + i) % 3))}')"
+			sep=", "
+		done
+		jq -n --argjson w "[$w]" --argjson t "[$t]" --argjson s "$share" --arg k "$k" '{schema: "cbench-results", schema_version: 2, context: {started_at: ("2026-02-" + ($k | tonumber | tostring | if length < 2 then "0" + . else . end) + "T10:00:00Z"), hostname: "vm", cpu_model: "cpu", load_average: [1, 1, 1]}, results: [{command: "cpu", name: "cpu", command_line: "./cpu", times: $w, runs: {wall_time: $w, task_clock: $t, user_time: [$t[] * $s], system_time: [$t[] * 0]}}]}' >"cpu$k.json"
+		cbq history import --history "h$share.db" --history-label "commit=c$k" \
+			"cpu$k.json" >/dev/null 2>err || fail "import $k: $(cat err)"
+	done
+}
+
+test_detect_prefers_the_steadier_metric() {
+	make_steady_files 0.99
+	cb history detect cpu --history h0.99.db --all-machines >d 2>err || fail "detect: $(cat err)"
+	expect_grep "chosen, and why" "^'cpu' \(task_clock, steadier than wall_time: it sees steps from ±[0-9.]+ %, wall_time from ±[0-9.]+ %, machines all, 16 points, t test at alpha 0\.05\): 1 change$" d
+	expect_grep "the step" "^  between #8 and #9: commit c8 -> c9 " d
+	expect_grep "its size" "^      100\.[0-9] ms -> 105\.[0-9] ms   \+5\.[0-9] % " d
+	# Asked for wall time, the same history: the step is under its noise.
+	cb history detect cpu --history h0.99.db --all-machines --metric wall_time >d 2>err ||
+		fail "detect wall: $(cat err)"
+	expect_grep "wall time misses it" "^'cpu' \(wall_time, machines all, 16 points, t test at alpha 0\.05\): no change \(a step under ±[0-9]+ % would likely be missed\)$" d
+	# The page says the same.
+	cb history report cpu --history h0.99.db --all-machines --output p.html >/dev/null 2>err ||
+		fail "report: $(cat err)"
+	expect_grep "page's metric" "<dt>Metric</dt><dd>task-clock, steadier than wall_time: it sees steps from ±" p.html
+	expect_grep "page's change" "<tr><td>#8 and #9</td>" p.html
+	expect_grep "page's load and CPU share" "<tr><td>#16</td>.*<td>5</td><td>1\.00</td><td>[0-9]+ %</td></tr>$" p.html
+	# A command that mostly waits: its CPU time leaves the waits out, so
+	# wall time stays, however steady the task-clock.
+	make_steady_files 0.1
+	cb history detect cpu --history h0.1.db --all-machines >d 2>err || fail "detect: $(cat err)"
+	expect_grep "waits: wall time" "^'cpu' \(wall_time, machines all, 16 points" d
+	expect_no_grep "not chosen" "task_clock|steadier" d
 }
 
 test_export_json_is_cbench_results_and_csv_has_every_run() {
