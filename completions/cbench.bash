@@ -22,7 +22,7 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	--history-branch --export-bmf --export-github-benchmark --export-junit
 	--fail-if-slower-for -h --help -V --version --reference-name
 	--min-benchmarking-time --quiet --keep-background --metric
-	--export-github-benchmark-bigger --profile'
+	--export-github-benchmark-bigger --profile --export-metrics'
 _cbench_compare_opts='--seed --style -u --time-unit --confidence
 	--export-markdown --fail-if-slower --gate-metric --require-all --require-resolution
 	--match-by --export-junit --fail-if-slower-for -h --help -V --version --quiet'
@@ -54,7 +54,7 @@ _cbench_nargs()
 	--reference-name | --min-benchmarking-time | --history | \
 	--history-label | --history-window | --history-branch | --export-bmf | \
 	--export-github-benchmark | --export-junit | --metric | \
-	--export-github-benchmark-bigger | --profile)
+	--export-github-benchmark-bigger | --profile | --export-metrics)
 		echo 1 ;;
 	*) echo 0 ;;
 	esac
@@ -78,6 +78,14 @@ _cbench_value()
 			cache_misses branch_misses sim_instructions sim_cycles
 			sim_i1_misses sim_d1_read_misses sim_d1_write_misses
 			sim_ll_instr_misses sim_ll_read_misses sim_ll_write_misses' -- "$cur")) ;;
+	--export-metrics)
+		COMPREPLY=($(compgen -W 'wall_time user_time system_time peak_rss
+			minor_faults major_faults voluntary_context_switches
+			involuntary_context_switches task_clock page_faults
+			instructions cycles cache_references cache_misses branches
+			branch_misses sim_instructions sim_cycles sim_i1_misses
+			sim_d1_read_misses sim_d1_write_misses sim_ll_instr_misses
+			sim_ll_read_misses sim_ll_write_misses' -- "$cur")) ;;
 	--counters)
 		# A comma list: complete the last item, keep what is before it and
 		# leave out events already listed.

@@ -60,7 +60,7 @@ function __cbench_positional
                 --min-benchmarking-time --history \
                 --history-label --history-window --history-branch \
                 --export-bmf --export-github-benchmark --export-junit \
-                --metric --export-github-benchmark-bigger
+                --metric --export-github-benchmark-bigger --export-metrics
                 set need 1
             case '-[wrmMDspCcSnu]'
                 set need 1
@@ -209,6 +209,7 @@ complete -c cbench -n $hist -l keep -x -d 'Prune all but the newest NUM'
 complete -c cbench -n $run -l export-bmf -r -F -d 'Write Bencher Metric Format JSON'
 complete -c cbench -n $run -l export-github-benchmark -r -F -d 'Write github-action-benchmark JSON'
 complete -c cbench -n $run -l export-github-benchmark-bigger -r -F -d 'Write github-action-benchmark JSON of the higher-is-better metrics'
+complete -c cbench -n $run -l export-metrics -x -a 'wall_time user_time system_time peak_rss minor_faults major_faults voluntary_context_switches involuntary_context_switches task_clock page_faults instructions cycles cache_references cache_misses branches branch_misses sim_instructions sim_cycles sim_i1_misses sim_d1_read_misses sim_d1_write_misses sim_ll_instr_misses sim_ll_read_misses sim_ll_write_misses' -d 'The metrics the CI exports carry'
 complete -c cbench -n $run -l metric -x -d 'Measure NAME=REGEX, a number read from the output'
 
 # Options of both `cbench` and `cbench compare` (report has its own).

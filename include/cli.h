@@ -88,7 +88,7 @@ enum opt_id {
 	OPT_HISTORY, OPT_HISTORY_LABEL, OPT_BASELINE_HISTORY,
 	OPT_HISTORY_WINDOW, OPT_HISTORY_BRANCH, OPT_EXPORT_HTML,
 	OPT_KEEP_BACKGROUND, OPT_METRIC, OPT_EXPORT_GITHUB_BENCHMARK_BIGGER,
-	OPT_PROFILE, OPT_REQUIRE_RESOLUTION,
+	OPT_PROFILE, OPT_REQUIRE_RESOLUTION, OPT_EXPORT_METRICS,
 	OPT__COUNT
 };
 
@@ -199,6 +199,8 @@ struct config {
 	double fail_if_slower;         /* relative, default 0.05 */
 	bool fail_if_slower_given;
 	const char *gate_metric;       /* NULL: automatic */
+	const char *export_metrics;    /* --export-metrics LIST, NULL: each
+					  benchmark's gate metric */
 	bool require_all;
 	bool require_resolution;        /* a gate blind to its threshold fails (4) */
 	enum match_by match_by;

@@ -61,6 +61,9 @@ struct export_options {
 	/* the run's settings: the JSON records them under "options", and
 	 * the noise controls in its context */
 	struct bench_options run;
+	/* --export-metrics: what the CI exports (BMF, github-action-
+	 * benchmark) carry; none set: those a gate decides on (export_ci.c) */
+	bool ci_metric[MET_COUNT];
 };
 
 /* What an export says about the invocation, besides the results. */

@@ -23,6 +23,11 @@ struct profile;
 #include <stddef.h>
 #include <stdint.h>
 
+/* A command is CPU-bound when its CPU time reaches this share of its wall
+ * time in some run (one that sleeps or reads never does, however quiet
+ * the machine): the gate's, the CI exports' and history detect's rule. */
+#define CPU_BOUND_SHARE 0.75
+
 enum metric_id {
 	MET_WALL,
 	MET_USER,

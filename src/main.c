@@ -740,11 +740,13 @@ static int load_baseline(const struct config *cfg, struct cmp_set **base)
 }
 
 /*
- * --gate-metric on a counter (task_clock, instructions, ...): will this run
- * count it?  Known from --counters and a probe of the machine, before the
- * first run, instead of after all of them.
+ * A gate's or an export's metric on a counter (task_clock, instructions,
+ * ...): will this run count it?  Known from --counters and a probe of the
+ * machine, before the first run, instead of after all of them.  opt: the
+ * option that names it.
  */
-static int check_one_counted(const struct config *cfg, const char *name)
+static int check_one_counted(const struct config *cfg, const char *opt,
+			     const char *name)
 {
 	int m = metric_lookup(name);
 	if (m >= MET_SIM_FIRST && m < MET_SIM_END) {
@@ -752,8 +754,7 @@ static int check_one_counted(const struct config *cfg, const char *name)
 		if (sim == SIM_CACHE || (sim == SIM_COUNTS && m == MET_SIM_INSTRUCTIONS))
 			return 0;
 		diag_usage("%s %s: counted only with --counters %s (Valgrind's "
-			   "simulated CPU%s)", cfg->gate_metric ? "--gate-metric"
-			   : "--fail-if-slower", name,
+			   "simulated CPU%s)", opt, name,
 			   m == MET_SIM_INSTRUCTIONS ? "sim" : "sim-cache",
 			   m == MET_SIM_INSTRUCTIONS ? "" : " and caches");
 		return -1;
@@ -770,11 +771,11 @@ static int check_one_counted(const struct config *cfg, const char *name)
 	const char *why = counters_dropped_reason(c);
 	if (!counted) {
 		if (cfg->counters)
-			diag_usage("--gate-metric %s: not counted in this run "
-				   "(--counters %s)", name, cfg->counters);
+			diag_usage("%s %s: not counted in this run "
+				   "(--counters %s)", opt, name, cfg->counters);
 		else
-			diag_usage("--gate-metric %s: this machine cannot count it%s%s",
-				   name, why ? ": " : "", why ? why : "");
+			diag_usage("%s %s: this machine cannot count it%s%s",
+				   opt, name, why ? ": " : "", why ? why : "");
 	}
 	counters_free(c);
 	return counted ? 0 : -1;
@@ -782,8 +783,17 @@ static int check_one_counted(const struct config *cfg, const char *name)
 
 static int check_gate_counted(const struct config *cfg)
 {
+	const char *opt = cfg->gate_metric ? "--gate-metric" : "--fail-if-slower";
 	for (size_t i = 0; i < gates.n; i++)
-		if (gates.metric[i] >= 0 && check_one_counted(cfg, gates.name[i]) != 0)
+		if (gates.metric[i] >= 0 &&
+		    check_one_counted(cfg, opt, gates.name[i]) != 0)
+			return -1;
+	if (cfg->export_metrics == NULL)
+		return 0;
+	char names[32][32], err[DIAG_MSG_MAX];
+	int n = cli_parse_metric_list(cfg->export_metrics, names, 32, err, sizeof err);
+	for (int k = 0; k < n; k++)
+		if (check_one_counted(cfg, "--export-metrics", names[k]) != 0)
 			return -1;
 	return 0;
 }

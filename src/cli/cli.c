@@ -73,6 +73,23 @@ static const struct cli_value metric_values[] = {
 	{"sim_d1_write_misses", 0, false}, {"sim_ll_instr_misses", 0, false},
 	{"sim_ll_read_misses", 0, false}, {"sim_ll_write_misses", 0, false},
 	{NULL, 0, false}};
+/* What an export can carry: the metrics of a run (no cpu_time, which is
+ * the gate's sum of two). */
+static const struct cli_value export_metric_values[] = {
+	{"wall_time", 0, false}, {"user_time", 0, false},
+	{"system_time", 0, false}, {"peak_rss", 0, false},
+	{"minor_faults", 0, false}, {"major_faults", 0, false},
+	{"voluntary_context_switches", 0, false},
+	{"involuntary_context_switches", 0, false},
+	{"task_clock", 0, false}, {"page_faults", 0, false},
+	{"instructions", 0, false}, {"cycles", 0, false},
+	{"cache_references", 0, false}, {"cache_misses", 0, false},
+	{"branches", 0, false}, {"branch_misses", 0, false},
+	{"sim_instructions", 0, false}, {"sim_cycles", 0, false},
+	{"sim_i1_misses", 0, false}, {"sim_d1_read_misses", 0, false},
+	{"sim_d1_write_misses", 0, false}, {"sim_ll_instr_misses", 0, false},
+	{"sim_ll_read_misses", 0, false}, {"sim_ll_write_misses", 0, false},
+	{NULL, 0, false}};
 static const struct cli_value aslr_values[] = {
 	{"on", ASLR_ON, false}, {"off", ASLR_OFF, false}, {NULL, 0, false}};
 static const struct cli_value match_values[] = {
@@ -401,12 +418,13 @@ const struct cli_option cli_options[] = {
 		 "--cleanup) started in the background; by default its process "
 		 "group is killed when it ends (--setup's is always kept)."},
 	EXPORT(OPT_EXPORT_BMF, "export-bmf", EXPORT_BMF, SCOPE_RUN,
-	       "Write every metric's mean and confidence interval in Bencher "
-	       "Metric Format (bencher run --adapter json)."),
+	       "Write the means and confidence intervals of the gate's metrics "
+	       "(or --export-metrics) in Bencher Metric Format (bencher run "
+	       "--adapter json)."),
 	EXPORT(OPT_EXPORT_GITHUB_BENCHMARK, "export-github-benchmark",
 	       EXPORT_GITHUB_BENCHMARK, SCOPE_RUN,
-	       "Write every metric's mean as github-action-benchmark's "
-	       "customSmallerIsBetter input."),
+	       "Write the means of the gate's metrics (or --export-metrics) as "
+	       "github-action-benchmark's customSmallerIsBetter input."),
 	{.id = OPT_FAIL_IF_SLOWER_FOR, .long_name = "fail-if-slower-for", .many = true,
 	 .arity = ARG_TWO, .kind = KIND_SPECIAL, .arg_name = "NAME SPEC",
 	 .scope = SCOPE_BOTH, .handler = do_fail_for,
@@ -429,6 +447,15 @@ const struct cli_option cli_options[] = {
 	       EXPORT_GITHUB_BENCHMARK_BIGGER, SCOPE_RUN,
 	       "Write the means of the --metric metrics where higher is better "
 	       "as github-action-benchmark's customBiggerIsBetter input."),
+	{.id = OPT_EXPORT_METRICS, .long_name = "export-metrics", .arity = ARG_ONE,
+	 .kind = KIND_CHOICE, .arg_name = "LIST", .values = export_metric_values,
+	 .scope = SCOPE_RUN, .show_def = DEF_TEXT,
+	 .def_text = "those a gate decides on, as measured: wall_time, "
+		     "task_clock, instructions, sim_instructions; and the "
+		     "--metric ones",
+	 .off = OFF(export_metrics),
+	 .help = "The metrics the CI exports (--export-bmf, "
+		 "--export-github-benchmark and its -bigger) carry: a comma list"},
 };
 const size_t cli_n_options = sizeof cli_options / sizeof cli_options[0];
 
@@ -827,7 +854,7 @@ static int kind_set(struct cli_state *st, const struct cli_option *o,
 		    const char *const *a, int *exit_code)
 {
 	(void)exit_code;
-	if (o->id == OPT_GATE_METRIC &&
+	if ((o->id == OPT_GATE_METRIC || o->id == OPT_EXPORT_METRICS) &&
 	    (strchr(a[0], ',') || set_lookup(o->values, a[0]) == NULL)) {
 		char names[CLI_MAX_GATE_METRICS][32], err[DIAG_MSG_MAX];
 		if (cli_parse_metric_list(a[0], names, CLI_MAX_GATE_METRICS,
@@ -1390,6 +1417,34 @@ static int check_gate_names(const struct config *cfg)
 	return 0;
 }
 
+/* --export-metrics: known metrics (or ones --metric defines), for an
+ * export that carries them. */
+static int check_export_metrics(const struct config *cfg)
+{
+	char names[CLI_MAX_GATE_METRICS][32], err[DIAG_MSG_MAX], set[DIAG_MSG_MAX];
+	if (cfg->export_metrics == NULL)
+		return 0;
+	set_text(export_metric_values, NULL, set, sizeof set);
+	int n = cli_parse_metric_list(cfg->export_metrics, names,
+				      CLI_MAX_GATE_METRICS, err, sizeof err);
+	for (int k = 0; k < n; k++)
+		if (set_lookup(export_metric_values, names[k]) == NULL &&
+		    metric_lookup(names[k]) < MET_CUSTOM_FIRST)
+			USAGE("invalid value '%s' for --export-metrics: unknown "
+			      "metric '%s' (expected %s, or a name defined with "
+			      "--metric)", cfg->export_metrics, names[k], set);
+	bool carried = false;
+	for (size_t i = 0; i < cfg->n_exports; i++) {
+		enum export_format f = cfg->exports[i].format;
+		carried |= f == EXPORT_BMF || f == EXPORT_GITHUB_BENCHMARK ||
+			   f == EXPORT_GITHUB_BENCHMARK_BIGGER;
+	}
+	if (!carried)
+		USAGE("--export-metrics chooses what --export-bmf and "
+		      "--export-github-benchmark carry: give one of them");
+	return 0;
+}
+
 /* --metric: every definition checked and defined (metric_output.h); the
  * output must reach cbench, so not with --output=inherit/pipe. */
 static int define_metrics(const struct config *cfg)
@@ -1512,7 +1567,8 @@ static int validate(struct cli_state *st)
 		return -1;
 	if (cfg->show_output && cfg->outputs.n)
 		USAGE("--show-output cannot be combined with --output");
-	if (define_metrics(cfg) != 0 || check_gate_names(cfg) != 0)
+	if (define_metrics(cfg) != 0 || check_gate_names(cfg) != 0 ||
+	    check_export_metrics(cfg) != 0)
 		return -1;
 	/* A threshold with nothing to gate would be ignored silently. */
 	if (cfg->fail_if_slower_given && !cfg->baseline && !cfg->reference &&

@@ -97,7 +97,7 @@ struct bench_options cli_bench_options(const struct config *cfg)
 
 struct export_options cli_export_options(const struct config *cfg)
 {
-	return (struct export_options){
+	struct export_options o = {
 		.analysis = {
 			.confidence = cfg->confidence,
 			.seed = (unsigned long)cfg->seed,
@@ -109,6 +109,15 @@ struct export_options cli_export_options(const struct config *cfg)
 		.order = cfg->order,
 		.run = cli_bench_options(cfg),
 	};
+	char names[32][32], err[DIAG_MSG_MAX];
+	int n = cfg->export_metrics ? cli_parse_metric_list(cfg->export_metrics,
+					names, 32, err, sizeof err) : 0;
+	for (int k = 0; k < n; k++) {
+		int m = metric_lookup(names[k]);
+		if (m >= 0)
+			o.ci_metric[m] = true;
+	}
+	return o;
 }
 
 struct export_files cli_export_files(const struct config *cfg)

@@ -14,8 +14,13 @@
  *       "range": string, "extra": string} ("range" and "extra" optional,
  *       free text shown in the chart's tooltip).
  *
- * Both carry every metric measured (sum[m].n > 0 in the analysis
- * document): the value is the mean, the bounds (BMF) and the range
+ * Both carry, of the metrics measured (sum[m].n > 0 in the analysis
+ * document), those of --export-metrics, or else those a gate decides on
+ * (wall time, task-clock, instructions, simulated instructions) and the
+ * ones --metric defines: a service applies one threshold to every
+ * series, and a count that is 0 in one run and 0.1 in the next (major
+ * faults) is an infinite ratio to it.  The
+ * value is the mean, the bounds (BMF) and the range
  * (github-action-benchmark) the mean's confidence interval, all read from
  * the analysis (analysis.h), nothing recomputed; units are cbench's
  * (seconds, bytes, counts) and measure names its metric keys
@@ -91,6 +96,30 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
+/* Without --export-metrics: the metrics a gate may decide on (gate.c's
+ * choose_metric), every one that was measured, so that a benchmark's
+ * series keep their names from run to run whatever the timing. */
+static bool gate_metric(int m)
+{
+	return m == MET_WALL || m == MET_CTR_FIRST + CTR_TASK_CLOCK ||
+	       m == MET_CTR_FIRST + CTR_INSTRUCTIONS || m == MET_SIM_INSTRUCTIONS;
+}
+
+/* Does the export carry metric m of b? */
+static bool carried(const struct export_doc *d, const struct analysis_bench *b,
+		    int m)
+{
+	const struct stats_summary *s = &b->sum[m];
+	if (s->n == 0 || !isfinite(s->mean))
+		return false;
+	const bool *asked = d->ctx->opts ? d->ctx->opts->ci_metric : NULL;
+	bool any = false;
+	for (int k = 0; asked && k < MET_COUNT; k++)
+		any |= asked[k];
+	/* The metrics --metric defines are the user's own choice. */
+	return any ? asked[m] : m >= MET_CUSTOM_FIRST || gate_metric(m);
+}
+
 static const char *unit_name(const struct metric_info *mi)
 {
 	enum metric_unit u = mi->unit;
@@ -119,7 +148,7 @@ int export_bmf_write(FILE *f, const struct export_doc *d)
 		cJSON *bench = NULL;
 		for (int m = 0; m < MET_COUNT; m++) {
 			const struct stats_summary *s = &b->sum[m];
-			if (s->n == 0 || !isfinite(s->mean))
+			if (!carried(d, b, m))
 				continue;
 			if (bench == NULL) {
 				/* The key, valid UTF-8 like every string. */
@@ -162,8 +191,7 @@ static int github_write(FILE *f, const struct export_doc *d, bool bigger)
 		for (int m = 0; m < MET_COUNT; m++) {
 			const struct stats_summary *s = &b->sum[m];
 			const struct metric_info *mi = metric_info((enum metric_id)m);
-			if (s->n == 0 || !isfinite(s->mean) ||
-			    mi->higher_is_better != bigger)
+			if (!carried(d, b, m) || mi->higher_is_better != bigger)
 				continue;
 			const char *unit = unit_name(mi);
 			cJSON *e = cJSON_CreateObject();

@@ -18,7 +18,6 @@
 #include "export.h"
 #include "export_html_history.h"
 #include "export_text.h"
-#include "gate.h"
 #include "history.h"
 #include "sysinfo.h"
 
@@ -508,8 +507,8 @@ static void detected_free(struct detected *d)
  * its metrics: the one whose cp_resolution (the smallest step detect could
  * see) is finest, among wall time and, where every point of the series has
  * them, simulated instructions, instructions and the task-clock.  The last
- * two only for a CPU-bound benchmark (its CPU time reached GATE_CPU_BOUND
- * of its wall time in some invocation, the gate's rule): a command that
+ * two only for a CPU-bound benchmark (its CPU time reached CPU_BOUND_SHARE
+ * of its wall time in some invocation, results.h): a command that
  * waits spends what it spends in the waits, which they leave out.  why gets
  * the reason when a metric other than wall time was chosen, else "".
  */
@@ -532,7 +531,7 @@ static int detect_auto(struct history *h, const struct history_cmd *c,
 	double wall_res = d->resolution;
 	for (size_t t = 0; t < sizeof tries / sizeof *tries; t++) {
 		int m = tries[t];
-		if (m != MET_SIM_INSTRUCTIONS && busiest < GATE_CPU_BOUND)
+		if (m != MET_SIM_INSTRUCTIONS && busiest < CPU_BOUND_SHARE)
 			continue;
 		/* The same machine (or all) as the wall time's series. */
 		struct detected e = {.machine = d->machine};

@@ -100,6 +100,9 @@ invalid value 'abc' for --fail-if-slower | --fail-if-slower abc 'touch ran'
 invalid value 'bogus' for --gate-metric  | --gate-metric bogus 'touch ran'
 --fail-if-slower needs something to compare with | --fail-if-slower 5 'touch ran' 'touch ran2'
 --gate-metric is for a gate                | --gate-metric wall_time 'touch ran'
+unknown metric 'cpu_time' \(expected one of wall_time, | --export-metrics wall_time,cpu_time --export-bmf b.json 'touch ran'
+--export-metrics chooses what --export-bmf and --export-github-benchmark carry | --export-metrics wall_time --export-json r.json 'touch ran'
+--export-metrics task_clock: not counted in this run \(--counters page-faults\) | --counters page-faults --export-metrics task_clock --export-bmf b.json 'touch ran'
 --reference with --fail-if-slower gates the other commands | --reference 'touch ran' --fail-if-slower 5
 --require-all takes no value             | --require-all=yes 'touch ran'
 'cbench compare' takes two files         | compare only-one.json

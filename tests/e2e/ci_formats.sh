@@ -76,11 +76,16 @@ import json, sys
 bmf, gh, res = (json.load(open(p)) for p in sys.argv[1:4])
 names = sorted(bmf)
 assert names == sorted(f"{r['name']} [n={r['parameters']['n']}]" for r in res["results"]), names
+# By default the metrics a gate decides on, as measured; never the
+# others (a major-fault count of 0 then 0.1 is an infinite ratio).
+gated = {"wall_time", "task_clock", "instructions", "sim_instructions"}
 for r in res["results"]:
     key = f"{r['name']} [n={r['parameters']['n']}]"
+    assert "wall_time" in bmf[key], bmf[key]
     for metric, s in r["metrics"].items():
-        if s["n"] == 0:
+        if s["n"] == 0 or metric not in gated:
             assert metric not in bmf[key], metric
+            assert not any(e["name"] == f"{key} - {metric}" for e in gh), metric
             continue
         assert bmf[key][metric]["value"] == s["mean"], (key, metric)
         assert [bmf[key][metric]["lower_value"], bmf[key][metric]["upper_value"]] == s["mean_ci"]
@@ -90,6 +95,12 @@ PY
 		fail "second run"
 	/usr/bin/python3 -c 'import json,sys; a,b=(sorted(json.load(open(p))) for p in sys.argv[1:]); sys.exit(a!=b)' \
 		b.json b2.json || fail "names changed between runs"
+	# --export-metrics: exactly those, in both files.
+	cb -r 2 -N "$HELPERS/touch_pages 1" --export-metrics peak_rss,major_faults \
+		--export-bmf b3.json --export-github-benchmark g3.json >/dev/null 2>err ||
+		fail "--export-metrics: $(cat err)"
+	expect_eq "BMF carries the two" "$(jq -c '[.[] | keys[]]' b3.json)" '["major_faults","peak_rss"]'
+	expect_eq "github carries the two" "$(jq -c '[.[].name | sub(".* - "; "")]' g3.json)" '["peak_rss","major_faults"]'
 }
 
 # --baseline with a regression on page faults: exit 3, a <failure> with
