@@ -126,6 +126,14 @@ int export_github_benchmark_bigger_write(FILE *f, const struct export_doc *d);
  * display name, then " [n=1, m=x]" when parameterised (caller frees). */
 char *export_ci_name(const char *name, const struct param_value *params,
 		     size_t n_params);
+/* Bencher refuses a whole file with a benchmark name over this many
+ * bytes (bencher_valid's MAX_BENCHMARK_NAME_LEN, a byte count). */
+#define EXPORT_BMF_NAME_MAX 1024
+/* name (valid UTF-8) as a BMF key: itself when it fits, else its first
+ * bytes (cut between characters) then " ~" and 16 hex digits of a hash of
+ * the whole, EXPORT_BMF_NAME_MAX bytes at most, the same in every run.
+ * Caller frees. */
+char *export_bmf_name(const char *name);
 /* A cJSON string of s, invalid UTF-8 bytes as U+FFFD (export_json.c). */
 struct cJSON *export_json_text(const char *s);
 /* Write text (len bytes) to path as export_write does (atomically for a

@@ -139,6 +139,26 @@ static void write_exports(struct exports *e, const struct bench_outcome *o,
 	export_doc_free(d);
 }
 
+/* Say so when --export-bmf had to shorten a name to Bencher's limit. */
+static void note_bmf_names(const struct config *cfg, const struct bench_outcome *o)
+{
+	bool bmf = false;
+	for (size_t i = 0; i < cfg->n_exports; i++)
+		bmf |= cfg->exports[i].format == EXPORT_BMF;
+	size_t n = 0;
+	for (size_t i = 0; bmf && i < o->n; i++) {
+		const struct bench_result *r = o->results[i];
+		char *name = export_ci_name(r->name, r->params, r->n_params);
+		n += strlen(name) > EXPORT_BMF_NAME_MAX;
+		free(name);
+	}
+	if (n)
+		diag_note("--export-bmf: %zu benchmark name%s over Bencher's %d "
+			  "bytes, cut and ended with a hash of the whole (the "
+			  "JSON export keeps %s)", n, n == 1 ? "" : "s",
+			  EXPORT_BMF_NAME_MAX, n == 1 ? "it" : "them");
+}
+
 /* The results changed during the run: rewrite the files if the interval
  * since the last rewrite is over (the first change is written at once). */
 static void on_bench_done(void *arg, const struct bench_outcome *so_far)
@@ -1295,6 +1315,7 @@ static int run(int argc, char **argv)
 	if (out.n > 1)
 		text_summary(&st, ex.an, out.results);
 	write_exports(&ex, &out, true);
+	note_bmf_names(&cfg, &out);
 	exit_code = gate_after_run(&cfg, baseline, &out, ex.an);
 	gate_set_free(baseline);
 	ex.failed |= record_history(&cfg, &hist, &ex, &out, started) != 0;

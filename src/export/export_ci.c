@@ -38,6 +38,8 @@
 
 #include <cJSON.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +122,22 @@ static bool carried(const struct export_doc *d, const struct analysis_bench *b,
 	return any ? asked[m] : m >= MET_CUSTOM_FIRST || gate_metric(m);
 }
 
+char *export_bmf_name(const char *name)
+{
+	size_t len = strlen(name);
+	if (len <= EXPORT_BMF_NAME_MAX)
+		return xstrdup(name);
+	uint64_t h = 0xcbf29ce484222325u;   /* FNV-1a, 64 bits */
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 0x100000001b3u;
+	char tail[32];
+	int t = snprintf(tail, sizeof tail, " ~%016llx", (unsigned long long)h);
+	size_t keep = EXPORT_BMF_NAME_MAX - (size_t)t;
+	while (keep > 0 && ((unsigned char)name[keep] & 0xC0) == 0x80)
+		keep--;     /* not inside a character */
+	return xasprintf("%.*s%s", (int)keep, name, tail);
+}
+
 static const char *unit_name(const struct metric_info *mi)
 {
 	enum metric_unit u = mi->unit;
@@ -151,10 +169,13 @@ int export_bmf_write(FILE *f, const struct export_doc *d)
 			if (!carried(d, b, m))
 				continue;
 			if (bench == NULL) {
-				/* The key, valid UTF-8 like every string. */
+				/* The key, valid UTF-8 like every string,
+				 * within Bencher's limit. */
 				cJSON *key = export_json_text(names[i]);
+				char *fit = export_bmf_name(key->valuestring);
 				bench = cJSON_CreateObject();
-				cJSON_AddItemToObject(root, key->valuestring, bench);
+				cJSON_AddItemToObject(root, fit, bench);
+				free(fit);
 				cJSON_Delete(key);
 			}
 			cJSON *v = cJSON_CreateObject();

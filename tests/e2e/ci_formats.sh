@@ -103,6 +103,34 @@ PY
 	expect_eq "github carries the two" "$(jq -c '[.[].name | sub(".* - "; "")]' g3.json)" '["peak_rss","major_faults"]'
 }
 
+# Bencher refuses a whole file with a name over 1024 bytes
+# (bencher_valid: MAX_BENCHMARK_NAME_LEN, compared with the byte length):
+# a longer one is cut between characters and ends with a hash of the
+# whole, the same in every run; one of exactly 1024 bytes is kept.
+test_bmf_names_within_bencher_limit() {
+	local long fit
+	long=$(printf 'é%.0s' $(seq 1 600))          # 1200 bytes
+	fit=$(printf 'x%.0s' $(seq 1 1024))
+	cb -r 2 -N -n "$long" 'true' -n "$fit" 'true' --export-bmf b.json >out 2>err ||
+		fail "exit $?: $(cat err)"
+	"${CI_PY[@]}" bmf b.json || fail "BMF: $(head -c 300 b.json)"
+	expect_grep "said" "^cbench: note: --export-bmf: 1 benchmark name over Bencher's 1024 bytes" err
+	/usr/bin/python3 - b.json "$long" "$fit" <<'PY' || fail "names"
+import json, re, sys
+keys = list(json.load(open(sys.argv[1])))
+long, fit = sys.argv[2], sys.argv[3]
+assert fit in keys, "a name of 1024 bytes is kept"
+cut = [k for k in keys if k != fit][0]
+assert len(cut.encode()) <= 1024 and len(cut.encode()) > 1000, len(cut.encode())
+m = re.fullmatch(r"(é+) ~[0-9a-f]{16}", cut)
+assert m and long.startswith(m.group(1)), cut[-30:]
+PY
+	cp b.json first.json
+	cb -r 2 -N -n "$long" 'true' -n "$fit" 'true' --export-bmf b.json --style none >/dev/null 2>&1 ||
+		fail "second run"
+	expect_eq "the same name in every run" "$(jq -c keys b.json)" "$(jq -c keys first.json)"
+}
+
 # --baseline with a regression on page faults: exit 3, a <failure> with
 # the numbers, the report valid; the same file from `cbench compare`.
 # Without instructions, CPU-bound files (task-clock as long as the wall
