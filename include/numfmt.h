@@ -25,10 +25,17 @@ size_t numfmt_g(char *buf, double v, int prec);
  * "" for NaN and infinities (export_number's format); NUL-terminated. */
 size_t numfmt_shortest(char *buf, double v);
 
-/* What cJSON 1.7's print_number writes for cJSON_CreateNumber(v): "null"
- * for NaN and infinities, else "%1.15g" unless reading that back differs
- * from v by more than cJSON's relative tolerance (DBL_EPSILON), then
- * "%1.17g".  Not NUL-terminated. */
-size_t numfmt_cjson(char *buf, double v);
+/* numfmt_shortest for JSON: "null" for NaN and infinities.
+ * NUL-terminated. */
+size_t numfmt_json(char *buf, double v);
+
+/* Make every number of a cJSON tree print as numfmt_json would: each
+ * number node becomes a raw node with that text.  cJSON's own printing
+ * accepts a decimal that reads back within DBL_EPSILON of the value, one
+ * unit in the last place off about one time in twenty; this reads back
+ * exactly.  Returns 0, or -1 when out of memory (the tree still prints,
+ * the nodes not yet made raw as cJSON would). */
+struct cJSON;
+int numfmt_json_exact(struct cJSON *root);
 
 #endif

@@ -34,6 +34,7 @@
  * the same invocation (the services key their history on the name).
  */
 #include "export.h"
+#include "numfmt.h"
 #include "xalloc.h"
 
 #include <cJSON.h>
@@ -147,7 +148,7 @@ static const char *unit_name(const struct metric_info *mi)
 
 static int print_tree(FILE *f, cJSON *root)
 {
-	char *text = cJSON_Print(root);
+	char *text = numfmt_json_exact(root) == 0 ? cJSON_Print(root) : NULL;
 	cJSON_Delete(root);
 	if (text == NULL)
 		return -1;

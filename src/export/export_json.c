@@ -17,8 +17,10 @@
  * The per-run arrays (a million runs are tens of millions of values) are
  * not cJSON nodes: the tree holds a raw placeholder for each, and
  * export_json_write streams the arrays into cJSON's printed text in the
- * exact format cJSON would print them ("[a, b, c]", numbers as
- * numfmt_cjson).
+ * layout cJSON would print them ("[a, b, c]").  Every number is written
+ * by numfmt_json: the shortest of 15 to 17 digits that reads back as the
+ * same double, as the CSV writes it (cJSON's own printing may be one unit
+ * in the last place off).
  *
  * Values that were not counted are null, never 0.  Strings are checked for
  * UTF-8: an invalid byte (a command line is bytes, JSON is text) becomes
@@ -57,15 +59,15 @@ static cJSON *str(const char *s)
 	return j;
 }
 
-/* A number as cJSON would print it (numfmt_cjson, the same bytes), made
- * a raw node: cJSON's own printing (sprintf, then sscanf to check) was
- * most of a large export's cost. */
+/* A number as numfmt_json writes it, made a raw node: exact where
+ * cJSON's own printing is not, and cJSON's sprintf and sscanf were most
+ * of a large export's cost. */
 static cJSON *num(double v)
 {
 	if (!isfinite(v))
 		return cJSON_CreateNull();
 	char buf[NUMFMT_MAX + 1];
-	buf[numfmt_cjson(buf, v)] = '\0';
+	buf[numfmt_json(buf, v)] = '\0';
 	return cJSON_CreateRaw(buf);
 }
 
@@ -445,7 +447,7 @@ static cJSON *parameter_values(const struct bench_result *r)
 		double v;
 		cJSON_AddItemToObject(p, r->params[k].name,
 				      decimal_number(r->params[k].value, &v)
-				      ? cJSON_CreateNumber(v) : str(r->params[k].value));
+				      ? num(v) : str(r->params[k].value));
 	}
 	return p;
 }
@@ -694,17 +696,17 @@ static void lazy_value(struct out *o, const struct lazy *l, size_t k)
 	int c;
 	switch (l->kind) {
 	case LAZY_COLUMN:
-		o->len += numfmt_cjson(p, l->col[k]);
+		o->len += numfmt_json(p, l->col[k]);
 		break;
 	case LAZY_CODES:
 		c = l->r->exit_codes[k];
-		o->len += numfmt_cjson(p, c >= 0 ? (double)c : NAN);
+		o->len += numfmt_json(p, c >= 0 ? (double)c : NAN);
 		break;
 	case LAZY_HF_CODES:
 		/* hyperfine's exit_codes (src/util/exit_code.rs): a run
 		 * killed by signal N is 128 + N, as a shell's $? says. */
 		c = l->r->exit_codes[k];
-		o->len += numfmt_cjson(p, c >= 0 ? (double)c : 128.0 - c);
+		o->len += numfmt_json(p, c >= 0 ? (double)c : 128.0 - c);
 		break;
 	case LAZY_SIGNALS:
 		c = l->r->exit_codes[k];
@@ -729,7 +731,7 @@ static void lazy_value(struct out *o, const struct lazy *l, size_t k)
 			OUT_LIT(o, "false");
 		break;
 	case LAZY_ENV_PAD:
-		o->len += numfmt_cjson(p, l->r->env_pad[k] >= 0
+		o->len += numfmt_json(p, l->r->env_pad[k] >= 0
 				       ? (double)l->r->env_pad[k] : NAN);
 		break;
 	case LAZY_OUTLIERS:

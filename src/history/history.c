@@ -24,6 +24,7 @@
  */
 #include "history.h"
 #include "history_int.h"
+#include "numfmt.h"
 #include "analysis.h"
 #include "version.h"
 #include "xalloc.h"
@@ -545,7 +546,7 @@ static char *machine_json(const struct machine_info *m)
 		for (int k = 0; k < 3; k++)
 			cJSON_AddItemToArray(l, cJSON_CreateNumber(m->loadavg[k]));
 	}
-	char *s = cJSON_PrintUnformatted(j);
+	char *s = numfmt_json_exact(j) == 0 ? cJSON_PrintUnformatted(j) : NULL;
 	cJSON_Delete(j);
 	char *out = xstrdup(s ? s : "{}");
 	cJSON_free(s);

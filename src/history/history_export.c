@@ -20,6 +20,7 @@
 #include "export.h"
 #include "history.h"
 #include "history_int.h"
+#include "numfmt.h"
 #include "readfile.h"
 #include "xalloc.h"
 
@@ -200,10 +201,9 @@ static void csv_rows(FILE *f, const struct history_detail *d, const bool *have)
 				if (!have[m])
 					continue;
 				double v = b->col[m] ? b->col[m][r] : NAN;
-				if (isfinite(v))
-					fprintf(f, ",%.17g", v);
-				else
-					fputc(',', f);
+				char num[NUMFMT_MAX];
+				numfmt_shortest(num, v);   /* "" when not finite */
+				fprintf(f, ",%s", num);
 			}
 			fputc('\n', f);
 		}
@@ -238,7 +238,7 @@ int history_export(struct history *h, const struct history_filter *f, bool csv,
 			csv_rows(out, d, have);
 		} else {
 			cJSON *j = invocation_json(d);
-			char *s = cJSON_Print(j);
+			char *s = numfmt_json_exact(j) == 0 ? cJSON_Print(j) : NULL;
 			fprintf(out, "%s\n%s", k ? "," : "", s ? s : "null");
 			cJSON_free(s);
 			cJSON_Delete(j);
@@ -317,7 +317,16 @@ static int import_doc(struct history *h, const cJSON *doc, const char *path,
 		      time_t mtime, struct history_context *base, int64_t *id,
 		      char *err, size_t errlen)
 {
-	char *text = cJSON_PrintUnformatted(doc);
+	/* Printed again for the loader: exactly, or a value would be
+	 * recorded a unit in the last place off. */
+	cJSON *copy = cJSON_Duplicate(doc, 1);
+	char *text = copy && numfmt_json_exact(copy) == 0
+		     ? cJSON_PrintUnformatted(copy) : NULL;
+	cJSON_Delete(copy);
+	if (text == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return HISTORY_EFAIL;
+	}
 	struct cmp_set *set = NULL;
 	int rc = gate_parse(text, strlen(text), path, &set, err, errlen);
 	cJSON_free(text);

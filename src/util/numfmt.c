@@ -14,6 +14,7 @@
  */
 #include "numfmt.h"
 
+#include <cJSON.h>
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
@@ -49,11 +50,6 @@ static const uint64_t pow10[19] = {
 };
 
 /* Powers of ten that are exact doubles (Clinger's fast path). */
-static const double pow10d[23] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-
 struct decimal {
 	uint64_t x;   /* exactly n digits: 10^(n-1) <= x < 10^n */
 	int k;        /* |v| ~ x * 10^(k-n+1) */
@@ -357,42 +353,30 @@ size_t numfmt_shortest(char *buf, double v)
 	return len;
 }
 
-/* cJSON's compare_double: equal within DBL_EPSILON of the larger. */
-static bool cjson_close(double a, double b)
-{
-	double max = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
-	return fabs(a - b) <= max * DBL_EPSILON;
-}
-
-size_t numfmt_cjson(char *buf, double v)
+size_t numfmt_json(char *buf, double v)
 {
 	if (!isfinite(v)) {
-		memcpy(buf, "null", 4);
+		memcpy(buf, "null", 5);
 		return 4;
 	}
-	if (small_integer(v, 15))
-		return print_integer(buf, v);
-	struct scaled sc;
-	struct decimal d;
-	if (scale17(fabs(v), &sc)) {
-		round_to(&sc, 15, &d);
-		/* What sscanf reads back: x and 10^e are exact doubles, so one
-		 * correctly rounded operation is strtod's answer. */
-		int e = d.k - 14;
-		if (e >= -22 && e <= 22) {
-			double back = e >= 0 ? (double)d.x * pow10d[e]
-					     : (double)d.x / pow10d[-e];
-			if (signbit(v))
-				back = -back;
-			if (cjson_close(back, v))
-				return print_g(buf, signbit(v), &d, 15);
-			round_to(&sc, 17, &d);
-			return print_g(buf, signbit(v), &d, 17);
-		}
+	return numfmt_shortest(buf, v);
+}
+
+int numfmt_json_exact(cJSON *root)
+{
+	for (cJSON *c = root; c; c = c->next) {
+		if (c->child && numfmt_json_exact(c->child) != 0)
+			return -1;
+		if (!cJSON_IsNumber(c))
+			continue;
+		char buf[NUMFMT_MAX];
+		size_t len = numfmt_json(buf, c->valuedouble);
+		char *s = malloc(len + 1);
+		if (s == NULL)
+			return -1;
+		memcpy(s, buf, len + 1);
+		c->type = cJSON_Raw;
+		c->valuestring = s;
 	}
-	double back = 0;
-	int len = snprintf(buf, NUMFMT_MAX, "%1.15g", v);
-	if (sscanf(buf, "%lg", &back) != 1 || !cjson_close(back, v))
-		len = snprintf(buf, NUMFMT_MAX, "%1.17g", v);
-	return (size_t)len;
+	return 0;
 }

@@ -273,6 +273,42 @@ test_detect_prefers_the_steadier_metric() {
 	expect_no_grep "not chosen" "task_clock|steadier" d
 }
 
+# One run's values are the same doubles in every file that holds them:
+# the JSON and CSV exports, the history they were recorded in (its JSON
+# and CSV exports), and a history that imported the JSON file.  cJSON's
+# own number printing gave about one value in twenty a unit in the last
+# place off.
+test_per_run_values_identical_everywhere() {
+	cbq -r 40 -N "$HELPERS/touch_pages 10" --export-json r.json --export-csv-runs r.csv \
+		--history h.db --style none >/dev/null 2>err || fail "run: $(cat err)"
+	cbq history export --history h.db --output hx.json >/dev/null 2>err || fail "export json"
+	cbq history export --history h.db --format csv --output hx.csv >/dev/null 2>err ||
+		fail "export csv"
+	cbq history import --history imported.db r.json >/dev/null 2>err || fail "import: $(cat err)"
+	cbq history export --history imported.db --format csv --output ix.csv >/dev/null 2>err ||
+		fail "export imported"
+	/usr/bin/python3 - <<'PY' || fail "values differ"
+import csv, json
+runs = json.load(open("r.json"))["results"][0]["runs"]
+hj = json.load(open("hx.json"))["invocations"][0]["results"][0]["runs"]
+files = {"CSV": list(csv.DictReader(open("r.csv"))),
+         "history CSV": list(csv.DictReader(open("hx.csv"))),
+         "imported history CSV": list(csv.DictReader(open("ix.csv")))}
+n = 0
+for metric in ("wall_time", "user_time", "system_time", "task_clock", "peak_rss"):
+    if metric not in runs:
+        continue
+    for i, v in enumerate(runs[metric]):
+        if v is None:
+            continue
+        assert hj[metric][i] == v, ("history JSON", metric, i, hj[metric][i], v)
+        for name, rows in files.items():
+            assert float(rows[i][metric]) == v, (name, metric, i, rows[i][metric], v)
+        n += 1
+assert n >= 120, n
+PY
+}
+
 test_export_json_is_cbench_results_and_csv_has_every_run() {
 	rec c1 -n a "$HELPERS/touch_pages 10" >/dev/null 2>&1 || fail "record"
 	rec c2 -n a "$HELPERS/touch_pages 10" >/dev/null 2>&1 || fail "record"

@@ -366,8 +366,10 @@ static void enum_and_choice_kinds(void)
 		for (const struct cli_value *v = o->values; v->name; v++) {
 			char opt[64];
 			snprintf(opt, sizeof opt, "--%s=%s", o->long_name, v->name);
-			/* --gate-metric needs a gate to be meaningful. */
-			char **a = ARGV(opt, "--baseline", "b.json", "x");
+			/* --gate-metric needs a gate to be meaningful,
+			 * --export-metrics an export that carries them. */
+			char **a = ARGV(opt, "--baseline", "b.json",
+					"--export-bmf", "o.json", "x");
 			CHECK(parse(ARGC(a), a, &cfg, &code) == 0);
 			const char *t = (const char *)&cfg + o->off;
 			if (o->kind == KIND_ENUM)
