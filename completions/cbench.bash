@@ -31,7 +31,7 @@ _cbench_compare_opts='--seed --style -u --time-unit --confidence
 _cbench_history_subs='list show trend detect export import prune report'
 _cbench_history_opts='--history --benchmark --branch --machine --commit
 	--limit --metric --all-machines --alpha --test --format --output
-	--history-label --older-than --keep --help'
+	--history-label --older-than --keep --window --min-magnitude --help'
 
 _cbench_counters='task-clock page-faults instructions cycles cache-references
 	cache-misses branches branch-misses none sim sim-cache'
@@ -133,10 +133,10 @@ _cbench_history()
 			cycles cache_misses branch_misses' -- "$cur"))
 		return ;;
 	--format) COMPREPLY=($(compgen -W 'json csv' -- "$cur")); return ;;
-	--test) COMPREPLY=($(compgen -W 't permutation' -- "$cur")); return ;;
+	--test) COMPREPLY=($(compgen -W 't permutation otava' -- "$cur")); return ;;
 	--history | --output) _filedir; return ;;
 	--benchmark | --branch | --machine | --commit | --limit | --alpha | \
-	--history-label | --older-than | --keep) return ;;
+	--history-label | --older-than | --keep | --window | --min-magnitude) return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$_cbench_history_opts" -- "$cur"))

@@ -1,7 +1,7 @@
 /*
  * changepoint.h: change points in a series of benchmark results.
  *
- * E-divisive means (Matteson and James, "A Nonparametric Approach for
+ * E-divisive (Matteson and James, "A Nonparametric Approach for
  * Multiple Change Point Analysis of Multivariate Data", JASA 2014) with the
  * significance test of Hunter/Apache Otava (Fleming et al., "Hunter: Using
  * Change Point Detection to Hunt for Performance Regressions", ICPE 2023):
@@ -23,6 +23,7 @@
 enum cp_test {
 	CP_TEST_T,            /* Welch's t-test of the two sides (Hunter) */
 	CP_TEST_PERMUTATION,  /* permutation test of the divergence (E-divisive) */
+	CP_TEST_OTAVA,        /* Apache Otava's method, whole (see cp_detect_otava) */
 };
 
 struct cp_options {
@@ -32,9 +33,13 @@ struct cp_options {
 	enum cp_test test;
 	unsigned permutations; /* CP_TEST_PERMUTATION: resamples, e.g. 199 */
 	uint64_t seed;         /* CP_TEST_PERMUTATION: the resampling seed */
+	size_t window;         /* CP_TEST_OTAVA: window_len, 2 to CP_MAX_WINDOW */
+	double min_magnitude;  /* CP_TEST_OTAVA: smallest change kept, >= 0 */
 };
+#define CP_MAX_WINDOW 1000
 
-/* cp_default_options: alpha 0.05, min_size 3, no limit, the t-test. */
+/* cp_default_options: alpha 0.05, min_size 3, no limit, the t-test
+ * (window 50, min_magnitude 0: Otava's defaults for CP_TEST_OTAVA). */
 struct cp_options cp_default_options(void);
 
 /* One change: the series shifts between x[index - 1] and x[index]. */
@@ -64,12 +69,36 @@ int cp_detect(const double *x, size_t n, const struct cp_options *o,
 	      struct cp_change **out, size_t *n_out, char *err, size_t errlen);
 
 /*
+ * cp_detect_otava: Apache Otava's compute_change_points (otava/analysis.py
+ * and otava/change_point_divisive/, version 0.8), so that a series gives
+ * the change points Otava gives.  alpha is its max_pvalue, window its
+ * window_len, min_magnitude its min_magnitude; min_size, max_changes and
+ * the permutation fields are not used (a segment may be one point: an
+ * isolated outlier is its own segment, two changes, rather than the
+ * place of a step).  old[0..n_old) (sorted indices, or NULL) and
+ * new_points are Otava's incremental analysis after new_points were
+ * appended: the old change points are kept as candidates and the search
+ * starts near the end.  Each change's p_value (and p_welch) is the p Otava
+ * reports for it, divergence NaN; means, ratio and interval as cp_detect's.
+ * Returns as cp_detect.
+ */
+int cp_detect_otava(const double *x, size_t n, const struct cp_options *o,
+		    const size_t *old, size_t n_old, size_t new_points,
+		    struct cp_change **out, size_t *n_out, char *err,
+		    size_t errlen);
+
+/* Otava's candidate split of x[s..e) (e - s >= 2): the tau of the largest
+ * Q(tau, kappa) over s < tau < kappa <= e, divergence exponent 1, the
+ * first in (tau, kappa) order among equals; returns that Q.  For tests. */
+double cp_otava_candidate(const double *x, size_t s, size_t e, size_t *tau);
+
+/*
  * cp_resolution: the smallest step, relative to the series' median, that
  * cp_detect's t-test could call significant in x[0..n-1]: at a split in
  * the middle (the most favourable), with the noise estimated from
- * successive differences (1.4826 MAD of x[i+1] - x[i], over sqrt 2, so
- * that steps and a few outliers do not inflate it; their root mean
- * square about that median when the MAD is 0):
+ * successive differences x[i+1] - x[i], over sqrt 2: the larger of 1.4826
+ * times their MAD and their root mean square about their median (an
+ * outlier inflates the test's variances, so it inflates this too):
  *   t(1 - alpha / 2K, n - 2) * sigma * sqrt(1/a + 1/b) / |median|,
  * K the admissible splits, a and b the halves.  A step of that size is
  * found about half the time, one of twice that size nearly always, one

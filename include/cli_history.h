@@ -30,7 +30,12 @@ struct history_cmd {
 	const char *metric;            /* --metric, NULL: wall_time */
 	bool all_machines;
 	double alpha;                  /* --alpha, default 0.05 */
+	bool alpha_given;
 	bool permutation;              /* --test permutation */
+	bool otava;                    /* --test otava */
+	size_t window;                 /* --window, 0: Otava's 50 */
+	double min_magnitude;          /* --min-magnitude, default 0 */
+	bool min_magnitude_given;
 	bool csv;                      /* --format csv (else json) */
 	const char *output;            /* --output FILE, NULL: stdout */
 	double older_than_s;           /* --older-than, 0: none */

@@ -25,7 +25,7 @@ struct html_history {
 	int metric;                 /* enum metric_id */
 	const char *metric_why;     /* why it was chosen, or NULL or "" */
 	const char *machine;        /* fingerprint, or NULL: every machine */
-	const char *test;           /* "t" or "permutation" */
+	const char *test;           /* "t test at alpha 0.05", ... */
 	double alpha;
 	const struct history_point *p;   /* finite means, oldest first */
 	size_t n;

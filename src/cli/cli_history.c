@@ -42,9 +42,15 @@ const struct history_option_info cli_history_options[] = {
 	 "steadiest, see the README)"},
 	{"all-machines", "", "trend,detect,report",
 	 "mix every machine's points (default: one fingerprint)"},
-	{"alpha", "P", "detect,report", "significance level of each change (default: 0.05)"},
-	{"test", "t|permutation", "detect,report",
-	 "the significance test (default: t, Hunter's t-test)"},
+	{"alpha", "P", "detect,report",
+	 "significance level of each change (default: 0.05; otava: 0.001, its max_pvalue)"},
+	{"test", "t|permutation|otava", "detect,report",
+	 "the significance test (default: t, Hunter's t-test; otava: Apache "
+	 "Otava's method whole)"},
+	{"window", "NUM", "detect,report",
+	 "with --test otava, its window_len: points a window holds (default: 50)"},
+	{"min-magnitude", "FRACTION", "detect,report",
+	 "with --test otava, the smallest relative change kept (default: 0)"},
 	{"format", "json|csv", "export",
 	 "cbench's JSON, or CSV with one row per run (default: json)"},
 	{"output", "FILE", "export,report",
@@ -122,10 +128,23 @@ static int take_value(struct history_cmd *c, const char *name, const char *v,
 	} else if (strcmp(name, "alpha") == 0) {
 		if (cli_parse_double(v, 1e-9, 0.5, &c->alpha) != 0)
 			FAIL("--alpha '%s': expected a probability in (0, 0.5]", v);
+		c->alpha_given = true;
 	} else if (strcmp(name, "test") == 0) {
-		if (strcmp(v, "t") != 0 && strcmp(v, "permutation") != 0)
-			FAIL("--test '%s': expected t or permutation", v);
+		if (strcmp(v, "t") != 0 && strcmp(v, "permutation") != 0 &&
+		    strcmp(v, "otava") != 0)
+			FAIL("--test '%s': expected t, permutation or otava", v);
 		c->permutation = strcmp(v, "permutation") == 0;
+		c->otava = strcmp(v, "otava") == 0;
+	} else if (strcmp(name, "window") == 0) {
+		if (cli_parse_long(v, 2, CP_MAX_WINDOW, &n) != 0)
+			FAIL("--window '%s': expected a whole number from 2 to %d", v,
+			     CP_MAX_WINDOW);
+		c->window = (size_t)n;
+	} else if (strcmp(name, "min-magnitude") == 0) {
+		if (cli_parse_double(v, 0, 1e9, &c->min_magnitude) != 0)
+			FAIL("--min-magnitude '%s': expected a fraction of at least 0 "
+			     "(0.05: 5 %%)", v);
+		c->min_magnitude_given = true;
 	} else if (strcmp(name, "format") == 0) {
 		if (strcmp(v, "json") != 0 && strcmp(v, "csv") != 0)
 			FAIL("--format '%s': expected json or csv", v);
@@ -295,6 +314,11 @@ int cli_history_parse(int argc, char **argv, struct history_cmd *c, char *err,
 			     "a file it reads", c->output, i ? "SQLite's journal "
 			     "of the history" : "the history", c->target);
 	}
+	if ((c->window || c->min_magnitude_given) && !c->otava)
+		FAIL("--%s is a parameter of --test otava", c->window ? "window"
+		     : "min-magnitude");
+	if (c->otava && !c->alpha_given)
+		c->alpha = 0.001;   /* Otava's max_pvalue */
 	/* The permutation test's p is at least 1 / (resamples + 1). */
 	if (c->permutation && cp_permutations_for(c->alpha) == 0)
 		FAIL("--alpha %g: below what the permutation test can reach "

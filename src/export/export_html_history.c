@@ -197,9 +197,9 @@ static void points_table(FILE *f, const struct html_history *h,
 static void changes_table(FILE *f, const struct html_history *h,
 			  const struct html_unit *u)
 {
-	fprintf(f, "<h2>Change points</h2>\n<p class=\"muted\">E-divisive means "
-		"with the %s test at alpha %g, as <code>cbench history detect</code> "
-		"reports them.</p>\n", h->test, h->alpha);
+	fputs("<h2>Change points</h2>\n<p class=\"muted\">E-divisive, ", f);
+	html_text(f, h->test);
+	fputs(", as <code>cbench history detect</code> reports them.</p>\n", f);
 	if (h->nch == 0) {
 		if (h->n < 2 * h->min_size)
 			fputs("<p>No change (too few points to tell).</p>\n", f);

@@ -471,13 +471,18 @@ static int detect_loaded(const struct history_cmd *c, const char *bench,
 	d->n = m;
 	d->o = cp_default_options();
 	d->o.alpha = c->alpha;
-	d->o.test = c->permutation ? CP_TEST_PERMUTATION : CP_TEST_T;
+	d->o.test = c->otava ? CP_TEST_OTAVA
+		    : c->permutation ? CP_TEST_PERMUTATION : CP_TEST_T;
+	if (c->window)
+		d->o.window = c->window;
+	d->o.min_magnitude = c->min_magnitude;
 	if (c->permutation)   /* its smallest p a tenth of alpha (cli_history) */
 		d->o.permutations = cp_permutations_for(c->alpha);
 	d->o.seed = 1;
 	char err[DIAG_MSG_MAX];
 	int rc = x ? cp_detect(x, m, &d->o, &d->ch, &d->nch, err, sizeof err) : -1;
-	d->resolution = x ? cp_resolution(x, m, &d->o) : NAN;
+	/* The resolution is the t-test's (Otava's windows have none). */
+	d->resolution = x && !c->otava ? cp_resolution(x, m, &d->o) : NAN;
 	if (rc != 0)
 		diag_error("'%s': %s", bench, x ? err : "out of memory");
 	free(x);
@@ -584,6 +589,22 @@ static int detect_chosen(struct history *h, const struct history_cmd *c,
 	return detect_series(h, c, bench, *metric, d);
 }
 
+/* The method and its level: "t test at alpha 0.05", "Otava's method at
+ * max_pvalue 0.001, window 50". */
+static void test_text(const struct history_cmd *c, const struct cp_options *o,
+		      char *buf, size_t len)
+{
+	if (!c->otava) {
+		snprintf(buf, len, "%s test at alpha %g",
+			 c->permutation ? "permutation" : "t", c->alpha);
+		return;
+	}
+	int k = snprintf(buf, len, "Otava's method at max_pvalue %g, window %zu",
+			 c->alpha, o->window);
+	if (o->min_magnitude > 0 && k > 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, ", min magnitude %g", o->min_magnitude);
+}
+
 /* For each change of d, not_the_code's line ("" when it is the code's),
  * and in *not_code how many are not; NULL when out of memory. */
 static char (*causes(const struct detected *d, int metric,
@@ -607,13 +628,14 @@ static int detect_one(struct history *h, const struct history_cmd *c,
 	*points = rc == 0 ? d.n : 0;
 	if (rc == 0 && d.n > 0) {
 		size_t m = d.n;
-		printf("'%s' (%s%s%s, %s %s, %zu point%s, %s test at alpha %g): ",
+		char test[128];
+		test_text(c, &d.o, test, sizeof test);
+		printf("'%s' (%s%s%s, %s %s, %zu point%s, %s): ",
 		       sh(bench, ""), sh(metric_info((enum metric_id)metric)->key, ""),
 		       why[0] ? ", " : "", why,
 		       d.machine ? "machine" : "machines",
 		       d.machine ? sh(d.machine, "") : "all",
-		       m, m == 1 ? "" : "s", c->permutation ? "permutation" : "t",
-		       c->alpha);
+		       m, m == 1 ? "" : "s", test);
 		size_t not_code;
 		char (*cause)[HISTORY_CAUSE_MAX] = causes(&d, metric, &not_code);
 		if (d.nch == 0 && m < 2 * d.o.min_size)
@@ -660,9 +682,11 @@ static int do_report(struct history *h, const struct history_cmd *c)
 	if (rc == 0) {
 		size_t not_code;
 		char (*cause)[HISTORY_CAUSE_MAX] = causes(&d, metric, &not_code);
+		char test[128];
+		test_text(c, &d.o, test, sizeof test);
 		struct html_history hh = {.bench = c->filter.bench, .metric = metric,
 			.metric_why = why, .cause = (const char (*)[HISTORY_CAUSE_MAX])cause,
-			.machine = d.machine, .test = c->permutation ? "permutation" : "t",
+			.machine = d.machine, .test = test,
 			.alpha = c->alpha, .p = d.p, .n = d.n, .ch = d.ch, .nch = d.nch,
 			.min_size = d.o.min_size, .resolution = d.resolution};
 		char err[DIAG_MSG_MAX];

@@ -19,6 +19,7 @@ PY=/usr/bin/python3
 # VALGRIND=1 each path runs under memcheck once (through cb), which keeps
 # this file within a minute there too.
 cbq() { "$CBENCH" "$@"; }
+HIST_ROOT=$PWD
 
 # The decisions rest on page faults, the same in every run of touch_pages
 # (peak RSS is not: under valgrind it includes what the command inherits).
@@ -226,6 +227,46 @@ test_detect_tells_the_machine_from_the_code() {
 		fail "detect page faults: $(cat err)"
 	expect_grep "a change" "12 points, t test at alpha 0.05\): 1 change$" d
 	expect_no_grep "not the machine's" 'not the code|not a code change' d
+}
+
+# --test otava: Apache Otava's method with its parameters, on its own
+# test data (tests/fixtures/otava; every assertion of Otava's tests is
+# checked in tests/unit/test_otava.c).  TigerBeetle's 365 points, imported
+# as one history file (newest first, as `history export` writes it):
+# tests/tigerbeetle_test.py test_tb_old_defaults asserts [15, 71].  The
+# outlier before a step (issue 39): the change at 15, not at the outlier.
+test_detect_otava_method() {
+	local tb=$HIST_ROOT/tests/fixtures/otava/tigerbeetle.txt
+	/usr/bin/python3 - "$tb" <<'PY' || fail "python"
+import json, sys
+vals = [float(l) for l in open(sys.argv[1])]
+def doc(name, k, v):
+    return {"schema": "cbench-results", "schema_version": 2,
+            "context": {"started_at": "2026-01-%02dT%02d:00:00Z" % (1 + k // 24, k % 24)},
+            "results": [{"command": name, "name": name, "command_line": "./" + name,
+                         "times": [v], "runs": {"wall_time": [v]}}]}
+inv = [doc("tb", k, v) for k, v in enumerate(vals)]
+out = [100 + 0.6 * (((i * 37) % 61 - 30) / 30.0) for i in range(40)]
+out = [v * (0.88 if i >= 15 else 1) for i, v in enumerate(out)]
+out[10] = 60
+inv += [doc("outlier", k, v) for k, v in enumerate(out)]
+json.dump({"schema": "cbench-history", "schema_version": 1, "invocations": inv[::-1]},
+          open("all.json", "w"))
+PY
+	cbq history import --history h.db all.json >/dev/null 2>err || fail "import: $(cat err)"
+	cb history detect tb --history h.db --all-machines --test otava --window 30 \
+		--alpha 0.01 --min-magnitude 0.05 >d 2>err || fail "detect: $(cat err)"
+	expect_grep "Otava's parameters" "^'tb' \(wall_time, machines all, 365 points, Otava's method at max_pvalue 0\.01, window 30, min magnitude 0\.05\): 2 changes$" d
+	expect_eq "Otava's change points" "$(grep -o 'between #[0-9]* and #[0-9]*' d | tr '\n' ' ')" \
+		"between #15 and #16 between #71 and #72 "
+	cb history detect outlier --history h.db --all-machines --test otava >d 2>err ||
+		fail "detect outlier: $(cat err)"
+	expect_grep "the step, at 15" "between #380 and #381:" d
+	expect_no_grep "no step at the outlier alone" "between #375 and #376:.*" d
+	# Otava's parameters belong to its method.
+	cbq history detect tb --history h.db --window 30 >/dev/null 2>err
+	expect_eq "--window without otava: exit" "$?" 2
+	expect_grep "said" "^cbench: error: --window is a parameter of --test otava$" err
 }
 
 # A CPU-bound benchmark whose wall time is noisy (±30 % from one

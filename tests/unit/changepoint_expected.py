@@ -4,9 +4,9 @@
 # python3-numpy 1.24.2, python3-scipy 1.10.1).
 #
 # Written from the papers, not from changepoint.c: the divergence is Matteson
-# and James (JASA 2014) eq. (3)-(5) computed from the pairwise distances
-# |x_i - x_j|^2 themselves (changepoint.c uses the closed form in means and
-# variances), every split tried by brute force; the test is
+# and James (JASA 2014) eq. (3)-(5) with exponent 1, computed from the
+# pairwise distances |x_i - x_j| themselves (changepoint.c updates running
+# sums over ranks), every split tried by brute force; the test is
 # scipy.stats.ttest_ind(equal_var=False) with the Bonferroni factor of the
 # splits the segment admits; Fieller's interval is its defining inequality
 # solved by root finding (scipy.optimize.brentq).
@@ -34,6 +34,9 @@ SERIES = {
     "small_step": [1 + 0.5 * W2(i) + (0.25 if i >= 50 else 0.0) for i in range(80)],
     "trend": [1 + 0.02 * i + 0.2 * W(i) for i in range(50)],
     "six": [1.0, 1.1, 0.9, 5.0, 5.1, 4.9],
+    # issue 39: an outlier (60) at 10 before a step of -12 % at 15
+    "outlier": [(60.0 if i == 10 else (100 + 0.6 * W(i)) * (0.88 if i >= 15 else 1.0))
+                for i in range(40)],
     # irregular noise, a step of 8 at 20 and an outlier at 7
     "jagged": [100 + 2 * np.sin(1.3 * i * i) + (8.0 if i >= 20 else 0.0)
                + (30.0 if i == 7 else 0.0) for i in range(40)],
@@ -41,11 +44,11 @@ SERIES = {
 
 
 def q_pairwise(X, Y):
-    """Matteson & James's Q-hat(X, Y; alpha = 2) from its definition."""
+    """Matteson & James's Q-hat(X, Y; alpha = 1) from its definition."""
     X = np.asarray(X, float); Y = np.asarray(Y, float); m = len(X); k = len(Y)
-    dxy = ((X[:, None] - Y[None, :]) ** 2).sum()
-    dxx = ((X[:, None] - X[None, :]) ** 2).sum() / 2      # pairs i < l
-    dyy = ((Y[:, None] - Y[None, :]) ** 2).sum() / 2
+    dxy = np.abs(X[:, None] - Y[None, :]).sum()
+    dxx = np.abs(X[:, None] - X[None, :]).sum() / 2      # pairs i < l
+    dyy = np.abs(Y[:, None] - Y[None, :]).sum() / 2
     e = 2 * dxy / (m * k) - dxx / (m * (m - 1) / 2) - dyy / (k * (k - 1) / 2)
     return m * k / (m + k) * e
 
@@ -114,7 +117,7 @@ def perm_p(x, ms, perms, seed):
     x = np.asarray(x, float); m = len(x); rng = np.random.default_rng(seed)
 
     def maxq(batch):            # batch: (P, m)
-        D = (batch[:, :, None] - batch[:, None, :]) ** 2
+        D = np.abs(batch[:, :, None] - batch[:, None, :])
         C = D.cumsum(1).cumsum(2)
         T = C[:, -1, -1]
         best = np.full(len(batch), -np.inf)
@@ -138,17 +141,20 @@ def perm_p(x, ms, perms, seed):
 
 def resolution(x, alpha=0.05, ms=3):
     """The smallest step the corrected t-test could call significant at
-    the middle split, the noise from successive differences (a normal-
-    scaled MAD, over sqrt 2), relative to the median."""
+    the middle split, the noise from successive differences (the larger of
+    a normal-scaled MAD and their root mean square about their median,
+    over sqrt 2), relative to the median."""
     x = np.asarray(x, float); n = len(x)
-    sigma = stats.median_abs_deviation(np.diff(x), scale="normal") / np.sqrt(2)
+    d = np.diff(x)
+    plain = np.sqrt(((d - np.median(d)) ** 2).sum() / (n - 2))
+    sigma = max(stats.median_abs_deviation(d, scale="normal"), plain) / np.sqrt(2)
     a = n // 2; b = n - a; K = n - 2 * ms + 1
     t = stats.t.ppf(1 - alpha / (2 * K), n - 2)
     return t * sigma * np.sqrt(1 / a + 1 / b) / abs(np.median(x))
 
 
 def main():
-    for name in ("one_step", "two_steps", "small_step", "trend", "six"):
+    for name in ("one_step", "two_steps", "small_step", "trend", "six", "outlier"):
         print(f"{name}: detect(SERIES['{name}'], alpha=0.05, ms=3)")
         for c in detect(SERIES[name]):
             print("  " + ", ".join(f"{k}={v!r}" for k, v in c.items()))
