@@ -451,8 +451,8 @@ const struct cli_option cli_options[] = {
 	 .kind = KIND_CHOICE, .arg_name = "LIST", .values = export_metric_values,
 	 .scope = SCOPE_RUN, .show_def = DEF_TEXT,
 	 .def_text = "those a gate decides on, as measured: wall_time, "
-		     "task_clock, instructions, sim_instructions; and the "
-		     "--metric ones",
+		     "instructions, sim_instructions, task_clock for a CPU-bound "
+		     "command; and the --metric ones",
 	 .off = OFF(export_metrics),
 	 .help = "The metrics the CI exports (--export-bmf, "
 		 "--export-github-benchmark and its -bigger) carry: a comma list"},

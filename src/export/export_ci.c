@@ -16,8 +16,8 @@
  *
  * Both carry, of the metrics measured (sum[m].n > 0 in the analysis
  * document), those of --export-metrics, or else those a gate decides on
- * (wall time, task-clock, instructions, simulated instructions) and the
- * ones --metric defines: a service applies one threshold to every
+ * (wall time, instructions, simulated instructions, and the task-clock
+ * of a CPU-bound command) and the ones --metric defines: a service applies one threshold to every
  * series, and a count that is 0 in one run and 0.1 in the next (major
  * faults) is an infinite ratio to it.  The
  * value is the mean, the bounds (BMF) and the range
@@ -99,13 +99,30 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
-/* Without --export-metrics: the metrics a gate may decide on (gate.c's
- * choose_metric), every one that was measured, so that a benchmark's
- * series keep their names from run to run whatever the timing. */
-static bool gate_metric(int m)
+/* The largest share of CPU time (task-clock) in wall time among b's runs
+ * (the gate's rule for a CPU-bound command, results.h). */
+static double best_cpu_share(const struct bench_result *b)
 {
-	return m == MET_WALL || m == MET_CTR_FIRST + CTR_TASK_CLOCK ||
-	       m == MET_CTR_FIRST + CTR_INSTRUCTIONS || m == MET_SIM_INSTRUCTIONS;
+	const double *c = b->col[MET_CTR_FIRST + CTR_TASK_CLOCK], *w = b->col[MET_WALL];
+	double best = 0;
+	for (size_t k = 0; c && w && k < b->n_runs; k++)
+		if (isfinite(c[k]) && w[k] > 0 && c[k] / w[k] > best)
+			best = c[k] / w[k];
+	return best;
+}
+
+/* Without --export-metrics: the metrics a gate may decide on (gate.c's
+ * choose_metric), as measured: the wall time, the counts, and the
+ * task-clock of a CPU-bound command (a command that waits spends little
+ * CPU, whose small value moves by more than a threshold from run to
+ * run).  A command that becomes CPU-bound gains a series; the others keep
+ * their names. */
+static bool gate_metric(const struct analysis_bench *b, int m)
+{
+	if (m == MET_CTR_FIRST + CTR_TASK_CLOCK)
+		return b->of && best_cpu_share(b->of) >= CPU_BOUND_SHARE;
+	return m == MET_WALL || m == MET_CTR_FIRST + CTR_INSTRUCTIONS ||
+	       m == MET_SIM_INSTRUCTIONS;
 }
 
 /* Does the export carry metric m of b? */
@@ -120,7 +137,7 @@ static bool carried(const struct export_doc *d, const struct analysis_bench *b,
 	for (int k = 0; asked && k < MET_COUNT; k++)
 		any |= asked[k];
 	/* The metrics --metric defines are the user's own choice. */
-	return any ? asked[m] : m >= MET_CUSTOM_FIRST || gate_metric(m);
+	return any ? asked[m] : m >= MET_CUSTOM_FIRST || gate_metric(b, m);
 }
 
 char *export_bmf_name(const char *name)

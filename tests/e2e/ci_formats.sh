@@ -77,11 +77,16 @@ bmf, gh, res = (json.load(open(p)) for p in sys.argv[1:4])
 names = sorted(bmf)
 assert names == sorted(f"{r['name']} [n={r['parameters']['n']}]" for r in res["results"]), names
 # By default the metrics a gate decides on, as measured; never the
-# others (a major-fault count of 0 then 0.1 is an infinite ratio).
-gated = {"wall_time", "task_clock", "instructions", "sim_instructions"}
+# others (a major-fault count of 0 then 0.1 is an infinite ratio).  The
+# task-clock only for a CPU-bound command: one whose task-clock reached
+# 75 % of its wall time in some run (results.h's CPU_BOUND_SHARE).
 for r in res["results"]:
     key = f"{r['name']} [n={r['parameters']['n']}]"
     assert "wall_time" in bmf[key], bmf[key]
+    gated = {"wall_time", "instructions", "sim_instructions"}
+    tc = r["runs"].get("task_clock") or []
+    if any(c is not None and c >= 0.75 * w for c, w in zip(tc, r["runs"]["wall_time"])):
+        gated.add("task_clock")
     for metric, s in r["metrics"].items():
         if s["n"] == 0 or metric not in gated:
             assert metric not in bmf[key], metric
@@ -95,6 +100,17 @@ PY
 		fail "second run"
 	/usr/bin/python3 -c 'import json,sys; a,b=(sorted(json.load(open(p))) for p in sys.argv[1:]); sys.exit(a!=b)' \
 		b.json b2.json || fail "names changed between runs"
+	# A CPU-bound command carries its task-clock, a sleeping one not
+	# (where the task-clock is counted; instructions where they are).
+	cb -r 3 -N "$HELPERS/spin 5" 'sleep 0.01' --export-bmf b4.json --export-json r4.json \
+		>/dev/null 2>err || fail "spin: $(cat err)"
+	if [ "$(jq '.results[0].runs.task_clock[0]' r4.json)" != null ]; then
+		expect_eq "spin's series" \
+			"$(jq -c --arg k "$HELPERS/spin 5" '.[$k] | keys - ["instructions"]' b4.json)" \
+			'["task_clock","wall_time"]'
+		expect_eq "sleep's series" \
+			"$(jq -c '.["sleep 0.01"] | keys - ["instructions"]' b4.json)" '["wall_time"]'
+	fi
 	# --export-metrics: exactly those, in both files.
 	cb -r 2 -N "$HELPERS/touch_pages 1" --export-metrics peak_rss,major_faults \
 		--export-bmf b3.json --export-github-benchmark g3.json >/dev/null 2>err ||

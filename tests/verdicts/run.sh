@@ -251,6 +251,10 @@ bash "$here/carryover.sh" || rc=1
 # The simulated-CPU gate under its own load (tests/verdicts/sim.sh).
 echo
 bash "$here/sim.sh" || rc=1
+# The README's github-action-benchmark recipe on unchanged code
+# (tests/verdicts/ci_alerts.sh).
+echo
+bash "$here/ci_alerts.sh" || rc=1
 # A load step in a history, with no code change
 # (tests/verdicts/history_machine.sh).
 echo
