@@ -13,6 +13,7 @@
  * mention each entry.  The parser is hand-written rather than getopt_long
  * because -P and -L take several words and options may follow commands.
  */
+#include "suggest.h"
 #include "simcpu.h"
 #include "cli.h"
 #include "metric_output.h"
@@ -1637,8 +1638,17 @@ static int parse_long_opt(struct cli_state *st, int argc, char **argv, int *i,
 	const char *eq = strchr(name, '=');
 	size_t len = eq ? (size_t)(eq - name) : strlen(name);
 	const struct cli_option *o = find_long(name, len);
-	if (o == NULL)
+	if (o == NULL) {
+		const char *names[OPT__COUNT + 8];
+		size_t n = 0;
+		for (size_t k = 0; k < cli_n_options && n < sizeof names / sizeof *names; k++)
+			names[n++] = cli_options[k].long_name;
+		const char *near = suggest_name(name, len, names, n);
+		if (near)
+			USAGE("unknown option '--%.*s' (did you mean --%s?)", (int)len,
+			      name, near);
 		USAGE("unknown option '--%.*s'", (int)len, name);
+	}
 	int need = nargs(o->arity);
 	if (o->arity == ARG_NONE && eq)
 		USAGE("--%s takes no value", o->long_name);

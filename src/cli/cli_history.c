@@ -4,6 +4,7 @@
  * opened: numbers with strtol/strtod and a range, durations ("30d",
  * "12h", "90m", "3600" seconds), labels KEY=VALUE.
  */
+#include "suggest.h"
 #include "cli_history.h"
 #include "changepoint.h"
 #include "cli.h"
@@ -182,9 +183,18 @@ static int take_option(struct history_cmd *c, int argc, char **argv, int *i,
 		if (strlen(cli_history_options[k].name) == len &&
 		    strncmp(cli_history_options[k].name, arg, len) == 0)
 			o = &cli_history_options[k];
-	if (o == NULL)
+	if (o == NULL) {
+		const char *names[64];
+		size_t n = 0;
+		for (size_t k = 0; k < cli_history_n_options && n < 64; k++)
+			names[n++] = cli_history_options[k].name;
+		const char *near = suggest_name(arg, len, names, n);
+		if (near)
+			FAIL("unknown option '--%.*s' for 'cbench history %s' (did "
+			     "you mean --%s?)", (int)len, arg, sub_names[c->sub], near);
 		FAIL("unknown option '%s' for 'cbench history %s'", argv[*i],
 		     sub_names[c->sub]);
+	}
 	if (strcmp(o->name, "help") == 0) {
 		c->sub = HSUB_HELP;
 		return 0;
@@ -270,6 +280,10 @@ int cli_history_parse(int argc, char **argv, struct history_cmd *c, char *err,
 			s = k;
 	if (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)
 		s = HSUB_HELP;
+	const char *near = s < 0 ? suggest_name(argv[0], strlen(argv[0]),
+						sub_names, HSUB_HELP) : NULL;
+	if (near)
+		FAIL("unknown history subcommand '%s' (did you mean %s?)", argv[0], near);
 	if (s < 0)
 		FAIL("unknown history subcommand '%s': list, show, trend, detect, "
 		     "export, import, prune or report", argv[0]);

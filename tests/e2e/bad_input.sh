@@ -15,6 +15,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../option_table.sh"
 bad_input_table() {
 	cat <<'TABLE'
 unknown option '--bogus'                 | --bogus 'touch ran'
+unknown option '--warmups' \(did you mean --warmup\?\) | --warmups 3 'touch ran'
 --timeout given twice \('1' and '2'\)     | --timeout 1 --timeout 2 'touch ran'
 --show-output given twice                | --show-output --show-output 'touch ran'
 invalid value '   ' for --command-name   | -n '   ' 'touch ran'

@@ -570,6 +570,12 @@ test_history_subcommand_usage_errors() {
 	cbq history frobnicate --history h.db >/dev/null 2>err
 	expect_eq "unknown" "$?" 2
 	expect_grep "unknown message" "unknown history subcommand 'frobnicate'" err
+	cbq history detcet --history h.db >/dev/null 2>err
+	expect_eq "misspelt" "$?" 2
+	expect_grep "did you mean" "unknown history subcommand 'detcet' \(did you mean detect\?\)$" err
+	cbq history detect --history h.db --alhpa 0.1 >/dev/null 2>err
+	expect_eq "misspelt option" "$?" 2
+	expect_grep "did you mean, option" "unknown option '--alhpa' for 'cbench history detect' \(did you mean --alpha\?\)$" err
 	cbq history list --history h.db --keep 3 >/dev/null 2>err
 	expect_eq "misplaced option" "$?" 2
 	expect_grep "misplaced message" "--keep does not apply to 'cbench history list'" err
