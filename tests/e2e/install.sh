@@ -60,6 +60,14 @@ test_man_page_generated_from_help() {
 	for o in $(cb --help | sed -nE 's/^(  -[[:alnum:]], |      )--([[:alnum:]-]+).*/\2/p'); do
 		grep -qF -- "\\-\\-${o//-/\\-}" "$page" || fail "--$o missing from the man page"
 	done
+	# Every usage line is in SYNOPSIS, none spills into DESCRIPTION
+	# (help2man stops at a wrapped usage line).
+	sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$page" >synopsis
+	expect_eq "five synopses" "$(grep -c '^\.B cbench$' synopsis)" 5
+	expect_grep "the last, report" 'report' synopsis
+	sed -n '/^\.SH DESCRIPTION/,/^\.SH OPTIONS/p' "$page" >description
+	expect_grep "description starts with the text" 'Benchmark commands with exec' description
+	expect_no_grep "no usage in DESCRIPTION" 'cbench (history|report)' description
 	if command -v man >/dev/null; then
 		MANWIDTH=80 man -l "$page" >rendered 2>err || fail "man cannot render it: $(cat err)"
 		expect_grep "rendered NAME" '^NAME' rendered
