@@ -21,11 +21,12 @@ _cbench_run_opts='-w --warmup -r --runs -m --min-runs -M --max-runs
 	--history --history-label --baseline-history --history-window
 	--history-branch --export-bmf --export-github-benchmark --export-junit
 	--fail-if-slower-for -h --help -V --version --reference-name
-	--min-benchmarking-time --quiet --keep-background --metric
+	--min-benchmarking-time --quiet -v --verbose --keep-background --metric
 	--export-github-benchmark-bigger --profile --export-metrics'
 _cbench_compare_opts='--seed --style -u --time-unit --confidence
 	--export-markdown --fail-if-slower --gate-metric --require-all --require-resolution
-	--match-by --export-junit --fail-if-slower-for -h --help -V --version --quiet'
+	--match-by --export-junit --fail-if-slower-for -h --help -V --version --quiet
+	-v --verbose'
 
 # `cbench history SUBCOMMAND`: its subcommands and options (cli_history.c).
 _cbench_history_subs='list show trend detect export import prune report'

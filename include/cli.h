@@ -88,7 +88,7 @@ enum opt_id {
 	OPT_HISTORY, OPT_HISTORY_LABEL, OPT_BASELINE_HISTORY,
 	OPT_HISTORY_WINDOW, OPT_HISTORY_BRANCH, OPT_EXPORT_HTML,
 	OPT_KEEP_BACKGROUND, OPT_METRIC, OPT_EXPORT_GITHUB_BENCHMARK_BIGGER,
-	OPT_PROFILE, OPT_REQUIRE_RESOLUTION, OPT_EXPORT_METRICS,
+	OPT_PROFILE, OPT_REQUIRE_RESOLUTION, OPT_EXPORT_METRICS, OPT_VERBOSE,
 	OPT__COUNT
 };
 
@@ -186,6 +186,7 @@ struct config {
 	bool show_output;
 	enum style style;
 	bool quiet;                    /* --quiet: no notes */
+	bool verbose;                  /* -v: every statistic, long warnings */
 	enum time_unit time_unit;
 	const char *counters;          /* NULL: default set */
 

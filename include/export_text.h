@@ -30,12 +30,14 @@ struct report_options {
 	bool output_shown;   /* a command's output goes to the terminal
 				(--show-output, --output inherit) */
 	bool quiet;          /* --quiet: no notes */
+	bool verbose;        /* -v: every statistic, warnings in full */
 };
 
 struct text_style {
 	bool color;          /* ANSI colours on stdout */
 	bool progress;       /* progress bar on stderr */
 	bool quiet;          /* --style=none: no report at all */
+	bool verbose;        /* -v: every statistic, warnings in full */
 	bool err_color;      /* colour on stderr (the warnings) */
 	bool erase;          /* the bar may erase its line (ESC [K); else it
 				is overwritten with spaces */

@@ -382,6 +382,13 @@ const struct cli_option cli_options[] = {
 	{.id = OPT_QUIET, .long_name = "quiet", .arity = ARG_NONE,
 	 .kind = KIND_FLAG, .scope = SCOPE_BOTH, .off = OFF(quiet),
 	 .help = "No notes on stderr (warnings and errors still show)."},
+	{.id = OPT_VERBOSE, .short_name = 'v', .long_name = "verbose",
+	 .arity = ARG_NONE, .kind = KIND_FLAG, .scope = SCOPE_BOTH,
+	 .off = OFF(verbose),
+	 .help = "Every statistic (the median, outliers, each counter with its "
+		 "spread, every counter's comparison) and each warning's full "
+		 "explanation; by default hyperfine's lines, one line of what "
+		 "cbench adds and one short line per warning."},
 	{.id = OPT_HISTORY, .long_name = "history", .arity = ARG_ONE,
 	 .kind = KIND_FILE, .arg_name = "TARGET", .completion = "file",
 	 .scope = SCOPE_RUN, .show_def = DEF_TEXT, .def_text = "$CBENCH_HISTORY",

@@ -20,6 +20,7 @@ struct report_options cli_report_options(const struct config *cfg)
 		.precision = cfg->precision,
 		.output_shown = cfg->show_output,
 		.quiet = cfg->quiet,
+		.verbose = cfg->verbose,
 	};
 	for (size_t i = 0; i < cfg->outputs.n; i++)
 		if (strcmp(cfg->outputs.v[i], "inherit") == 0)

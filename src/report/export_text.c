@@ -57,6 +57,7 @@ struct text_style text_style_from(const struct report_options *o)
 	bool plain = term_is_dumb() || (nc != NULL && nc[0] != '\0');
 
 	st.unit = o->unit;
+	st.verbose = o->verbose;
 	st.by_command = o->by_command;
 	st.has_reference = o->has_reference;
 	st.confidence = o->confidence;
@@ -416,6 +417,83 @@ static void stats_block(const struct text_style *st,
 		       w->outliers_severe, c(st, C_RESET), w->n);
 }
 
+/* The mean of metric m in its unit ("2.286 ms", "1.6 MiB", "71.4"). */
+static void mean_text(const struct stats_summary *s, enum metric_id m,
+		      enum time_unit unit, char *buf, size_t len)
+{
+	const struct metric_info *mi = metric_info(m);
+	char a[32];
+	switch (mi->unit) {
+	case UNIT_SECONDS:
+		ftime(a, sizeof a, s->mean, unit);
+		snprintf(buf, len, "%s %s", a, text_unit_name(unit));
+		break;
+	case UNIT_BYTES:
+		text_bytes(s->mean, buf, len);
+		break;
+	case UNIT_COUNT:
+		if (mi->simulated && s->min == s->max)
+			text_grouped(s->mean, buf, len);
+		else
+			text_count(s->mean, buf, len);
+		break;
+	case UNIT_CUSTOM:
+		text_custom(s->mean, mi->unit_text, buf, len);
+		break;
+	}
+}
+
+/* The metrics the one line shows, most telling first (-v: all of them,
+ * a line each). */
+#define ADDS_MAX 4
+
+/*
+ * Without -v: what cbench adds to hyperfine's two lines, on one line: the
+ * mean's interval, then the means of the metrics that tell most (the
+ * --metric ones, simulated and counted instructions, the task-clock, the
+ * peak RSS).
+ */
+static void adds_line(const struct text_style *st, const struct bench_result *r,
+		      const struct analysis_bench *ab, enum time_unit unit)
+{
+	const struct stats_summary *w = &ab->sum[MET_WALL];
+	const char *un = text_unit_name(unit);
+	char lvl[32], label[56], lo[24], hi[24];
+	level_text(st->confidence, lvl, sizeof lvl);
+	if (w->n >= 2) {
+		ftime(lo, sizeof lo, w->mean_ci_lo, unit);
+		ftime(hi, sizeof hi, w->mean_ci_hi, unit);
+		snprintf(label, sizeof label, "Mean %s CI:", lvl);
+		printf("  %-20s %8s %s … %8s %s", label, lo, un, hi, un);
+	} else {
+		printf("  %s(one run: no confidence interval)%s", c(st, C_DIM),
+		       c(st, C_RESET));
+	}
+	int order[MET_COUNT], n = 0;
+	for (int m = MET_CUSTOM_FIRST; m < MET_COUNT; m++)
+		order[n++] = m;
+	order[n++] = MET_SIM_INSTRUCTIONS;
+	order[n++] = MET_CTR_FIRST + CTR_INSTRUCTIONS;
+	order[n++] = MET_CTR_FIRST + CTR_TASK_CLOCK;
+	order[n++] = MET_MAX_RSS;
+	size_t shown = 0;
+	for (int k = 0; k < n && shown < ADDS_MAX; k++) {
+		enum metric_id m = (enum metric_id)order[k];
+		const struct stats_summary *s = &ab->sum[m];
+		if (!r->has[m] || (s->n > 0 && !isfinite(s->mean)) ||
+		    (s->n == 0 && m < MET_CUSTOM_FIRST))
+			continue;
+		char v[48] = "not counted";   /* a --metric no run printed */
+		if (s->n > 0)
+			mean_text(s, m, unit, v, sizeof v);
+		bool exact = metric_info(m)->simulated && s->n >= 2 && s->min == s->max;
+		printf("%s%s: %s%s%s%s", shown ? ", " : "    [", metric_info(m)->label,
+		       c(st, C_GREEN), v, c(st, C_RESET), exact ? " (exact)" : "");
+		shown++;
+	}
+	printf("%s\n", shown ? "]" : "");
+}
+
 /* Two significant digits, without an exponent. */
 static void pct2(char *buf, size_t len, double v)
 {
@@ -548,6 +626,12 @@ static void carryover_warning(const struct text_style *st,
 	char a[24], b[24];
 	ftime(a, sizeof a, c->after_other, unit);
 	ftime(b, sizeof b, c->after_self, unit);
+	if (!st->verbose) {
+		warn(st, "it ran %.0f %% %s right after another benchmark's run "
+		     "than after its own.", fabs(c->change) * 100,
+		     c->change > 0 ? "slower" : "faster");
+		return;
+	}
 	warn(st, "its runs took %.0f %% %s after another benchmark's run than "
 	     "after one of its own (medians %s and %s %s, %zu and %zu runs, "
 	     "Mann-Whitney p = %.2g): what ran just before changes its time, "
@@ -616,15 +700,24 @@ static void failure_lines(const struct text_style *st, const struct bench_result
 			}
 			shown++;
 		}
-		warn(st, "%zu of %zu %s failed (%s), ignored by -i: their times "
-		     "are in the statistics, but may not measure the work you "
-		     "meant.", failed, r->n_runs, runs_word(r->n_runs), list);
+		if (st->verbose)
+			warn(st, "%zu of %zu %s failed (%s), ignored by -i: their "
+			     "times are in the statistics, but may not measure the "
+			     "work you meant.", failed, r->n_runs,
+			     runs_word(r->n_runs), list);
+		else
+			warn(st, "%zu of %zu %s failed (%s), ignored by -i; their "
+			     "times are in the statistics.", failed, r->n_runs,
+			     runs_word(r->n_runs), list);
 	}
-	if (timed_out > 0)
+	if (timed_out > 0 && st->verbose)
 		warn(st, "%zu of %zu %s timed out (killed by --timeout), ignored "
 		     "by -i: their times are the timeout, not the command's, and "
 		     "are in the statistics.", timed_out, r->n_runs,
 		     runs_word(r->n_runs));
+	else if (timed_out > 0)
+		warn(st, "%zu of %zu %s timed out, ignored by -i; the timeout is "
+		     "their time.", timed_out, r->n_runs, runs_word(r->n_runs));
 }
 
 /* Simulated counts that differ between runs: not exact, and why. */
@@ -637,12 +730,17 @@ static void sim_varies_line(const struct text_style *st, const struct bench_resu
 	char lo[40], hi[40];
 	text_grouped(si->min, lo, sizeof lo);
 	text_grouped(si->max, hi, sizeof hi);
-	warn(st, "its sim instructions differ between runs (%s to %s, %.2g %%), "
-	     "so they are not exact: the program does not do the same work "
-	     "each time (usual causes: a hash seed, e.g. PYTHONHASHSEED=0 "
-	     "fixes Python's; threads or pipes whose timing changes the work; "
-	     "the clock or random numbers); its comparisons use the statistics",
-	     lo, hi, (si->max - si->min) / si->min * 100);
+	if (st->verbose)
+		warn(st, "its sim instructions differ between runs (%s to %s, "
+		     "%.2g %%), so they are not exact: the program does not do "
+		     "the same work each time (usual causes: a hash seed, e.g. "
+		     "PYTHONHASHSEED=0 fixes Python's; threads or pipes whose "
+		     "timing changes the work; the clock or random numbers); its "
+		     "comparisons use the statistics",
+		     lo, hi, (si->max - si->min) / si->min * 100);
+	else
+		warn(st, "its sim instructions differ between runs (%s to %s): "
+		     "not the same work each time (-v: why)", lo, hi);
 }
 
 /* hyperfine-style warnings, each with what to do about it.  The checks are
@@ -678,11 +776,16 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 				 w->n, runs_word(w->n));
 		char mn[24];
 		ftime(mn, sizeof mn, w->mean, u2);
-		warn(st, "the mean left after subtracting the shell's start-up "
-		     "(%s %s) is within that start-up's own noise (%s ± %s %s)%s: "
-		     "these times say little. Run the command without a shell "
-		     "(-N/--shell=none) or give it more work.", mn,
-		     text_unit_name(u2), a, b, text_unit_name(u2), cl);
+		if (st->verbose)
+			warn(st, "the mean left after subtracting the shell's "
+			     "start-up (%s %s) is within that start-up's own noise "
+			     "(%s ± %s %s)%s: these times say little. Run the "
+			     "command without a shell (-N/--shell=none) or give it "
+			     "more work.", mn, text_unit_name(u2), a, b,
+			     text_unit_name(u2), cl);
+		else
+			warn(st, "its time is within the shell's start-up noise: "
+			     "run it without a shell (-N) or give it more work.");
 		/* With clamped values the first run is no news. */
 		if (clamped > 0)
 			m &= ~(unsigned)STATS_WARN_FIRST_SLOW;
@@ -693,23 +796,34 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 			i++;
 		ftime(a, sizeof a, r->col[MET_WALL][i], unit);
 		ftime(b, sizeof b, w->median, unit);
-		warn(st, "the first run (%s %s) was much slower than the rest "
-		     "(median %s %s), e.g. cold caches. Use --warmup N (or "
-		     "--prepare) so every measured run starts in the same state.",
-		     a, un, b, un);
+		if (st->verbose)
+			warn(st, "the first run (%s %s) was much slower than the "
+			     "rest (median %s %s), e.g. cold caches. Use --warmup N "
+			     "(or --prepare) so every measured run starts in the "
+			     "same state.", a, un, b, un);
+		else
+			warn(st, "the first run (%s %s) was much slower than the "
+			     "rest (median %s %s): use --warmup N.", a, un, b, un);
 	}
-	if (m & STATS_WARN_OUTLIERS)
+	if ((m & STATS_WARN_OUTLIERS) && st->verbose)
 		warn(st, "%zu of %zu runs are statistical outliers (%zu beyond 3 "
 		     "IQR): other programs or the system interfered. Use a quieter "
 		     "system (close other programs, no power saving) or more "
 		     "runs; they are kept in the statistics.",
 		     w->outliers_mild + w->outliers_severe, w->n, w->outliers_severe);
-	if (m & STATS_WARN_TOO_FAST)
+	else if (m & STATS_WARN_OUTLIERS)
+		warn(st, "%zu of %zu runs are outliers: something else on the "
+		     "machine interfered (they are kept).",
+		     w->outliers_mild + w->outliers_severe, w->n);
+	if ((m & STATS_WARN_TOO_FAST) && st->verbose)
 		warn(st, "runs take under %g ms on average: process start-up and "
 		     "scheduling noise are a large part of each one. Give the "
 		     "command more work, or compare CPU counters (--counters), "
 		     "which are steadier than time.",
 		     STATS_TOO_FAST_S * 1e3);
+	else if (m & STATS_WARN_TOO_FAST)
+		warn(st, "runs under %g ms are mostly start-up noise: give it more "
+		     "work, or compare counters.", STATS_TOO_FAST_S * 1e3);
 	if (m & STATS_WARN_WAITS) {
 		double cpu = 0;
 		if (ab->sum[MET_USER].n)
@@ -718,32 +832,49 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 			cpu += ab->sum[MET_SYSTEM].mean;
 		ftime(a, sizeof a, w->mean, unit);
 		ftime(b, sizeof b, cpu, unit);
-		warn(st, "wall time (%s %s) is far above CPU time (user + system "
-		     "%s %s): the command mostly waits (I/O, sleep, network, a "
-		     "lock), so its time measures what it waits for.", a, un, b, un);
+		/* Preempted more often than it gave the CPU up itself: it
+		 * waited for a CPU, not for I/O or a timer. */
+		const struct stats_summary *iv = &ab->sum[MET_IVCSW], *vo = &ab->sum[MET_VCSW];
+		bool for_cpu = iv->n && vo->n && iv->mean >= 1 && iv->mean > vo->mean;
+		if (for_cpu)
+			warn(st, "it waited for a CPU (%s %s of wall time for %s %s "
+			     "of CPU, preempted %.0f times a run).", a, un, b, un,
+			     iv->mean);
+		else if (st->verbose)
+			warn(st, "wall time (%s %s) is far above CPU time (user + "
+			     "system %s %s): the command mostly waits (I/O, sleep, "
+			     "network, a lock), so its time measures what it waits "
+			     "for.", a, un, b, un);
 	}
-	if (m & STATS_WARN_DRIFT)
+	if ((m & STATS_WARN_DRIFT) && st->verbose)
 		warn(st, "the machine's speed changed during the benchmark: "
 		     "consecutive runs are alike (lag-1 autocorrelation %.2f), so "
 		     "the runs are not independent and the interval is %.1fx as "
 		     "wide as they would make it. Compare commands in one "
 		     "invocation, interleaved (the default), keep other work off "
 		     "the machine, or take more runs.", ab->acf1, ab->dependence);
+	else if (m & STATS_WARN_DRIFT)
+		warn(st, "the machine's speed changed during the runs; the "
+		     "interval allows for it (%.1fx as wide).", ab->dependence);
 	if (m & STATS_WARN_CARRYOVER)
 		carryover_warning(st, &ab->carry, unit);
-	if (m & STATS_WARN_BIMODAL)
+	if ((m & STATS_WARN_BIMODAL) && st->verbose)
 		warn(st, "the run times form two groups (bimodality coefficient "
 		     "%.2f > 5/9): e.g. CPU frequency changes, cache effects or two "
 		     "code paths. Look at the per-run times (--export-json) before "
 		     "trusting the mean.",
 		     ab->bimodality);
+	else if (m & STATS_WARN_BIMODAL)
+		warn(st, "the run times form two groups: look at them "
+		     "(--export-json) before trusting the mean.");
 	char cause[512];
 	/* what ran before explains the clusters and outliers, not the machine */
 	if ((m & (STATS_WARN_DRIFT | STATS_WARN_OUTLIERS | STATS_WARN_BIMODAL)) &&
 	    !(m & STATS_WARN_CARRYOVER) && st->likely_cause &&
 	    st->likely_cause(st->cause_arg, cause, sizeof cause))
-		warn(st, "the likely cause on this machine: %s ('cbench system "
-		     "check' lists every item)", cause);
+		warn(st, st->verbose ? "the likely cause on this machine: %s "
+		     "('cbench system check' lists every item)"
+		     : "the likely cause: %s", cause);
 }
 
 /* The largest time the report shows for r: its unit suits them all, so no
@@ -808,12 +939,17 @@ void text_bench_report(const struct text_style *st, const struct bench_result *r
 	       c(st, C_MAGENTA), hi, un, c(st, C_RESET), c(st, C_DIM), w.n,
 	       runs_word(w.n), c(st, C_RESET));
 
-	stats_block(st, &w, unit);
-	metric_line(st, r, ab, MET_MAX_RSS, unit);
-	/* The counters, then the --metric values read from the output. */
-	for (int m = MET_CTR_FIRST; m < MET_COUNT; m++)
-		if (r->has[m])
-			metric_line(st, r, ab, (enum metric_id)m, unit);
+	if (st->verbose) {
+		stats_block(st, &w, unit);
+		metric_line(st, r, ab, MET_MAX_RSS, unit);
+		/* The counters, then the --metric values read from the
+		 * output. */
+		for (int m = MET_CTR_FIRST; m < MET_COUNT; m++)
+			if (r->has[m])
+				metric_line(st, r, ab, (enum metric_id)m, unit);
+	} else {
+		adds_line(st, r, ab, unit);
+	}
 	if (r->interrupted)
 		printf("  %sinterrupted after %zu %s%s\n", c(st, C_YELLOW),
 		       r->n_runs, runs_word(r->n_runs), c(st, C_RESET));
@@ -1076,6 +1212,12 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 			const struct analysis_cmp *cc = analysis_find_cmp(an, i, m);
 			if (!a->has[m] || !b->has[m] || cc == NULL ||
 			    !isfinite(cc->cmp.ratio))
+				continue;
+			/* Without -v, only the counts that differ. */
+			bool differ = cc->cmp.verdict == VERDICT_FASTER ||
+				      cc->cmp.verdict == VERDICT_SLOWER ||
+				      (cc->cmp.exact && cc->cmp.ratio != 1);
+			if (!st->verbose && !differ)
 				continue;
 			char label[40];
 			snprintf(label, sizeof label, "%s:", metric_info(m)->label);

@@ -27,7 +27,7 @@ test_threads_faults_all_counted() {
 }
 
 test_counters_none() {
-	cb -r 2 --counters=none --export-json o.json true >out 2>err || fail "exit $?"
+	cb -r 2 -v --counters=none --export-json o.json true >out 2>err || fail "exit $?"
 	expect_grep "the report is there" '^  Time \(mean ± σ\):' out
 	expect_grep "rusage still measured" '^  Peak RSS:' out
 	expect_no_grep "no counters" 'task-clock|page-faults' out

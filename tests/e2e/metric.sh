@@ -19,7 +19,7 @@ mt_squares() {
 
 test_metric_statistics_and_report() {
 	cmd=$(mt_squares)
-	cb -r 5 --metric 'v=^v: ([0-9]+)$,unit=items' --export-json r.json "$cmd" \
+	cb -v -r 5 --metric 'v=^v: ([0-9]+)$,unit=items' --export-json r.json "$cmd" \
 		>out 2>err || fail "exit $?: $(cat err)"
 	expect_grep "the report line, with its unit" '^  v: +6\.000 items ± 6\.595 items' out
 	/usr/bin/python3 - r.json <<'PY' || fail "statistics: $(head -c 600 r.json)"
@@ -49,13 +49,13 @@ PY
 test_metric_huge_values_shown_as_they_are() {
 	printf '#!/bin/sh\nif [ "$CBENCH_ITERATION" = 1 ]; then echo "s: -1.7e308"; else echo "s: 1.7e308"; fi\n' >huge.sh
 	chmod +x huge.sh
-	cb -N -r 3 --metric 's=^s: (.*)$' --export-json h.json ./huge.sh >out 2>err ||
+	cb -v -N -r 3 --metric 's=^s: (.*)$' --export-json h.json ./huge.sh >out 2>err ||
 		fail "exit $?: $(cat err)"
 	expect_grep "magnitude kept" '^  s: +5\.667e\+307 ± n/a$' out
 	expect_eq "the JSON's spread" "$(jq -c '.results[0].metrics.s.stddev' h.json)" null
 	printf '#!/bin/sh\necho "s: 1.7e308"\n' >same.sh
 	chmod +x same.sh
-	cb -N -r 3 --metric 's=^s: (.*)$' ./same.sh >out 2>err || fail "exit $?: $(cat err)"
+	cb -v -N -r 3 --metric 's=^s: (.*)$' ./same.sh >out 2>err || fail "exit $?: $(cat err)"
 	expect_grep "one value, exactly" '^  s: +1\.7e\+308 ± 0$' out
 }
 
@@ -92,7 +92,7 @@ test_metric_comparison_in_summary() {
 	echo 'n=10' >a.txt
 	echo 'n=30' >b.txt
 	# the reference is the summary's base: its n is 3 times lower
-	cb -r 4 --metric 'n=n=([0-9]+)' --reference 'cat a.txt' 'cat b.txt' >out 2>err ||
+	cb -v -r 4 --metric 'n=n=([0-9]+)' --reference 'cat a.txt' 'cat b.txt' >out 2>err ||
 		fail "exit $?: $(cat err)"
 	expect_grep "compared like a counter" '^      n: +3\.00 times lower \(95 % CI 3\.00–3\.00, p < 0\.001\)' out
 	expect_grep "the first benchmark's value" '^  n: +10\.000' out
@@ -109,7 +109,7 @@ test_metric_missing_is_a_run_error() {
 	expect_grep "says why" "'fast' is not a number" err
 	# -i keeps such runs, without the value
 	printf 'speed 5\n' >s.txt
-	cb -r 3 -i --metric 'speed=rate: ([0-9]+)' --export-json r.json 'cat s.txt' \
+	cb -v -r 3 -i --metric 'speed=rate: ([0-9]+)' --export-json r.json 'cat s.txt' \
 		>out 2>err || fail "-i: exit $?: $(cat err)"
 	expect_grep "not counted" '^  speed +not counted' out
 	/usr/bin/python3 -c '
@@ -213,7 +213,7 @@ test_metric_note_when_bigger_file_missing() {
 test_metric_output_file_keeps_output() {
 	printf 'line one\nv=7\n' >s.txt
 	echo old >kept.txt
-	cb -r 3 --metric 'v=v=([0-9]+)' --output kept.txt 'cat s.txt' >out 2>err ||
+	cb -v -r 3 --metric 'v=v=([0-9]+)' --output kept.txt 'cat s.txt' >out 2>err ||
 		fail "exit $?: $(cat err)"
 	expect_grep "value read" '^  v: +7\.000' out
 	expect_eq "the file holds every run's output" "$(grep -c 'v=7' kept.txt)" 3

@@ -10,7 +10,7 @@ STATS_ROOT=$PWD
 # constant; at 99.9 % confidence a false "significant" verdict would
 # happen about once in a thousand runs of this test if runs are independent.
 test_aa_same_command_not_significant() {
-	cb -r 12 --confidence 99.9 "$HELPERS/touch_pages 2000" \
+	cb -r 12 -v --confidence 99.9 "$HELPERS/touch_pages 2000" \
 		"$HELPERS/touch_pages 2000" >out 2>err || fail "exit $?"
 	expect_grep "summary" '^Summary' out
 	expect_grep "page-fault verdict" \
@@ -42,7 +42,7 @@ test_more_work_reported_slower_time() {
 }
 
 test_per_benchmark_intervals() {
-	cb -r 10 "$HELPERS/touch_pages 500" >out 2>err || fail "exit $?"
+	cb -v -r 10 "$HELPERS/touch_pages 500" >out 2>err || fail "exit $?"
 	expect_grep "hyperfine time line" 'Time \(mean ± σ\):' out
 	expect_grep "hyperfine range line" 'Range \(min … max\):.* 10 runs' out
 	expect_grep "mean CI" '^  Mean 95 % CI: +[0-9.]+ [mµ]?s … +[0-9.]+ [mµ]?s +\[Median: [0-9.]+ [mµ]?s, CI [0-9.]+ … [0-9.]+ [mµ]?s\]$' out
@@ -51,7 +51,7 @@ test_per_benchmark_intervals() {
 # Run 3 (0-based) does far more work than the others: a severe outlier,
 # counted and kept.
 test_outlier_flagged() {
-	cb -r 10 "if [ \"\$CBENCH_ITERATION\" = 3 ]; then $HELPERS/spin 60; else $HELPERS/touch_pages 10; fi" \
+	cb -v -r 10 "if [ \"\$CBENCH_ITERATION\" = 3 ]; then $HELPERS/spin 60; else $HELPERS/touch_pages 10; fi" \
 		>out 2>err || fail "exit $?"
 	expect_grep "outlier count" '^  Outliers: +[0-9]+ mild, [1-9][0-9]* severe of 10 runs \(Tukey fences; kept\)$' out
 	expect_grep "outlier warning" 'Warning: [0-9]+ of 10 runs are statistical outliers \([1-9][0-9]* beyond 3 IQR\).*quieter system' err
@@ -87,7 +87,7 @@ print("yes" if t[0] > q3 + 3 * (q3 - q1) and t[0] > 1.2 * med else "no")') ||
 # wall time is under 5 ms, and not otherwise: decided from the runs, so a
 # loaded machine that stretches `true` past 5 ms does not fail the test.
 test_too_fast_warning() {
-	cb -r 20 --export-json o.json true >out 2>err || fail "exit $?"
+	cb -v -r 20 --export-json o.json true >out 2>err || fail "exit $?"
 	if jq -e '.results[0].mean < 0.005' o.json >/dev/null; then
 		expect_grep "too fast" 'Warning: runs take under 5 ms on average' err
 	else
@@ -97,7 +97,7 @@ test_too_fast_warning() {
 
 test_waiting_warning() {
 	[ "${VALGRIND:-}" = 1 ] && skip "under valgrind the command is a fork of valgrind: its rusage CPU time includes valgrind's work before exec"
-	cb -r 5 'sleep 0.02' >out 2>err || fail "exit $?"
+	cb -v -r 5 'sleep 0.02' >out 2>err || fail "exit $?"
 	expect_grep "waits" 'Warning: wall time .* is far above CPU time .*mostly waits' err
 }
 
@@ -107,7 +107,7 @@ test_waiting_warning() {
 # loaded machine's wake-up delays (seen: 10-60 ms at a load average of 10)
 # do not hide them.
 test_drift_warning() {
-	cb -r 20 --export-json o.json "sleep \$(printf 0.%03d \$(((CBENCH_ITERATION / 4 + 1) * 30)))" >out 2>err ||
+	cb -v -r 20 --export-json o.json "sleep \$(printf 0.%03d \$(((CBENCH_ITERATION / 4 + 1) * 30)))" >out 2>err ||
 		fail "exit $?: $(cat err)"
 	expect_grep "drift warning" "Warning: the machine's speed changed during the benchmark: consecutive runs are alike \(lag-1 autocorrelation 0\.[0-9]+\), so the runs are not independent and the interval is [0-9.]+x as wide" err
 	local f
@@ -122,7 +122,7 @@ test_drift_warning() {
 # long enough that wake-up delays of tens of ms leave the groups apart on
 # the log scale the test of two groups uses).
 test_bimodal_warning() {
-	cb -r 20 "case \$CBENCH_ITERATION in *[13579]) sleep 0.4;; *) sleep 0.02;; esac" \
+	cb -v -r 20 "case \$CBENCH_ITERATION in *[13579]) sleep 0.4;; *) sleep 0.02;; esac" \
 		>out 2>err || fail "exit $?"
 	expect_grep "bimodal" 'Warning: the run times form two groups \(bimodality coefficient [0-9.]+ > 5/9\)' err
 }

@@ -14,6 +14,23 @@ test_two_commands_compared() {
 	expect_grep "faster line" 'times faster than .*spin 20' out
 }
 
+# By default as short as hyperfine's (issue 41: at most 1.5 times its
+# non-blank lines, 9 for two commands): its lines, one more a benchmark
+# for what cbench adds, the summary's one line a comparison (a counter's
+# only when it differs: none here, --counters none); -v shows the rest.
+test_default_is_as_short_as_hyperfine() {
+	cb -r 5 -N --counters none --style basic 'sleep 0.001' 'sleep 0.002' >out 2>err ||
+		fail "exit $?"
+	expect_eq "non-blank lines" "$(grep -c '[^ ]' out)" 11
+	expect_eq "one line of cbench's a benchmark" \
+		"$(grep -cE '^  Mean 95 % CI: +[0-9.]+ [mµ]?s … +[0-9.]+ [mµ]?s    \[Peak RSS: [0-9.]+ [KM]iB\]$' out)" 2
+	expect_no_grep "no median or outlier line" 'Median|Outliers:' out
+	cb -r 5 -N --counters none --style basic --verbose 'sleep 0.001' 'sleep 0.002' >out 2>err ||
+		fail "-v: exit $?"
+	expect_grep "-v: the median" '\[Median: ' out
+	expect_eq "-v: a Peak RSS line each" "$(grep -c '^  Peak RSS: ' out)" 2
+}
+
 test_style_and_time_unit() {
 	cb -r 2 --style none true >out 2>err || fail "exit $?"
 	expect_eq "no report" "$(wc -c <out)" 0
@@ -90,7 +107,7 @@ test_number_formatting() {
 	cb -r 20 'if [ $CBENCH_ITERATION = 7 ]; then sleep 0.003; fi' >out 2>err ||
 		fail "exit $?"
 	expect_grep "times are formatted" '^  Time \(mean ± σ\): +[0-9]{1,3}\.[0-9]+ (µs|ms|s) ± +[0-9]{1,3}\.[0-9]+ (µs|ms|s)' out
-	expect_grep "sizes are formatted" '^  Peak RSS: +[0-9]{1,3}\.[0-9] (KiB|MiB)' out
+	expect_grep "sizes are formatted" 'Peak RSS: [0-9]{1,3}\.[0-9] (KiB|MiB)\]$' out
 	expect_no_grep "no 4-digit µs or ms values" '[0-9]{4}\.[0-9]* (µs|ms)' out
 	expect_no_grep "no trailing spaces" ' $' out
 	expect_no_grep "no 4-digit KiB" '[0-9]{4}\.[0-9] KiB' out
@@ -99,7 +116,7 @@ test_number_formatting() {
 # The Outliers value lines up with the numbers above it (run 3 is a
 # severe outlier, as in stats.sh).
 test_outliers_aligned() {
-	cb -r 10 "if [ \"\$CBENCH_ITERATION\" = 3 ]; then $HELPERS/spin 60; else $HELPERS/touch_pages 10; fi" \
+	cb -v -r 10 "if [ \"\$CBENCH_ITERATION\" = 3 ]; then $HELPERS/spin 60; else $HELPERS/touch_pages 10; fi" \
 		>out 2>err || fail "exit $?"
 	expect_grep "outliers line" '^  Outliers:' out
 	ci=$(grep '^  Mean 95 % CI:' out | sed 's/ [mµ]*s … .*//' | wc -m)
