@@ -134,6 +134,8 @@ char *export_ci_name(const char *name, const struct param_value *params,
  * the whole, EXPORT_BMF_NAME_MAX bytes at most, the same in every run.
  * Caller frees. */
 char *export_bmf_name(const char *name);
+/* How many of o's benchmark names --export-bmf cuts so. */
+size_t export_bmf_cut(const struct bench_outcome *o);
 /* A cJSON string of s, invalid UTF-8 bytes as U+FFFD (export_json.c). */
 struct cJSON *export_json_text(const char *s);
 /* Write text (len bytes) to path as export_write does (atomically for a

@@ -145,13 +145,7 @@ static void note_bmf_names(const struct config *cfg, const struct bench_outcome 
 	bool bmf = false;
 	for (size_t i = 0; i < cfg->n_exports; i++)
 		bmf |= cfg->exports[i].format == EXPORT_BMF;
-	size_t n = 0;
-	for (size_t i = 0; bmf && i < o->n; i++) {
-		const struct bench_result *r = o->results[i];
-		char *name = export_ci_name(r->name, r->params, r->n_params);
-		n += strlen(name) > EXPORT_BMF_NAME_MAX;
-		free(name);
-	}
+	size_t n = bmf ? export_bmf_cut(o) : 0;
 	if (n)
 		diag_note("--export-bmf: %zu benchmark name%s over Bencher's %d "
 			  "bytes, cut and ended with a hash of the whole (the "

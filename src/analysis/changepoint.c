@@ -798,8 +798,14 @@ int cp_detect_otava(const double *x, size_t n, const struct cp_options *o,
 		    struct cp_change **out, size_t *n_out, char *err,
 		    size_t errlen)
 {
+	struct cp_options def = cp_default_options();
 	*out = NULL;
 	*n_out = 0;
+	if (!o) {
+		def.test = CP_TEST_OTAVA;
+		def.alpha = 0.001;   /* Otava's max_pvalue */
+		o = &def;
+	}
 	if (check_args(x, n, o, err, errlen) != 0)
 		return -1;
 	for (size_t i = 0; i < n_old; i++)

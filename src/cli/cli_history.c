@@ -187,7 +187,8 @@ static int take_option(struct history_cmd *c, int argc, char **argv, int *i,
 		const char *names[64];
 		size_t n = 0;
 		for (size_t k = 0; k < cli_history_n_options && n < 64; k++)
-			names[n++] = cli_history_options[k].name;
+			if (sub_takes(cli_history_options[k].subs, c->sub))
+				names[n++] = cli_history_options[k].name;
 		const char *near = suggest_name(arg, len, names, n);
 		if (near)
 			FAIL("unknown option '--%.*s' for 'cbench history %s' (did "

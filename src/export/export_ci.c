@@ -71,18 +71,18 @@ static bool same_params(const struct bench_result *a,
 	return true;
 }
 
-/* The names of the document's benchmarks, made unique (see the top). */
-static char **bench_names(const struct export_doc *d)
+/* The names of an outcome's benchmarks, made unique (see the top). */
+static char **outcome_names(const struct bench_outcome *o)
 {
-	size_t n = d->outcome->n;
+	size_t n = o->n;
 	char **names = xcalloc(n ? n : 1, sizeof *names);
 	for (size_t i = 0; i < n; i++) {
-		const struct bench_result *r = d->outcome->results[i];
+		const struct bench_result *r = o->results[i];
 		names[i] = export_ci_name(r->name, r->params, r->n_params);
 		size_t seen = 1;
 		for (size_t j = 0; j < i; j++)
-			seen += strcmp(d->outcome->results[j]->name, r->name) == 0 &&
-				same_params(d->outcome->results[j], r);
+			seen += strcmp(o->results[j]->name, r->name) == 0 &&
+				same_params(o->results[j], r);
 		if (seen > 1) {
 			char *t = xasprintf("%s #%zu", names[i], seen);
 			free(names[i]);
@@ -90,6 +90,11 @@ static char **bench_names(const struct export_doc *d)
 		}
 	}
 	return names;
+}
+
+static char **bench_names(const struct export_doc *d)
+{
+	return outcome_names(d->outcome);
 }
 
 static void free_names(char **names, size_t n)
@@ -138,6 +143,19 @@ static bool carried(const struct export_doc *d, const struct analysis_bench *b,
 		any |= asked[k];
 	/* The metrics --metric defines are the user's own choice. */
 	return any ? asked[m] : m >= MET_CUSTOM_FIRST || gate_metric(b, m);
+}
+
+size_t export_bmf_cut(const struct bench_outcome *o)
+{
+	char **names = outcome_names(o);
+	size_t cut = 0;
+	for (size_t i = 0; i < o->n; i++) {
+		cJSON *key = export_json_text(names[i]);   /* as the file has it */
+		cut += strlen(key->valuestring) > EXPORT_BMF_NAME_MAX;
+		cJSON_Delete(key);
+	}
+	free_names(names, o->n);
+	return cut;
 }
 
 char *export_bmf_name(const char *name)

@@ -466,7 +466,8 @@ static void adds_line(const struct text_style *st, const struct bench_result *r,
 		snprintf(label, sizeof label, "Mean %s CI:", lvl);
 		printf("  %-20s %8s %s … %8s %s", label, lo, un, hi, un);
 	} else {
-		printf("  %s(one run: no confidence interval)%s", c(st, C_DIM),
+		printf("  %s(one run: no standard deviation, no confidence "
+		       "interval)%s", c(st, C_DIM),
 		       c(st, C_RESET));
 	}
 	int order[MET_COUNT], n = 0;
@@ -743,6 +744,73 @@ static void sim_varies_line(const struct text_style *st, const struct bench_resu
 		     "not the same work each time (-v: why)", lo, hi);
 }
 
+/*
+ * Shell start-up subtracted from a command that takes about as long as the
+ * start-up's own run-to-run noise: what is left is mostly noise.  The
+ * rule: mean below 3 standard deviations of the calibrated start-up, or at
+ * least 10 % of the runs clamped at 0.  Returns true when runs were
+ * clamped (the first run is then no news).
+ */
+static bool shell_noise_warning(const struct text_style *st,
+				const struct bench_result *r,
+				const struct analysis_bench *ab)
+{
+	const struct stats_summary *w = &ab->sum[MET_WALL];
+	char a[24], b[24];
+	size_t clamped = ab->clamped;
+	if (!(r->via_shell && st->shell_overhead_s > 0 &&
+	      (w->mean < SHELL_NOISE_SDS * st->shell_overhead_sd ||
+	       (clamped > 0 && (double)clamped >= 0.1 * (double)w->n))))
+		return false;
+	enum time_unit u2 = st->unit != UNIT_AUTO ? st->unit
+		: text_pick_unit(st->shell_overhead_s);
+	ftime(a, sizeof a, st->shell_overhead_s, u2);
+	ftime(b, sizeof b, st->shell_overhead_sd, u2);
+	char cl[64] = "";
+	if (clamped > 0)
+		snprintf(cl, sizeof cl, "; %zu of %zu %s clamped at 0", clamped,
+			 w->n, runs_word(w->n));
+	char mn[24];
+	ftime(mn, sizeof mn, w->mean, u2);
+	if (st->verbose)
+		warn(st, "the mean left after subtracting the shell's start-up "
+		     "(%s %s) is within that start-up's own noise (%s ± %s %s)%s: "
+		     "these times say little. Run the command without a shell "
+		     "(-N/--shell=none) or give it more work.", mn,
+		     text_unit_name(u2), a, b, text_unit_name(u2), cl);
+	else
+		warn(st, "its time is within the shell's start-up noise: run it "
+		     "without a shell (-N) or give it more work.");
+	return clamped > 0;
+}
+
+/* Wall time far above CPU time (STATS_WARN_WAITS): a wait for a CPU is
+ * a warning; a sleep, a read or a lock is said only with -v. */
+static void waits_warning(const struct text_style *st,
+			  const struct analysis_bench *ab, enum time_unit unit)
+{
+	const struct stats_summary *w = &ab->sum[MET_WALL];
+	const char *un = text_unit_name(unit);
+	char a[24], b[24];
+	double cpu = 0;
+	if (ab->sum[MET_USER].n)
+		cpu += ab->sum[MET_USER].mean;
+	if (ab->sum[MET_SYSTEM].n)
+		cpu += ab->sum[MET_SYSTEM].mean;
+	ftime(a, sizeof a, w->mean, unit);
+	ftime(b, sizeof b, cpu, unit);
+	/* Preempted more often than it gave the CPU up itself: it waited
+	 * for a CPU, not for I/O or a timer. */
+	const struct stats_summary *iv = &ab->sum[MET_IVCSW], *vo = &ab->sum[MET_VCSW];
+	if (iv->n && vo->n && iv->mean >= 1 && iv->mean > vo->mean)
+		warn(st, "it waited for a CPU (%s %s of wall time for %s %s of "
+		     "CPU, preempted %.0f times a run).", a, un, b, un, iv->mean);
+	else if (st->verbose)
+		warn(st, "wall time (%s %s) is far above CPU time (user + system "
+		     "%s %s): the command mostly waits (I/O, sleep, network, a "
+		     "lock), so its time measures what it waits for.", a, un, b, un);
+}
+
 /* hyperfine-style warnings, each with what to do about it.  The checks are
  * pure functions in stats.c, where their thresholds are explained. */
 static void warning_lines(const struct text_style *st, const struct bench_result *r,
@@ -756,40 +824,9 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 	char a[24], b[24];
 	failure_lines(st, r);
 	sim_varies_line(st, r, ab);
-	/*
-	 * Shell start-up subtracted from a command that takes about as long
-	 * as the start-up's own run-to-run noise: what is left is mostly
-	 * noise.  The rule: mean below 3 standard deviations of the
-	 * calibrated start-up, or at least 10 % of the runs clamped at 0.
-	 */
-	size_t clamped = ab->clamped;
-	if (r->via_shell && st->shell_overhead_s > 0 &&
-	    (w->mean < SHELL_NOISE_SDS * st->shell_overhead_sd ||
-	     (clamped > 0 && (double)clamped >= 0.1 * (double)w->n))) {
-		enum time_unit u2 = st->unit != UNIT_AUTO ? st->unit
-			: text_pick_unit(st->shell_overhead_s);
-		ftime(a, sizeof a, st->shell_overhead_s, u2);
-		ftime(b, sizeof b, st->shell_overhead_sd, u2);
-		char cl[64] = "";
-		if (clamped > 0)
-			snprintf(cl, sizeof cl, "; %zu of %zu %s clamped at 0", clamped,
-				 w->n, runs_word(w->n));
-		char mn[24];
-		ftime(mn, sizeof mn, w->mean, u2);
-		if (st->verbose)
-			warn(st, "the mean left after subtracting the shell's "
-			     "start-up (%s %s) is within that start-up's own noise "
-			     "(%s ± %s %s)%s: these times say little. Run the "
-			     "command without a shell (-N/--shell=none) or give it "
-			     "more work.", mn, text_unit_name(u2), a, b,
-			     text_unit_name(u2), cl);
-		else
-			warn(st, "its time is within the shell's start-up noise: "
-			     "run it without a shell (-N) or give it more work.");
-		/* With clamped values the first run is no news. */
-		if (clamped > 0)
-			m &= ~(unsigned)STATS_WARN_FIRST_SLOW;
-	}
+	/* With clamped values the first run is no news. */
+	if (shell_noise_warning(st, r, ab))
+		m &= ~(unsigned)STATS_WARN_FIRST_SLOW;
 	if (m & STATS_WARN_FIRST_SLOW) {
 		size_t i = 0;
 		while (i < r->n_runs && !isfinite(r->col[MET_WALL][i]))
@@ -824,28 +861,8 @@ static void warning_lines(const struct text_style *st, const struct bench_result
 	else if (m & STATS_WARN_TOO_FAST)
 		warn(st, "runs under %g ms are mostly start-up noise: give it more "
 		     "work, or compare counters.", STATS_TOO_FAST_S * 1e3);
-	if (m & STATS_WARN_WAITS) {
-		double cpu = 0;
-		if (ab->sum[MET_USER].n)
-			cpu += ab->sum[MET_USER].mean;
-		if (ab->sum[MET_SYSTEM].n)
-			cpu += ab->sum[MET_SYSTEM].mean;
-		ftime(a, sizeof a, w->mean, unit);
-		ftime(b, sizeof b, cpu, unit);
-		/* Preempted more often than it gave the CPU up itself: it
-		 * waited for a CPU, not for I/O or a timer. */
-		const struct stats_summary *iv = &ab->sum[MET_IVCSW], *vo = &ab->sum[MET_VCSW];
-		bool for_cpu = iv->n && vo->n && iv->mean >= 1 && iv->mean > vo->mean;
-		if (for_cpu)
-			warn(st, "it waited for a CPU (%s %s of wall time for %s %s "
-			     "of CPU, preempted %.0f times a run).", a, un, b, un,
-			     iv->mean);
-		else if (st->verbose)
-			warn(st, "wall time (%s %s) is far above CPU time (user + "
-			     "system %s %s): the command mostly waits (I/O, sleep, "
-			     "network, a lock), so its time measures what it waits "
-			     "for.", a, un, b, un);
-	}
+	if (m & STATS_WARN_WAITS)
+		waits_warning(st, ab, unit);
 	if ((m & STATS_WARN_DRIFT) && st->verbose)
 		warn(st, "the machine's speed changed during the benchmark: "
 		     "consecutive runs are alike (lag-1 autocorrelation %.2f), so "

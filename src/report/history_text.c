@@ -446,27 +446,30 @@ static void print_change(const struct cp_change *ch, const struct history_point 
 struct detected {
 	struct history_point *p;
 	size_t n;
+	double *x;           /* the points' values, for cp_detect */
 	struct cp_change *ch;
 	size_t nch;
 	struct cp_options o;
-	double resolution;   /* cp_resolution: the smallest step it could see */
+	double resolution;   /* cp_resolution: the smallest step the t-test
+				could see (said for t and permutation) */
 	char fp[17];
 	const char *machine;
 };
 
-/* cp_detect and cp_resolution on d's points, which are loaded: those
- * without a value are dropped first.  0, or an exit status (reported). */
-static int detect_loaded(const struct history_cmd *c, const char *bench,
-			 struct detected *d)
+/* Drop d's points without a value, set its options from c and its
+ * resolution.  0, or an exit status (reported). */
+static int prepare(const struct history_cmd *c, struct detected *d)
 {
-	double *x = calloc(d->n + 1, sizeof *x);
+	d->x = calloc(d->n + 1, sizeof *d->x);
+	if (d->x == NULL) {
+		diag_error("out of memory");
+		return CBENCH_EXIT_FAILURE;
+	}
 	size_t m = 0;
 	for (size_t k = 0; k < d->n; k++)   /* points without a value are skipped */
 		if (isfinite(d->p[k].mean)) {
 			d->p[m] = d->p[k];
-			if (x)
-				x[m] = d->p[k].mean;
-			m++;
+			d->x[m++] = d->p[k].mean;
 		}
 	d->n = m;
 	d->o = cp_default_options();
@@ -479,17 +482,23 @@ static int detect_loaded(const struct history_cmd *c, const char *bench,
 	if (c->permutation)   /* its smallest p a tenth of alpha (cli_history) */
 		d->o.permutations = cp_permutations_for(c->alpha);
 	d->o.seed = 1;
-	char err[DIAG_MSG_MAX];
-	int rc = x ? cp_detect(x, m, &d->o, &d->ch, &d->nch, err, sizeof err) : -1;
-	/* The resolution is the t-test's (Otava's windows have none). */
-	d->resolution = x && !c->otava ? cp_resolution(x, m, &d->o) : NAN;
-	if (rc != 0)
-		diag_error("'%s': %s", bench, x ? err : "out of memory");
-	free(x);
-	return rc == 0 ? CBENCH_EXIT_OK : CBENCH_EXIT_USAGE;
+	d->resolution = cp_resolution(d->x, m, &d->o);
+	return 0;
 }
 
-static int detect_series(struct history *h, const struct history_cmd *c,
+/* cp_detect on d's prepared points.  0, or an exit status (reported). */
+static int find_changes(const char *bench, struct detected *d)
+{
+	char err[DIAG_MSG_MAX];
+	if (cp_detect(d->x, d->n, &d->o, &d->ch, &d->nch, err, sizeof err) != 0) {
+		diag_error("'%s': %s", bench, err);
+		return CBENCH_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The series of bench on metric, prepared (its changes not looked for). */
+static int load_prepared(struct history *h, const struct history_cmd *c,
 			 const char *bench, int metric, struct detected *d)
 {
 	memset(d, 0, sizeof *d);
@@ -498,24 +507,39 @@ static int detect_series(struct history *h, const struct history_cmd *c,
 		return rc;
 	if (d->machine)
 		d->machine = d->fp;
-	return detect_loaded(c, bench, d);
+	return prepare(c, d);
 }
 
 static void detected_free(struct detected *d)
 {
 	free(d->ch);
 	free(d->p);
+	free(d->x);
+}
+
+/* Do d and e hold the same invocations (a --limit counts the newest that
+ * have each metric)? */
+static bool same_points(const struct detected *d, const struct detected *e)
+{
+	if (d->n != e->n)
+		return false;
+	for (size_t k = 0; k < d->n; k++)
+		if (d->p[k].inv != e->p[k].inv)
+			return false;
+	return true;
 }
 
 /*
  * Without --metric, each benchmark's series is read on the steadiest of
- * its metrics: the one whose cp_resolution (the smallest step detect could
- * see) is finest, among wall time and, where every point of the series has
- * them, simulated instructions, instructions and the task-clock.  The last
- * two only for a CPU-bound benchmark (its CPU time reached CPU_BOUND_SHARE
- * of its wall time in some invocation, results.h): a command that
- * waits spends what it spends in the waits, which they leave out.  why gets
- * the reason when a metric other than wall time was chosen, else "".
+ * its metrics: the one whose cp_resolution (the smallest step the t-test
+ * could see) is finest, among wall time and, where the series has them at
+ * every one of its invocations, simulated instructions, instructions and
+ * the task-clock.  The last two only for a CPU-bound benchmark (its CPU
+ * time reached CPU_BOUND_SHARE of its wall time in some invocation,
+ * results.h): a command that waits spends what it spends in the waits,
+ * which they leave out.  The changes are then looked for on the chosen
+ * series only.  why gets the reason when a metric other than wall time was
+ * chosen, else "".
  */
 static int detect_auto(struct history *h, const struct history_cmd *c,
 		       const char *bench, struct detected *d, int *metric,
@@ -526,15 +550,14 @@ static int detect_auto(struct history *h, const struct history_cmd *c,
 				    MET_CTR_FIRST + CTR_TASK_CLOCK};
 	*metric = MET_WALL;
 	why[0] = '\0';
-	int rc = detect_series(h, c, bench, MET_WALL, d);
-	if (rc != 0 || d->n < 2 * d->o.min_size || !(d->resolution > 0))
+	int rc = load_prepared(h, c, bench, MET_WALL, d);
+	if (rc != 0)
 		return rc;
-	double busiest = 0;
+	double busiest = 0, wall_res = d->resolution;
 	for (size_t k = 0; k < d->n; k++)
 		if (d->p[k].cpu_share > busiest)
 			busiest = d->p[k].cpu_share;
-	double wall_res = d->resolution;
-	for (size_t t = 0; t < sizeof tries / sizeof *tries; t++) {
+	for (size_t t = 0; wall_res > 0 && t < sizeof tries / sizeof *tries; t++) {
 		int m = tries[t];
 		if (m != MET_SIM_INSTRUCTIONS && busiest < CPU_BOUND_SHARE)
 			continue;
@@ -552,15 +575,12 @@ static int detect_auto(struct history *h, const struct history_cmd *c,
 			diag_error("%s", err);
 			return exit_of(rc);
 		}
-		rc = detect_loaded(c, bench, &e);
-		if (rc != 0) {
+		rc = prepare(c, &e);
+		if (rc != 0 || !same_points(d, &e) || !(e.resolution >= 0) ||
+		    !(e.resolution < d->resolution)) {
 			detected_free(&e);
-			return rc;
-		}
-		bool better = e.n == d->n && e.resolution >= 0 &&
-			      e.resolution < d->resolution;
-		if (!better) {
-			detected_free(&e);
+			if (rc != 0)
+				return rc;
 			continue;
 		}
 		detected_free(d);
@@ -573,7 +593,7 @@ static int detect_auto(struct history *h, const struct history_cmd *c,
 			 d->resolution < 0.1 ? 1 : 0, d->resolution * 100,
 			 wall_res < 0.1 ? 1 : 0, wall_res * 100);
 	}
-	return 0;
+	return find_changes(bench, d);
 }
 
 /* The series of bench on c's --metric, or without one on detect_auto's
@@ -586,7 +606,8 @@ static int detect_chosen(struct history *h, const struct history_cmd *c,
 		return detect_auto(h, c, bench, d, metric, why, len);
 	*metric = metric_lookup(c->metric);
 	why[0] = '\0';
-	return detect_series(h, c, bench, *metric, d);
+	int rc = load_prepared(h, c, bench, *metric, d);
+	return rc != 0 ? rc : find_changes(bench, d);
 }
 
 /* The method and its level: "t test at alpha 0.05", "Otava's method at
@@ -640,7 +661,7 @@ static int detect_one(struct history *h, const struct history_cmd *c,
 		char (*cause)[HISTORY_CAUSE_MAX] = causes(&d, metric, &not_code);
 		if (d.nch == 0 && m < 2 * d.o.min_size)
 			printf("no change (too few points to tell)\n");
-		else if (d.nch == 0 && d.resolution > 0)
+		else if (d.nch == 0 && d.resolution > 0 && !c->otava)
 			printf("no change (a step under ±%.*f %% would likely be missed)\n",
 			       d.resolution < 0.1 ? 1 : 0, d.resolution * 100);
 		else if (d.nch == 0)
@@ -688,7 +709,8 @@ static int do_report(struct history *h, const struct history_cmd *c)
 			.metric_why = why, .cause = (const char (*)[HISTORY_CAUSE_MAX])cause,
 			.machine = d.machine, .test = test,
 			.alpha = c->alpha, .p = d.p, .n = d.n, .ch = d.ch, .nch = d.nch,
-			.min_size = d.o.min_size, .resolution = d.resolution};
+			.min_size = d.o.min_size,
+			.resolution = c->otava ? NAN : d.resolution};
 		char err[DIAG_MSG_MAX];
 		if (export_write_atomic(c->output, fill_report, &hh, err, sizeof err) != 0) {
 			diag_error("--output: %s", err);

@@ -371,11 +371,14 @@ int numfmt_json_exact(cJSON *root)
 			continue;
 		char buf[NUMFMT_MAX];
 		size_t len = numfmt_json(buf, c->valuedouble);
-		char *s = malloc(len + 1);
+		/* cJSON frees it with its own hooks. */
+		char *s = cJSON_malloc(len + 1);
 		if (s == NULL)
 			return -1;
 		memcpy(s, buf, len + 1);
-		c->type = cJSON_Raw;
+		/* Raw, keeping the flags of the node's key (a constant key
+		 * must stay unfreed); a number holds no reference. */
+		c->type = (c->type & cJSON_StringIsConst) | cJSON_Raw;
 		c->valuestring = s;
 	}
 	return 0;

@@ -20,7 +20,7 @@ make_tool() {
 }
 
 page_faults_countable() {
-	cb -r 1 "$HELPERS/touch_pages 10" >pf.out 2>&1 || return 1
+	cb -v -r 1 "$HELPERS/touch_pages 10" >pf.out 2>&1 || return 1
 	grep -q 'page-faults:' pf.out
 }
 

@@ -6,8 +6,8 @@
 
 test_page_faults_counted_exactly() {
 	ptrace_works || skip "ptrace refused by this kernel"
-	cb -r 3 "$HELPERS/touch_pages 1" >base 2>&1 || fail "base run"
-	cb -r 3 "$HELPERS/touch_pages 5000" >out 2>err || fail "exit $?"
+	cb -v -r 3 "$HELPERS/touch_pages 1" >base 2>&1 || fail "base run"
+	cb -v -r 3 "$HELPERS/touch_pages 5000" >out 2>err || fail "exit $?"
 	base=$(page_faults base)
 	got=$(page_faults out)
 	[ -n "$got" ] || skip "page-faults not countable here: $(cat err)"
@@ -17,8 +17,8 @@ test_page_faults_counted_exactly() {
 
 test_threads_faults_all_counted() {
 	ptrace_works || skip "ptrace refused by this kernel"
-	cb -r 3 "$HELPERS/touch_pages 1" >base 2>&1 || fail "base run"
-	cb -r 3 "$HELPERS/touch_pages 8000 4" >out 2>err || fail "exit $?"
+	cb -v -r 3 "$HELPERS/touch_pages 1" >base 2>&1 || fail "base run"
+	cb -v -r 3 "$HELPERS/touch_pages 8000 4" >out 2>err || fail "exit $?"
 	base=$(page_faults base)
 	got=$(page_faults out)
 	[ -n "$got" ] || skip "page-faults not countable here"

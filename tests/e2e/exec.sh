@@ -83,7 +83,7 @@ test_command_gets_clean_signal_state() {
 
 test_blocked_sigtrap_still_measured() {
 	ptrace_works || skip "ptrace refused by this kernel"
-	"$HELPERS/with_sigmask" TRAP -- "$CBENCH" -r 3 "$HELPERS/touch_pages 3000" \
+	"$HELPERS/with_sigmask" TRAP -- "$CBENCH" -v -r 3 "$HELPERS/touch_pages 3000" \
 		>out 2>err || fail "exit $?: $(cat err)"
 	got=$(page_faults out)
 	awk -v g="$got" 'BEGIN { exit !(g > 3000 && g < 3200) }' ||
@@ -106,9 +106,9 @@ test_ptrace_refused_falls_back() {
 	# The refused PTRACE_TRACEME is reported through memory shared with
 	# the vfork-style child; valgrind runs such a clone as a plain fork.
 	[ "${VALGRIND:-}" = 1 ] && skip "valgrind runs CLONE_VM|CLONE_VFORK as fork: no shared-memory report of the refusal"
-	cb_denied ptrace EPERM -r 3 "$HELPERS/touch_pages 1" >base 2>base.err ||
+	cb_denied ptrace EPERM -v -r 3 "$HELPERS/touch_pages 1" >base 2>base.err ||
 		fail "base run: exit $?: $(cat base.err)"
-	cb_denied ptrace EPERM -r 3 "$HELPERS/touch_pages 3000" >out 2>err ||
+	cb_denied ptrace EPERM -v -r 3 "$HELPERS/touch_pages 3000" >out 2>err ||
 		fail "exit $?: $(cat err)"
 	expect_eq "one fallback warning" "$(grep -c 'ptrace is refused here' err)" 1
 	expect_grep "what it means" "counters still start at exec.*wall time now includes the exec" err

@@ -24,7 +24,7 @@ HIST_ROOT=$PWD
 # The decisions rest on page faults, the same in every run of touch_pages
 # (peak RSS is not: under valgrind it includes what the command inherits).
 faults_countable() {
-	cbq -r 1 "$HELPERS/touch_pages 10" >pf.out 2>&1 || return 1
+	cbq -v -r 1 "$HELPERS/touch_pages 10" >pf.out 2>&1 || return 1
 	grep -q 'page-faults:' pf.out
 }
 

@@ -264,10 +264,10 @@ on_tty() {
 }
 
 test_warnings_wrapped_at_terminal_width() {
-	cb -r 3 -i "$FAILING" >out 2>err || fail "exit $?"
+	cb -v -r 3 -i "$FAILING" >out 2>err || fail "exit $?"
 	local one
 	one=$(grep 'Warning: 3 of 3 runs failed' err)
-	on_tty "stty cols 60; $CBENCH -r 3 -i --quiet --style basic '$FAILING'" | tr -d '\r' >tty
+	on_tty "stty cols 60; $CBENCH -v -r 3 -i --quiet --style basic '$FAILING'" | tr -d '\r' >tty
 	sed -n '/Warning: 3 of 3 runs failed/,/meant\./p' tty >warning
 	[ "$(wc -l <warning)" -gt 2 ] || fail "not wrapped: $(cat tty)"
 	awk 'length($0) > 59 { print; bad = 1 } END { exit bad }' warning >long ||

@@ -113,7 +113,7 @@ test_shuffled_drawn_seed_exported() {
 test_carryover_warned_and_exported() {
 	a='if [ "$(cat last 2>/dev/null)" = b ]; then sleep 0.05; fi; echo a > last'
 	b='echo b > last'
-	cb -r 20 --export-json i.json --export-html i.html -n a -n b "$a" "$b" \
+	cb -v -r 20 --export-json i.json --export-html i.html -n a -n b "$a" "$b" \
 		>out 2>err || fail "exit $?: $(cat err)"
 	expect_grep "the warning" "Warning: its runs took [0-9]+ % longer after another benchmark's run than after one of its own \(medians [0-9.]+ and [0-9.]+ ms, 10 and 9 runs, Mann-Whitney p = [0-9.e-]+\): what ran just before changes its time" err
 	expect_eq "after itself" "$(jq '.results[0].carryover.runs_after_itself' i.json)" 9

@@ -28,7 +28,7 @@ test_sort_command_keeps_fastest_base() {
 # A small but real difference is not printed as "1.00 times": page faults
 # of 2000 vs 2004 touched pages differ by about 0.2 %.
 test_small_ratio_gets_more_decimals() {
-	cb -r 5 "$HELPERS/touch_pages 2000" "$HELPERS/touch_pages 2004" >out 2>err ||
+	cb -v -r 5 "$HELPERS/touch_pages 2000" "$HELPERS/touch_pages 2004" >out 2>err ||
 		fail "exit $?: $(cat err)"
 	grep -q 'page-faults:' out || skip "page faults not countable here"
 	expect_grep "three decimals" 'page-faults: +1\.00[0-9] times (higher|lower) \(95 % CI 1\.00[0-9]–1\.00[0-9]' out

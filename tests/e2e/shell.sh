@@ -54,7 +54,7 @@ test_shell_correction_close_to_direct() {
 # ':' costs what the empty calibration command costs: what is left after
 # the subtraction is noise, about half the runs clamped at 0.
 test_shell_noise_warned() {
-	cb -S sh -r 20 ':' >out 2>err || fail "exit $?"
+	cb -v -S sh -r 20 ':' >out 2>err || fail "exit $?"
 	expect_grep "warning" "Warning: the mean left after subtracting the shell's start-up .* is within that start-up's own noise" err
 	expect_no_grep "no first-run warning with clamped runs" "Warning: the first run" err
 	expect_grep "note says why a shell" "note: --shell: running every command under" err

@@ -44,7 +44,7 @@ test_sim_gate_decided_by_threshold() {
 # wall time (Valgrind's) follows; one note says so before the runs.
 test_sim_summary_and_exact_lines() {
 	need_valgrind
-	cb --counters sim -N "$HELPERS/loop 200000" "$HELPERS/loop 100000" \
+	cb -v --counters sim -N "$HELPERS/loop 200000" "$HELPERS/loop 100000" \
 		>out 2>err || fail "exit $?: $(cat err)"
 	expect_grep "note" "^cbench: note: --counters sim: each run executes on Valgrind's simulated CPU" err
 	expect_grep "exact line" '^  sim instructions: +[0-9,]+  \(exact: the same in all 3 runs\)$' out
@@ -74,7 +74,7 @@ test_sim_environment_size_constant() {
 # comparison falls back on the statistics.
 test_sim_varying_counts_warned() {
 	need_valgrind
-	cb --counters sim --export-json o.json \
+	cb -v --counters sim --export-json o.json \
 		"sh -c '$HELPERS/loop \$(( \$\$ % 5000 * 100 ))'" >out 2>err ||
 		fail "exit $?: $(cat err)"
 	expect_grep "warning" 'Warning: its sim instructions differ between runs \([0-9,]+ to [0-9,]+, [0-9.e+-]+ %\), so they are not exact.*PYTHONHASHSEED=0' err
@@ -239,7 +239,7 @@ test_sim_markdown_verdict_on_the_count() {
 test_sim_tmpdir_with_percent() {
 	need_valgrind
 	mkdir 'a%pb'
-	TMPDIR=$PWD/a%pb cb --counters sim -N -r 2 --export-json o.json \
+	TMPDIR=$PWD/a%pb cb -v --counters sim -N -r 2 --export-json o.json \
 		"$HELPERS/loop 1000" >out 2>err || fail "exit $?: $(cat err)"
 	expect_grep "counted" '^  sim instructions: .* \(exact: the same in both runs\)' out
 	expect_eq "a count" "$(jq '.results[0].metrics.sim_instructions.mean > 0' o.json)" true
@@ -263,7 +263,7 @@ test_profile_failure_keeps_the_runs() {
 	need_valgrind
 	printf '#!/bin/sh\n[ "$CBENCH_ITERATION" = profile ] && exit 3\nexit 0\n' >p.sh
 	chmod 755 p.sh
-	cb -N -r 2 --profile prof --export-json o.json ./p.sh >out 2>err ||
+	cb -v -N -r 2 --profile prof --export-json o.json ./p.sh >out 2>err ||
 		fail "exit $?: $(cat err)"
 	expect_grep "one warning" "^cbench: warning: the profiling run of './p.sh' under callgrind failed: it did not exit with 0; its measured runs are kept$" err
 	expect_grep "reported" '^  sim instructions: ' out
@@ -278,7 +278,7 @@ test_profile_interrupted() {
 	printf '#!/bin/sh\n[ "$CBENCH_ITERATION" = profile ] && { echo x >started; exec sleep 600; }\nexit 0\n' >p.sh
 	chmod 755 p.sh
 	# Not through cb(): $! must be cbench itself.
-	"$CBENCH" -N -r 2 --profile prof --export-json o.json ./p.sh >out 2>err &
+	"$CBENCH" -v -N -r 2 --profile prof --export-json o.json ./p.sh >out 2>err &
 	local pid=$! i=0 rc
 	until [ -s started ]; do
 		i=$((i + 1))
@@ -298,7 +298,7 @@ test_profile_interrupted() {
 # --conclude, before the cleanup.
 test_profile_run_between_its_hooks() {
 	need_valgrind
-	cb -r 1 --profile prof --setup 'echo "setup $CBENCH_ITERATION" >>log' \
+	cb -v -r 1 --profile prof --setup 'echo "setup $CBENCH_ITERATION" >>log' \
 		--prepare 'echo "prepare $CBENCH_ITERATION" >>log' \
 		--conclude 'echo "conclude $CBENCH_ITERATION" >>log' \
 		--cleanup 'echo "cleanup $CBENCH_ITERATION" >>log' \

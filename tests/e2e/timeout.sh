@@ -3,7 +3,7 @@
 # reported, and ignored with -i; a huge timeout is not a timed-out run.
 
 test_timed_out_runs_are_reported() {
-	cb --timeout 0.2 -r 2 -i 'sleep 5' >out 2>err || fail "exit $?"
+	cb -v --timeout 0.2 -r 2 -i 'sleep 5' >out 2>err || fail "exit $?"
 	expect_grep "timed out" '^  Warning: 2 of 2 runs timed out \(killed by --timeout\), ignored by -i: their times are the timeout' err
 	expect_no_grep "not counted as failed too" 'runs failed' err
 }

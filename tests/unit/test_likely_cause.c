@@ -52,7 +52,7 @@ static char *report(bool spread, bool (*cause)(void *, char *, size_t), int *cal
 	struct analysis_options opt = {.confidence = 0.95};
 	struct analysis *an = analysis_new(&opt);
 	analysis_update_bench(an, 0, r);
-	struct text_style st = {.confidence = 0.95, .likely_cause = cause,
+	struct text_style st = {.confidence = 0.95, .verbose = true, .likely_cause = cause,
 				.cause_arg = calls};
 	char path[] = "/tmp/cbench-cause-XXXXXX";
 	int fd = mkstemp(path);
