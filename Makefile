@@ -120,7 +120,7 @@ $(BUILD)/%.o: src/%.c $(BUILD)/.flags
 	@echo "  CC      $<"
 	$(Q)$(CC) $(FINAL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB_OBJS) $(BUILD)/.flags
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB_OBJS) $(BUILD)/.flags
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(FINAL_CFLAGS) -Itests/unit -o $@ $< $(LIB_OBJS) $(FINAL_LDFLAGS) $(FINAL_LIBS)

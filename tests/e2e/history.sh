@@ -306,6 +306,19 @@ test_detect_prefers_the_steadier_metric() {
 	expect_grep "page's metric" "<dt>Metric</dt><dd>task-clock, steadier than wall_time: it sees steps from ±" p.html
 	expect_grep "page's change" "<tr><td>#8 and #9</td>" p.html
 	expect_grep "page's load and CPU share" "<tr><td>#16</td>.*<td>5</td><td>1\.00</td><td>[0-9]+ %</td></tr>$" p.html
+	# The newest three invocations without a task-clock: with --limit 6
+	# the task-clock's newest six are other invocations than the wall
+	# time's, so wall time is read (never a mix of invocations).
+	local k
+	for k in 17 18 19; do
+		jq --arg t "2026-02-${k}T10:00:00Z" 'del(.results[0].runs.task_clock) |
+			.context.started_at = $t' cpu16.json >"cpu$k.json"
+		cbq history import --history h0.99.db --history-label "commit=c$k" \
+			"cpu$k.json" >/dev/null 2>err || fail "import $k: $(cat err)"
+	done
+	cb history detect cpu --history h0.99.db --all-machines --limit 6 >d 2>err ||
+		fail "detect --limit: $(cat err)"
+	expect_grep "the same invocations" "^'cpu' \(wall_time, machines all, 6 points" d
 	# A command that mostly waits: its CPU time leaves the waits out, so
 	# wall time stays, however steady the task-clock.
 	make_steady_files 0.1

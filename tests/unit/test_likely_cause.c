@@ -8,6 +8,7 @@
 #include "export_text.h"
 #include "results.h"
 #include "syscheck.h"
+#include "report_capture.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -54,26 +55,7 @@ static char *report(bool spread, bool (*cause)(void *, char *, size_t), int *cal
 	analysis_update_bench(an, 0, r);
 	struct text_style st = {.confidence = 0.95, .verbose = true, .likely_cause = cause,
 				.cause_arg = calls};
-	char path[] = "/tmp/cbench-cause-XXXXXX";
-	int fd = mkstemp(path);
-	fflush(stdout);
-	/* The report on stdout, its warnings on stderr: both into fd. */
-	int saved = dup(1), saved2 = dup(2);
-	dup2(fd, 1);
-	dup2(fd, 2);
-	text_bench_report(&st, r, &an->bench[0]);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(saved, 1);
-	dup2(saved2, 2);
-	close(saved);
-	close(saved2);
-	off_t n = lseek(fd, 0, SEEK_END);
-	char *text = calloc(1, (size_t)n + 1);
-	if (pread(fd, text, (size_t)n, 0) != n)
-		text[0] = '\0';
-	close(fd);
-	unlink(path);
+	char *text = capture_report(&st, r, &an->bench[0]);
 	analysis_free(an);
 	results_free(r);
 	return text;

@@ -9,6 +9,7 @@
 #include "analysis.h"
 #include "export_text.h"
 #include "results.h"
+#include "report_capture.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -38,25 +39,7 @@ static char *report(double vcsw, double ivcsw, bool verbose)
 	struct analysis *an = analysis_new(&opt);
 	analysis_update_bench(an, 0, r);
 	struct text_style st = {.confidence = 0.95, .verbose = verbose};
-	char path[] = "/tmp/cbench-waits-XXXXXX";
-	int fd = mkstemp(path);
-	fflush(stdout);
-	int saved = dup(1), saved2 = dup(2);
-	dup2(fd, 1);
-	dup2(fd, 2);
-	text_bench_report(&st, r, &an->bench[0]);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(saved, 1);
-	dup2(saved2, 2);
-	close(saved);
-	close(saved2);
-	off_t n = lseek(fd, 0, SEEK_END);
-	char *text = calloc(1, (size_t)n + 1);
-	if (pread(fd, text, (size_t)n, 0) != n)
-		text[0] = '\0';
-	close(fd);
-	unlink(path);
+	char *text = capture_report(&st, r, &an->bench[0]);
 	analysis_free(an);
 	results_free(r);
 	return text;
