@@ -130,6 +130,8 @@ struct cli_option {
 
 extern const struct cli_option cli_options[];
 extern const size_t cli_n_options;
+/* --help's section of each option (nonzero for every one). */
+extern const unsigned char cli_help_group[OPT__COUNT];
 
 /* --sort: the command line's own; cli_layers.c turns it into the
  * analysis's and the report's orderings. */

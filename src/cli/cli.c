@@ -2030,6 +2030,77 @@ void cli_print_report_help(FILE *f)
 	      "  -h, --help               Print this help and exit.\n", f);
 }
 
+/* --help's sections, in their order (as hyperfine's and curl's). */
+enum help_group { HG_NONE, HG_RUNS, HG_COMMANDS, HG_HOOKS, HG_PARAMS,
+		  HG_MEASURE, HG_MACHINE, HG_TERMINAL, HG_EXPORTS, HG_GATES,
+		  HG_HISTORY, HG__COUNT };
+static const char *const help_groups[HG__COUNT] = {
+	[HG_RUNS] = "How many runs", [HG_COMMANDS] = "The commands",
+	[HG_HOOKS] = "Around each run", [HG_PARAMS] = "Parameter sweeps",
+	[HG_MEASURE] = "What is measured and how it is judged",
+	[HG_MACHINE] = "The machine", [HG_TERMINAL] = "Terminal output",
+	[HG_EXPORTS] = "Exports", [HG_GATES] = "Gates",
+	[HG_HISTORY] = "History",
+};
+const unsigned char cli_help_group[OPT__COUNT] = {
+	[OPT_WARMUP] = HG_RUNS, [OPT_RUNS] = HG_RUNS, [OPT_MIN_RUNS] = HG_RUNS,
+	[OPT_MAX_RUNS] = HG_RUNS, [OPT_MIN_TIME] = HG_RUNS,
+	[OPT_MIN_BENCH_TIME] = HG_RUNS, [OPT_MAX_TIME] = HG_RUNS,
+	[OPT_PRECISION] = HG_RUNS,
+	[OPT_COMMAND_NAME] = HG_COMMANDS, [OPT_REFERENCE] = HG_COMMANDS,
+	[OPT_REFERENCE_NAME] = HG_COMMANDS, [OPT_SHELL] = HG_COMMANDS,
+	[OPT_NO_SHELL] = HG_COMMANDS, [OPT_IGNORE_FAILURE] = HG_COMMANDS,
+	[OPT_TIMEOUT] = HG_COMMANDS, [OPT_ORDER] = HG_COMMANDS,
+	[OPT_SEED] = HG_COMMANDS, [OPT_INPUT] = HG_COMMANDS,
+	[OPT_OUTPUT] = HG_COMMANDS, [OPT_SHOW_OUTPUT] = HG_COMMANDS,
+	[OPT_KEEP_BACKGROUND] = HG_COMMANDS,
+	[OPT_SETUP] = HG_HOOKS, [OPT_PREPARE] = HG_HOOKS,
+	[OPT_CONCLUDE] = HG_HOOKS, [OPT_CLEANUP] = HG_HOOKS,
+	[OPT_PARAM_SCAN] = HG_PARAMS, [OPT_PARAM_STEP] = HG_PARAMS,
+	[OPT_PARAM_LIST] = HG_PARAMS,
+	[OPT_COUNTERS] = HG_MEASURE, [OPT_METRIC] = HG_MEASURE,
+	[OPT_PROFILE] = HG_MEASURE, [OPT_CONFIDENCE] = HG_MEASURE,
+	[OPT_PIN] = HG_MACHINE, [OPT_PIN_HOOKS] = HG_MACHINE,
+	[OPT_PIN_SELF] = HG_MACHINE, [OPT_ASLR] = HG_MACHINE,
+	[OPT_RANDOMIZE_LAYOUT] = HG_MACHINE,
+	[OPT_STYLE] = HG_TERMINAL, [OPT_TIME_UNIT] = HG_TERMINAL,
+	[OPT_SORT] = HG_TERMINAL, [OPT_VERBOSE] = HG_TERMINAL,
+	[OPT_QUIET] = HG_TERMINAL, [OPT_HELP] = HG_TERMINAL,
+	[OPT_VERSION] = HG_TERMINAL,
+	[OPT_EXPORT_JSON] = HG_EXPORTS, [OPT_EXPORT_CSV] = HG_EXPORTS,
+	[OPT_EXPORT_CSV_RUNS] = HG_EXPORTS, [OPT_EXPORT_MARKDOWN] = HG_EXPORTS,
+	[OPT_EXPORT_ASCIIDOC] = HG_EXPORTS, [OPT_EXPORT_ORGMODE] = HG_EXPORTS,
+	[OPT_EXPORT_HTML] = HG_EXPORTS, [OPT_EXPORT_BMF] = HG_EXPORTS,
+	[OPT_EXPORT_GITHUB_BENCHMARK] = HG_EXPORTS,
+	[OPT_EXPORT_GITHUB_BENCHMARK_BIGGER] = HG_EXPORTS,
+	[OPT_EXPORT_METRICS] = HG_EXPORTS,
+	[OPT_BASELINE] = HG_GATES, [OPT_SAVE_BASELINE] = HG_GATES,
+	[OPT_FAIL_IF_SLOWER] = HG_GATES, [OPT_FAIL_IF_SLOWER_FOR] = HG_GATES,
+	[OPT_GATE_METRIC] = HG_GATES, [OPT_REQUIRE_ALL] = HG_GATES,
+	[OPT_REQUIRE_RESOLUTION] = HG_GATES, [OPT_MATCH_BY] = HG_GATES,
+	[OPT_EXPORT_JUNIT] = HG_GATES, [OPT_BASELINE_HISTORY] = HG_GATES,
+	[OPT_HISTORY_WINDOW] = HG_GATES, [OPT_HISTORY_BRANCH] = HG_GATES,
+	[OPT_HISTORY] = HG_HISTORY, [OPT_HISTORY_LABEL] = HG_HISTORY,
+};
+
+static void print_option_help(FILE *f, const struct cli_option *o)
+{
+	char head[96], text[1024];
+	int n;
+	if (o->short_name)
+		n = snprintf(head, sizeof head, "  -%c, --%s", o->short_name,
+			     o->long_name);
+	else
+		n = snprintf(head, sizeof head, "      --%s", o->long_name);
+	if (o->arg_name && n > 0 && (size_t)n < sizeof head)
+		snprintf(head + n, sizeof head - (size_t)n,
+			 o->arity == ARG_OPTIONAL ? "[=%s]" : " %s", o->arg_name);
+	fprintf(f, "%s\n", head);
+	fputs("          ", f);
+	help_text(o, text, sizeof text);
+	print_wrapped(f, text, 10, 78);
+}
+
 void cli_print_help(FILE *f, bool compare)
 {
 	if (compare) {
@@ -2050,27 +2121,22 @@ void cli_print_help(FILE *f, bool compare)
 		     "reaped, so fork, exec and cbench's bookkeeping are never counted.\n" "\n", f);
 	}
 	fputs("Options:\n"
-	      "Each is given once (a second is an error), except the exports, the\n"
-	      "per-command -n, --setup, --prepare, --conclude, --cleanup and\n"
-	      "--output, and those marked repeatable.\n\n", f);
-	for (size_t i = 0; i < cli_n_options; i++) {
-		const struct cli_option *o = &cli_options[i];
-		if (compare && !(o->scope & SCOPE_COMPARE))
-			continue;
-		char head[96], text[1024];
-		int n;
-		if (o->short_name)
-			n = snprintf(head, sizeof head, "  -%c, --%s", o->short_name,
-				     o->long_name);
-		else
-			n = snprintf(head, sizeof head, "      --%s", o->long_name);
-		if (o->arg_name && n > 0 && (size_t)n < sizeof head)
-			snprintf(head + n, sizeof head - (size_t)n,
-				 o->arity == ARG_OPTIONAL ? "[=%s]" : " %s", o->arg_name);
-		fprintf(f, "%s\n", head);
-		fputs("          ", f);
-		help_text(o, text, sizeof text);
-		print_wrapped(f, text, 10, 78);
+	      "Each option is given once (a second is an error), except the\n"
+	      "exports, the per-command -n, --setup, --prepare, --conclude,\n"
+	      "--cleanup and --output, and those marked repeatable.\n", f);
+	/* By section (cli_help_group), each in the table's order. */
+	for (int g = HG_RUNS; g < HG__COUNT; g++) {
+		bool heading = false;
+		for (size_t i = 0; i < cli_n_options; i++) {
+			const struct cli_option *o = &cli_options[i];
+			if (cli_help_group[o->id] != g ||
+			    (compare && !(o->scope & SCOPE_COMPARE)))
+				continue;
+			if (!heading)
+				fprintf(f, "\n%s:\n", help_groups[g]);
+			heading = true;
+			print_option_help(f, o);
+		}
 	}
 	fputs("\nExit status:\n"
 	     "  0    success (and no regression)\n"

@@ -531,6 +531,23 @@ static void shell_forms(void)
 	cli_free(&cfg);
 }
 
+/* Every option is in a section of --help, and every section heading
+ * appears (the help is read the way the man page is made). */
+static void help_sections(void)
+{
+	for (size_t i = 0; i < cli_n_options; i++)
+		CHECK(cli_help_group[cli_options[i].id] != 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	cli_print_help(f, false);
+	fclose(f);
+	CHECK(strstr(text, "\nHow many runs:\n  -w, --warmup NUM\n") != NULL);
+	CHECK(strstr(text, "\nExports:\n      --export-json FILE\n") != NULL);
+	CHECK(strstr(text, "\nHistory:\n      --history TARGET\n") != NULL);
+	free(text);
+}
+
 int main(void)
 {
 	RUN(defaults);
@@ -550,5 +567,6 @@ int main(void)
 	RUN(special_messages);
 	RUN(list_options);
 	RUN(table_is_consistent);
+	RUN(help_sections);
 	UNIT_EXIT();
 }
