@@ -9,7 +9,9 @@
 #     the executables of those packages, their dependencies and Debian's
 #     Essential set (plus git, sudo and curl on GitHub's runners, which have
 #     them), so a tool the recipe forgets (help2man for `make install`)
-#     fails as it would on a fresh runner.  `git clone .../OWNER/cbench`
+#     fails as it would on a fresh runner; and pkg-config finds only the
+#     libraries (.pc files) of those packages, so a -dev package the
+#     recipe forgets (libsqlite3-dev on debian:bookworm) fails the build.  `git clone .../OWNER/cbench`
 #     clones the fresh clone instead, `apt-get` lines are checked, not run,
 #     `sysctl` is not run, `sudo` is dropped, /tmp/ paths move into the
 #     temporary directory and `make install` goes to a DESTDIR.
@@ -79,6 +81,18 @@ rewrite() {
 	printf '%s' "$out"
 }
 
+# A pkg-config directory holding only the .pc files of packages "$@"
+# (and their dependencies, and the Essential set).
+pc_dir() {
+	local dir=$1 f
+	shift
+	mkdir -p "$dir"
+	"${BLOCKS[@]}" pcfiles "$@" | while IFS= read -r f; do
+		ln -sf "$f" "$dir/${f##*/}"
+	done
+	echo "$dir"
+}
+
 # A PATH holding only what packages "$@" (and their dependencies, and the
 # Essential set) provide.
 shim_path() {
@@ -92,7 +106,7 @@ shim_path() {
 }
 
 run_recipe() {
-	local name=$1 line=$2 cmds=$3 n=0 c r shim runner
+	local name=$1 line=$2 cmds=$3 n=0 c r shim runner pcdir
 	LINE=$line
 	: >"$W/pkgs"
 	runner=""
@@ -101,6 +115,8 @@ run_recipe() {
 	while IFS= read -r c; do rewrite "$c" >/dev/null; done < <(jq -r '.[]' <<<"$cmds")
 	# shellcheck disable=SC2046
 	shim=$(shim_path "$W/shim-$name" $(cat "$W/pkgs") $runner)
+	# shellcheck disable=SC2046
+	pcdir=$(pc_dir "$W/pc-$name" $(cat "$W/pkgs") $runner)
 	mkdir -p "$W/run-$name/project" "$W/run-$name/tmp" "$W/tmp"
 	cp "$W/fixture/Makefile" "$W/fixture/big.c" "$W/run-$name/project/"
 	while IFS= read -r c; do
@@ -109,6 +125,7 @@ run_recipe() {
 		case $r in \#*) continue ;; esac
 		n=$((n + 1)) commands=$((commands + 1))
 		if ! (cd "$W/run-$name/project" && env -i PATH="$shim" HOME="$W" \
+			PKG_CONFIG_LIBDIR="$pcdir" PKG_CONFIG_PATH= \
 			RUNNER_TEMP="$W/run-$name/tmp" DESTDIR="$W/dest-$name" \
 			MAKEFLAGS=-j2 LC_ALL=C bash -ec "$r") >"$W/log" 2>&1; then
 			bad "$name recipe (README line $line): '$c' failed: $(tail -n 3 "$W/log" | tr '\n' ' ')"

@@ -24,6 +24,8 @@
     that the installed packages PKG and everything they depend on provide,
     Essential packages included: what a fresh machine with only those
     packages would have on its PATH.
+  readme_blocks.py pcfiles PKG...       likewise the pkg-config files (.pc):
+    the libraries a build on such a machine would find.
 """
 import json
 import os
@@ -105,7 +107,8 @@ def recipes(path):
                               "commands": script_lines(doc[".cbench"]["before_script"])}))
 
 
-def closure(pkgs):
+def closure_packages(pkgs):
+    """The installed packages pkgs, their dependencies and Essential."""
     q = subprocess.run(["dpkg-query", "-W", "-f",
                         "${Package}\t${Essential}\t${Status}\t${Depends}, ${Pre-Depends}\t${Provides}\n"],
                        capture_output=True, text=True, check=True).stdout
@@ -136,20 +139,35 @@ def closure(pkgs):
                 if a and (a in info or a in provides):
                     want.append(a)
                     break
-    files = set()
-    for p in seen:
+    return seen
+
+
+def package_files(pkgs):
+    """Every file the packages' dpkg lists name."""
+    for p in pkgs:
         for lst in (f"/var/lib/dpkg/info/{p}.list",
                     f"/var/lib/dpkg/info/{p}:amd64.list",
                     f"/var/lib/dpkg/info/{p}:arm64.list"):
             if os.path.exists(lst):
                 for f in open(lst, encoding="utf-8", errors="replace"):
-                    f = f.strip()
-                    for d in ("/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/"):
-                        if f.startswith(d):
-                            files.add(f.replace("/bin/", "/usr/bin/", 1)
-                                      if f.startswith("/bin/") else
-                                      f.replace("/sbin/", "/usr/sbin/", 1)
-                                      if f.startswith("/sbin/") else f)
+                    yield f.strip()
+
+
+def pcfiles(pkgs):
+    for f in sorted(set(package_files(closure_packages(pkgs)))):
+        if f.endswith(".pc") and "/pkgconfig/" in f and os.path.exists(f):
+            print(f)
+
+
+def closure(pkgs):
+    files = set()
+    for f in package_files(closure_packages(pkgs)):
+        for d in ("/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/"):
+            if f.startswith(d):
+                files.add(f.replace("/bin/", "/usr/bin/", 1)
+                          if f.startswith("/bin/") else
+                          f.replace("/sbin/", "/usr/sbin/", 1)
+                          if f.startswith("/sbin/") else f)
     # Names managed by update-alternatives (cc, c++, ...): allowed when
     # their target is.
     for d in ("/usr/bin", "/usr/sbin"):
@@ -170,6 +188,8 @@ def main():
         recipes(sys.argv[2])
     elif what == "closure":
         closure(sys.argv[2:])
+    elif what == "pcfiles":
+        pcfiles(sys.argv[2:])
     else:
         sys.exit("usage: readme_blocks.py examples|recipes README.md | closure PKG...")
 
