@@ -100,9 +100,11 @@ void text_summary(const struct text_style *st, const struct analysis *an,
 /* Progress bar on stderr; redraws at most every 50 ms.  The line fits the
  * terminal (its width on stderr, else $COLUMNS, else 80, less one
  * column): the bar shrinks from 30
- * cells, and the label is dropped when fewer than 10 would remain. */
+ * cells, and the label is dropped when fewer than 10 would remain.  bench
+ * >= 0 names the benchmark whose estimate it is ("#2"), when benchmarks
+ * take turns; -1: the one whose header was printed. */
 void text_progress(const struct text_style *st, const char *what, size_t done,
-		   size_t total_hint, double estimate_s);
+		   size_t total_hint, double estimate_s, long bench);
 void text_progress_clear(const struct text_style *st);
 
 #endif

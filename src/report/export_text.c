@@ -1293,7 +1293,7 @@ static int text_terminal_width(void)
 }
 
 void text_progress(const struct text_style *st, const char *what, size_t done,
-		   size_t total_hint, double estimate_s)
+		   size_t total_hint, double estimate_s, long bench)
 {
 	static double last;
 	if (!st->progress)
@@ -1306,7 +1306,10 @@ void text_progress(const struct text_style *st, const char *what, size_t done,
 	if (isfinite(estimate_s) && estimate_s > 0) {
 		enum time_unit u = st->unit != UNIT_AUTO ? st->unit
 			: text_pick_unit(estimate_s);
-		snprintf(est, sizeof est, "Current estimate: %.3f %s",
+		char who[32] = "";
+		if (bench >= 0)
+			snprintf(who, sizeof who, " (#%ld)", bench + 1);
+		snprintf(est, sizeof est, "Current estimate%s: %.3f %s", who,
 			 text_in_unit(estimate_s, u), text_unit_name(u));
 	}
 	/* Fit the terminal, one column short of its width so the cursor

@@ -163,8 +163,9 @@ static void on_progress(void *arg, const struct bench_progress *p)
 		[BENCH_PROGRESS_RUNS] = "Runs",
 	};
 	struct report *rep = arg;
+	/* Interleaved, the estimates alternate: each says whose it is. */
 	text_progress(&rep->style, label[p->kind], p->done, p->total_hint,
-		      p->estimate_s);
+		      p->estimate_s, rep->seq ? -1 : (long)p->bench);
 }
 
 static void on_runs_end(void *arg, size_t index)

@@ -489,6 +489,8 @@ static size_t cols_between(const char *p, const char *end)
 /* What the bar writes to stderr (a file: no TIOCGWINSZ) at $COLUMNS =
  * cols: n draws (what[i], estimate est[i]; 7/20, 8/20, ...), then the
  * clear.  malloc'd, NULL on error. */
+static long bar_bench = -1;   /* text_progress's bench argument */
+
 static char *bar_text(const struct text_style *st, const char *cols, size_t n,
 		      const char *const *what, const double *est)
 {
@@ -503,7 +505,7 @@ static char *bar_text(const struct text_style *st, const char *cols, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			usleep(60000);   /* the bar redraws at most every 50 ms */
-		text_progress(st, what[i], 7 + i, 20, est[i]);
+		text_progress(st, what[i], 7 + i, 20, est[i], bar_bench);
 	}
 	text_progress_clear(st);
 	fflush(stderr);
@@ -589,6 +591,11 @@ static void progress_fits_terminal(void)
 	CHECK(w >= 0 && w <= 3);
 	w = progress_width("junk", "Runs", NAN, line, sizeof line);
 	CHECK(w > 0 && w <= 79);
+	/* Benchmarks taking turns: the estimate says whose it is. */
+	bar_bench = 1;
+	w = progress_width("200", "Current", 0.1234, line, sizeof line);
+	bar_bench = -1;
+	CHECK(w > 0 && strstr(line, "Current estimate (#2): 123.400 ms ") == line);
 }
 
 static void golden_edge_cases(void)
