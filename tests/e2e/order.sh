@@ -47,18 +47,23 @@ test_interleaved_order() {
 # brings it to 0) would be capped at 40.  Interleaved, the two are one
 # state group and stop together (README, "Run counts"): with their budgets
 # pooled, 2 x 1 s, after 4 rounds of about 0.6 s (3 on a machine so loaded
-# that the fast run takes 70 ms), in rounds that alternate direction.
+# that the fast run takes 70 ms; 2 under valgrind, whose shell is slow),
+# in rounds that alternate direction.  How many rounds depends on the
+# machine; that they are whole rounds, alternating, of both, does not.
 test_interleaved_adaptive_rounds_stop_together() {
 	cb -m 2 -M 40 --min-time 1 --order interleaved \
 		'sleep 0.6; echo a$CBENCH_ITERATION >> log' \
 		"sh -c 'echo b\$CBENCH_ITERATION >> log'" >out 2>err ||
 		fail "exit $?: $(cat err)"
-	expect_eq "first rounds" "$(head -n 6 log | tr '\n' ' ')" "a0 b0 b1 a1 a2 b2 "
-	local na nb
+	local na nb r want=""
 	na=$(grep -c '^a' log)
 	nb=$(grep -c '^b' log)
 	expect_eq "runs of the fast one" "$nb" "$na"
-	[ "$na" -ge 3 ] && [ "$na" -le 4 ] || fail "$na rounds"
+	[ "$na" -ge 2 ] && [ "$na" -le 4 ] || fail "$na rounds"
+	for ((r = 0; r < na; r++)); do
+		if ((r % 2 == 0)); then want+="a$r b$r "; else want+="b$r a$r "; fi
+	done
+	expect_eq "whole rounds, alternating" "$(tr '\n' ' ' <log)" "$want"
 }
 
 # A failure stops everything; benchmarks in flight still get their cleanup.
