@@ -48,11 +48,6 @@
 /* Metrics a gate can use: every metric_id, plus CPU time = user + system
  * per run. */
 #define CMP_CPU_TIME MET_COUNT
-/* Without instruction counts, the automatic gate metric is the
- * task-clock when on every side the CPU time reaches this share of the
- * wall time in some run (CPU-bound commands: one that sleeps or reads
- * never does), else the wall time. */
-#define GATE_CPU_BOUND CPU_BOUND_SHARE
 #define CMP_N_METRICS (MET_COUNT + 1)
 
 /* --match-by: how the benchmarks of two sets are paired. */

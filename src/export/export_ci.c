@@ -16,11 +16,11 @@
  *
  * Both carry, of the metrics measured (sum[m].n > 0 in the analysis
  * document), those of --export-metrics, or else those a gate decides on
- * (wall time, instructions, simulated instructions, and the task-clock
- * of a CPU-bound command) and the ones --metric defines: a service applies one threshold to every
- * series, and a count that is 0 in one run and 0.1 in the next (major
- * faults) is an infinite ratio to it.  The
- * value is the mean, the bounds (BMF) and the range
+ * (wall time, instructions, simulated instructions, and the task-clock of
+ * a CPU-bound command) and the ones --metric defines: a service applies
+ * one threshold to every series, and a count that is 0 in one run and 0.1
+ * in the next (major faults) is an infinite ratio to it.  The value is the
+ * mean, the bounds (BMF) and the range
  * (github-action-benchmark) the mean's confidence interval, all read from
  * the analysis (analysis.h), nothing recomputed; units are cbench's
  * (seconds, bytes, counts) and measure names its metric keys
@@ -90,11 +90,6 @@ static char **outcome_names(const struct bench_outcome *o)
 		}
 	}
 	return names;
-}
-
-static char **bench_names(const struct export_doc *d)
-{
-	return outcome_names(d->outcome);
 }
 
 static void free_names(char **names, size_t n)
@@ -195,7 +190,7 @@ static int print_tree(FILE *f, cJSON *root)
 
 int export_bmf_write(FILE *f, const struct export_doc *d)
 {
-	char **names = bench_names(d);
+	char **names = outcome_names(d->outcome);
 	cJSON *root = cJSON_CreateObject();
 	for (size_t i = 0; i < d->outcome->n && i < d->an->n; i++) {
 		const struct analysis_bench *b = &d->an->bench[i];
@@ -241,7 +236,7 @@ static char *extra_text(const struct stats_summary *s, const char *unit)
 
 static int github_write(FILE *f, const struct export_doc *d, bool bigger)
 {
-	char **names = bench_names(d);
+	char **names = outcome_names(d->outcome);
 	cJSON *root = cJSON_CreateArray();
 	for (size_t i = 0; i < d->outcome->n && i < d->an->n; i++) {
 		const struct analysis_bench *b = &d->an->bench[i];

@@ -225,7 +225,7 @@ static int choose_metric(const struct cmp_set *base, const struct cmp_set *new,
 	if (lacking == NULL) {
 		rep->metric = MET_CTR_FIRST + CTR_INSTRUCTIONS;
 		snprintf(rep->why, sizeof rep->why, "counted on both sides");
-	} else if ((busy = cpu_bound_share(base, new, rows, n_rows)) >= GATE_CPU_BOUND) {
+	} else if ((busy = cpu_bound_share(base, new, rows, n_rows)) >= CPU_BOUND_SHARE) {
 		/* Without instructions, the CPU time of a CPU-bound command
 		 * leaves out its waits for a CPU on a busy machine, which the
 		 * wall time takes in (README, "Counters or wall time?"). */

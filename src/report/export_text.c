@@ -272,6 +272,33 @@ void text_grouped(double v, char *buf, size_t len)
 	buf[k] = '\0';
 }
 
+/* A value of metric m in its unit ("2.286 ms", "1.6 MiB", "71.4"); whole:
+ * a count written in full ("1,234,567"). */
+static void metric_value(double v, enum metric_id m, enum time_unit unit,
+			 bool whole, char *buf, size_t len)
+{
+	const struct metric_info *mi = metric_info(m);
+	char a[32];
+	switch (mi->unit) {
+	case UNIT_SECONDS:
+		ftime(a, sizeof a, v, unit);
+		snprintf(buf, len, "%s %s", a, text_unit_name(unit));
+		break;
+	case UNIT_BYTES:
+		text_bytes(v, buf, len);
+		break;
+	case UNIT_COUNT:
+		if (whole)
+			text_grouped(v, buf, len);
+		else
+			text_count(v, buf, len);
+		break;
+	case UNIT_CUSTOM:
+		text_custom(v, mi->unit_text, buf, len);
+		break;
+	}
+}
+
 /* A simulated count the same in every run: the number, exactly. */
 static bool exact_line(const struct text_style *st, const struct analysis_bench *ab,
 		       enum metric_id m)
@@ -304,33 +331,13 @@ static void metric_line(const struct text_style *st, const struct bench_result *
 		return;
 	}
 	const struct metric_info *mi = metric_info(m);
-	char label[48], mean[32], sd[32];
+	char label[48], mean[48], sd[48];
 	snprintf(label, sizeof label, "%s:", mi->label);
-	switch (mi->unit) {
-	case UNIT_SECONDS: {
-		char a[24], b[24];
-		ftime(a, sizeof a, s.mean, unit);
-		ftime(b, sizeof b, isfinite(s.stddev) ? s.stddev : 0.0, unit);
-		snprintf(mean, sizeof mean, "%s %s", a, text_unit_name(unit));
-		snprintf(sd, sizeof sd, "%s %s", b, text_unit_name(unit));
-		break;
-	}
-	case UNIT_BYTES:
-		text_bytes(s.mean, mean, sizeof mean);
-		text_bytes(s.stddev, sd, sizeof sd);   /* "n/a" if it overflowed */
-		break;
-	case UNIT_COUNT:
-		if (mi->simulated && s.n == 1)   /* a whole count, as exact_line */
-			text_grouped(s.mean, mean, sizeof mean);
-		else
-			text_count(s.mean, mean, sizeof mean);
-		text_count(s.stddev, sd, sizeof sd);
-		break;
-	case UNIT_CUSTOM:
-		text_custom(s.mean, mi->unit_text, mean, sizeof mean);
-		text_custom(s.stddev, mi->unit_text, sd, sizeof sd);
-		break;
-	}
+	/* A whole count for a simulated one, as exact_line; a time's spread
+	 * 0 when not finite, a size's "n/a" (text_bytes) if it overflowed. */
+	metric_value(s.mean, m, unit, mi->simulated && s.n == 1, mean, sizeof mean);
+	metric_value(mi->unit == UNIT_SECONDS && !isfinite(s.stddev) ? 0.0 : s.stddev,
+		     m, unit, false, sd, sizeof sd);
 	bool partial = s.n < r->n_runs;
 	printf("  %-19s %s%12s%s", label, c(st, C_GREEN), mean, c(st, C_RESET));
 	/* One value has no spread: no "± 0" (hyperfine's "abs ≡"). */
@@ -417,32 +424,6 @@ static void stats_block(const struct text_style *st,
 		       w->outliers_severe, c(st, C_RESET), w->n);
 }
 
-/* The mean of metric m in its unit ("2.286 ms", "1.6 MiB", "71.4"). */
-static void mean_text(const struct stats_summary *s, enum metric_id m,
-		      enum time_unit unit, char *buf, size_t len)
-{
-	const struct metric_info *mi = metric_info(m);
-	char a[32];
-	switch (mi->unit) {
-	case UNIT_SECONDS:
-		ftime(a, sizeof a, s->mean, unit);
-		snprintf(buf, len, "%s %s", a, text_unit_name(unit));
-		break;
-	case UNIT_BYTES:
-		text_bytes(s->mean, buf, len);
-		break;
-	case UNIT_COUNT:
-		if (mi->simulated && s->min == s->max)
-			text_grouped(s->mean, buf, len);
-		else
-			text_count(s->mean, buf, len);
-		break;
-	case UNIT_CUSTOM:
-		text_custom(s->mean, mi->unit_text, buf, len);
-		break;
-	}
-}
-
 /* The metrics the one line shows, most telling first (-v: all of them,
  * a line each). */
 #define ADDS_MAX 4
@@ -486,7 +467,8 @@ static void adds_line(const struct text_style *st, const struct bench_result *r,
 			continue;
 		char v[48] = "not counted";   /* a --metric no run printed */
 		if (s->n > 0)
-			mean_text(s, m, unit, v, sizeof v);
+			metric_value(s->mean, m, unit, metric_info(m)->simulated &&
+				     s->min == s->max, v, sizeof v);
 		bool exact = metric_info(m)->simulated && s->n >= 2 && s->min == s->max;
 		printf("%s%s: %s%s%s%s", shown ? ", " : "    [", metric_info(m)->label,
 		       c(st, C_GREEN), v, c(st, C_RESET), exact ? " (exact)" : "");
